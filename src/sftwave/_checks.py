@@ -1,0 +1,165 @@
+"""Argument normalisation and error wording, in one place.
+
+Every public function validates through these helpers so that a bad argument
+always raises ``ValueError`` or ``TypeError`` naming the parameter and echoing
+the value it got.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+#: Boundary modes in scipy.ndimage's spelling, mapped to the canonical name.
+#: For filters, scipy treats the ``grid-*`` names as synonyms.
+MODES = {
+    "reflect": "reflect",
+    "grid-mirror": "reflect",
+    "mirror": "mirror",
+    "nearest": "nearest",
+    "wrap": "wrap",
+    "grid-wrap": "wrap",
+    "constant": "constant",
+    "grid-constant": "constant",
+}
+
+#: Integer codes of the canonical modes, as the numba kernels take them.
+MODE_CODES = {"reflect": 0, "mirror": 1, "nearest": 2, "wrap": 3, "constant": 4}
+
+TRANSFORMS = ("auto", "sft", "asft")
+
+#: Smallest and largest accepted ``tol`` (relative RMSE of the kernel).
+TOL_RANGE = (1e-9, 0.1)
+
+
+def _is_real_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def check_input_array(input: Any, name: str = "input") -> np.ndarray:
+    """Return ``input`` as an ndarray of a supported numeric dtype."""
+    try:
+        arr = np.asarray(input)
+    except Exception as exc:  # pragma: no cover - numpy gives rich errors itself
+        raise TypeError(f"{name} must be array-like; got {type(input).__name__}") from exc
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "uifc":
+        raise TypeError(
+            f"{name} must have a numeric (integer, float or complex) dtype; "
+            f"got dtype {arr.dtype}"
+        )
+    return arr
+
+
+def check_sigma(sigma: Any, name: str = "sigma", *, allow_zero: bool = False) -> float:
+    """Return ``sigma`` as a float, checking it is positive (or zero) and finite."""
+    if not _is_real_number(sigma):
+        raise TypeError(f"{name} must be a real number; got {sigma!r}")
+    value = float(sigma)
+    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        kind = "non-negative" if allow_zero else "positive"
+        raise ValueError(f"{name} must be a {kind} finite number; got {sigma!r}")
+    return value
+
+
+def check_order(order: Any, name: str = "order") -> int:
+    """Return the derivative order, which must be 0, 1 or 2."""
+    if isinstance(order, (bool, np.bool_)) or not isinstance(order, numbers.Integral):
+        raise TypeError(f"{name} must be an integer 0, 1 or 2; got {order!r}")
+    if int(order) not in (0, 1, 2):
+        raise ValueError(f"{name} must be 0, 1 or 2; got {order!r}")
+    return int(order)
+
+
+def check_mode(mode: Any, name: str = "mode") -> str:
+    """Return the canonical name of a scipy.ndimage boundary mode."""
+    if not isinstance(mode, str) or mode not in MODES:
+        valid = ", ".join(repr(m) for m in MODES)
+        raise ValueError(f"{name} must be one of {valid}; got {mode!r}")
+    return MODES[mode]
+
+
+def check_cval(cval: Any, name: str = "cval") -> float:
+    if not _is_real_number(cval):
+        raise TypeError(f"{name} must be a real number; got {cval!r}")
+    return float(cval)
+
+
+def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
+    """Return ``axis`` normalised to ``0 <= axis < ndim``."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {axis!r}")
+    if not -ndim <= int(axis) < ndim:
+        raise ValueError(
+            f"{name} {axis!r} is out of range for an input with {ndim} dimension(s)"
+        )
+    return int(axis) % ndim
+
+
+def check_axes(axes: Any, ndim: int, name: str = "axes") -> tuple[int, ...]:
+    """Return the normalised, duplicate-free tuple of axes (all axes for None)."""
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, numbers.Integral) and not isinstance(axes, (bool, np.bool_)):
+        axes = (axes,)
+    if not isinstance(axes, Sequence):
+        raise TypeError(f"{name} must be None, an integer or a sequence of integers; got {axes!r}")
+    out = tuple(check_axis(a, ndim, name) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name} must not contain duplicates; got {axes!r}")
+    return out
+
+
+def check_truncate(truncate: Any, name: str = "truncate") -> float:
+    if not _is_real_number(truncate):
+        raise TypeError(f"{name} must be a real number; got {truncate!r}")
+    value = float(truncate)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number; got {truncate!r}")
+    return value
+
+
+def check_radius(radius: Any, name: str = "radius") -> int | None:
+    if radius is None:
+        return None
+    if isinstance(radius, (bool, np.bool_)) or not isinstance(radius, numbers.Integral):
+        raise TypeError(f"{name} must be None or a non-negative integer; got {radius!r}")
+    if int(radius) < 0:
+        raise ValueError(f"{name} must be None or a non-negative integer; got {radius!r}")
+    return int(radius)
+
+
+def check_tol(tol: Any, name: str = "tol") -> float | None:
+    """Return ``tol`` (a relative RMSE of the kernel) or None."""
+    if tol is None:
+        return None
+    if not _is_real_number(tol):
+        raise TypeError(f"{name} must be None or a real number; got {tol!r}")
+    value = float(tol)
+    lo, hi = TOL_RANGE
+    if not (math.isfinite(value) and lo <= value <= hi):
+        raise ValueError(f"{name} must be None or in [{lo:g}, {hi:g}]; got {tol!r}")
+    return value
+
+
+def check_choice(value: Any, choices: Sequence[str], name: str) -> str:
+    if not isinstance(value, str) or value not in choices:
+        valid = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {valid}; got {value!r}")
+    return value
+
+
+def per_axis(value: Any, naxes: int, name: str) -> list:
+    """Expand a scalar to ``naxes`` copies, or check a sequence's length (scipy's rule)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        return [value] * naxes
+    seq = list(value)
+    if len(seq) != naxes:
+        raise ValueError(
+            f"{name} must be a scalar or a sequence with one entry per axis "
+            f"({naxes}); got {value!r}"
+        )
+    return seq

@@ -1,0 +1,297 @@
+"""Numba kernels of the exponential-sum bank.  No validation here; ``cache=True``.
+
+All kernels compute, for one stretch of one line, the components
+
+    T_p[m] = sum_{j=0}^{L-1} w_p^j xe[m - j]          (xe[<0] = 0)
+
+of an extended line ``xe`` and write, for output ``i = m - (L - 1)``,
+
+    out[row, start + i, ch] = sum_p coef[ch, 0, p] Re T_p[m] + coef[ch, 1, p] Im T_p[m].
+
+They differ only in how ``T_p`` is obtained (see :mod:`sftwave.bank`).  State is
+kept in float64 whatever the input dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+# mode codes, as in sftwave._checks.MODE_CODES
+_REFLECT, _MIRROR, _NEAREST, _WRAP, _CONSTANT = 0, 1, 2, 3, 4
+
+# method codes, as in sftwave.bank.METHODS
+INTEGRAL, WINDOW, IIR1, IIR1_2K, IIR2 = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, inline="always")
+def _source_index(i, n, mode):
+    """Index into a line of length n for position i under scipy's extension (-1: cval)."""
+    if mode == _REFLECT:
+        period = 2 * n
+        i = i % period
+        if i >= n:
+            i = period - 1 - i
+        return i
+    if mode == _MIRROR:
+        if n == 1:
+            return 0
+        period = 2 * n - 2
+        i = i % period
+        if i >= n:
+            i = period - i
+        return i
+    if mode == _NEAREST:
+        if i < 0:
+            return 0
+        if i >= n:
+            return n - 1
+        return i
+    if mode == _WRAP:
+        return i % n
+    return -1
+
+
+@njit(cache=True)
+def fill_line(x, lo, buf, mode, cval):
+    """buf[t] = x extended at position lo + t (scipy.ndimage's extension)."""
+    n = x.shape[0]
+    for t in range(buf.shape[0]):
+        i = lo + t
+        if 0 <= i < n:
+            buf[t] = x[i]
+        else:
+            j = _source_index(i, n, mode)
+            if j < 0:
+                buf[t] = cval
+            else:
+                buf[t] = x[j]
+
+
+@njit(cache=True, inline="always")
+def _emit(coef, tr, ti, out, row, idx):
+    nch = coef.shape[0]
+    P = coef.shape[2]
+    for ch in range(nch):
+        acc = 0.0
+        for p in range(P):
+            acc += coef[ch, 0, p] * tr[p] + coef[ch, 1, p] * ti[p]
+        out[row, idx, ch] = acc
+
+
+@njit(cache=True)
+def _core_iir1(xe, L, wr, wi, cr, ci, coef, out, row, start):
+    """First-order complex recursion truncated by L: T = w T + x[m] - w^L x[m-L]."""
+    P = wr.shape[0]
+    tr = np.zeros(P)
+    ti = np.zeros(P)
+    M = xe.shape[0]
+    warm = min(L, M)
+    for m in range(warm):  # the window fills: no sample leaves it yet
+        xn = xe[m]
+        for p in range(P):
+            a = wr[p] * tr[p] - wi[p] * ti[p] + xn
+            b = wr[p] * ti[p] + wi[p] * tr[p]
+            tr[p] = a
+            ti[p] = b
+    _emit(coef, tr, ti, out, row, start)
+    if coef.shape[0] == 1:
+        # one output: accumulate it while updating the state
+        ca = coef[0, 0]
+        cb = coef[0, 1]
+        for m in range(L, M):
+            xn = xe[m]
+            xo = xe[m - L]
+            acc = 0.0
+            for p in range(P):
+                a = wr[p] * tr[p] - wi[p] * ti[p] + xn - cr[p] * xo
+                b = wr[p] * ti[p] + wi[p] * tr[p] - ci[p] * xo
+                tr[p] = a
+                ti[p] = b
+                acc += ca[p] * a + cb[p] * b
+            out[row, start + m - (L - 1), 0] = acc
+        return
+    for m in range(L, M):
+        xn = xe[m]
+        xo = xe[m - L]
+        for p in range(P):
+            a = wr[p] * tr[p] - wi[p] * ti[p] + xn - cr[p] * xo
+            b = wr[p] * ti[p] + wi[p] * tr[p] - ci[p] * xo
+            tr[p] = a
+            ti[p] = b
+        _emit(coef, tr, ti, out, row, start + m - (L - 1))
+
+
+@njit(cache=True)
+def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, out, row, start):
+    """First-order recursion truncated by L-1 (the paper's 2K), plus the end sample.
+
+    ``cr + i ci`` is ``w^(L-1)`` here (1 for the SFT at omega = pi p / K).
+    """
+    P = wr.shape[0]
+    tr = np.zeros(P)
+    ti = np.zeros(P)
+    ur = np.zeros(P)
+    ui = np.zeros(P)
+    M = xe.shape[0]
+    for m in range(M):
+        xn = xe[m]
+        xo = xe[m - L + 1] if m >= L - 1 else 0.0
+        for p in range(P):
+            a = wr[p] * tr[p] - wi[p] * ti[p] + xn - cr[p] * xo
+            b = wr[p] * ti[p] + wi[p] * tr[p] - ci[p] * xo
+            tr[p] = a
+            ti[p] = b
+            ur[p] = a + cr[p] * xo
+            ui[p] = b + ci[p] * xo
+        if m >= L - 1:
+            _emit(coef, ur, ui, out, row, start + m - (L - 1))
+
+
+@njit(cache=True)
+def _core_iir2(xe, L, wr, wi, cr, ci, coef, out, row, start):
+    """Second-order real recursion (Sugimoto), truncated by L-1, plus the end sample.
+
+    With e[m] = x[m] - w^(L-1) x[m-L+1]:
+        q[m] = 2 Re(w) q[m-1] - |w|^2 q[m-2] + e[m]
+        T'[m] = q[m] - conj(w) q[m-1]
+    The zero frequency (a double pole without decay) uses the first-order form.
+    """
+    P = wr.shape[0]
+    qr = np.zeros(P)
+    qi = np.zeros(P)
+    pr = np.zeros(P)  # q[m-1]
+    pi_ = np.zeros(P)
+    ur = np.zeros(P)
+    ui = np.zeros(P)
+    a1 = 2.0 * wr
+    a2 = wr * wr + wi * wi
+    M = xe.shape[0]
+    for m in range(M):
+        xn = xe[m]
+        xo = xe[m - L + 1] if m >= L - 1 else 0.0
+        for p in range(P):
+            er = xn - cr[p] * xo
+            ei = -ci[p] * xo
+            if wi[p] == 0.0:
+                # first order, real multiplier: T' = w T' + e (kept in q)
+                nr = wr[p] * qr[p] + er
+                ni = wr[p] * qi[p] + ei
+                qr[p] = nr
+                qi[p] = ni
+                ur[p] = nr + cr[p] * xo
+                ui[p] = ni + ci[p] * xo
+            else:
+                nr = a1[p] * qr[p] - a2[p] * pr[p] + er
+                ni = a1[p] * qi[p] - a2[p] * pi_[p] + ei
+                # T' = q[m] - conj(w) q[m-1]
+                tr = nr - (wr[p] * qr[p] + wi[p] * qi[p])
+                ti = ni - (wr[p] * qi[p] - wi[p] * qr[p])
+                pr[p] = qr[p]
+                pi_[p] = qi[p]
+                qr[p] = nr
+                qi[p] = ni
+                ur[p] = tr + cr[p] * xo
+                ui[p] = ti + ci[p] * xo
+        if m >= L - 1:
+            _emit(coef, ur, ui, out, row, start + m - (L - 1))
+
+
+@njit(cache=True, inline="always")
+def _tpow(fine, coarse, S, p, t):
+    """base_p ** t from a two-level table (t >= 0)."""
+    return coarse[p, t // S] * fine[p, t % S]
+
+
+@njit(cache=True)
+def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
+    """Kernel integral by prefix sums (paper eqs. kernel, kernelInter), in blocks.
+
+    For a block of outputs starting at b0 the prefix U[t] = sum_{i<=t} z^i xe[b0+i]
+    (z = 1/w) is restarted, so its growth is bounded by the block, not by the
+    signal: T[m] = w^(m-b0) (U[m-b0] - U[m-b0-L]).
+    """
+    P = wf.shape[0]
+    nch = coef.shape[0]
+    count = xe.shape[0] - (L - 1)
+    for i in range(count):
+        for ch in range(nch):
+            out[row, start + i, ch] = 0.0
+    U = np.empty(B + L - 1, dtype=np.complex128)
+    for p in range(P):
+        for b0 in range(0, count, B):
+            nb = min(B, count - b0)
+            acc = 0.0 + 0.0j
+            for t in range(nb + L - 1):
+                acc += _tpow(zf, zc, S, p, t) * xe[b0 + t]
+                U[t] = acc
+            for q in range(nb):
+                t = q + L - 1
+                d = U[t] - U[q - 1] if q > 0 else U[t]
+                T = _tpow(wf, wc, S, p, t) * d
+                for ch in range(nch):
+                    out[row, start + b0 + q, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
+
+
+@njit(cache=True)
+def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
+    """Windowed kernel integral by its own recurrence (paper eq. kernelIntZenka).
+
+    u[m] = u[m-1] + z^(m-f) xe[m] - z^(m-L-f) xe[m-L] in the frame of origin f,
+    T[m] = w^(m-f) u[m]; every B samples the frame moves on (u *= w^B).
+    """
+    P = wf.shape[0]
+    nch = coef.shape[0]
+    M = xe.shape[0]
+    count = M - (L - 1)
+    for i in range(count):
+        for ch in range(nch):
+            out[row, start + i, ch] = 0.0
+    for p in range(P):
+        u = 0.0 + 0.0j
+        f = 0
+        wB = _tpow(wf, wc, S, p, B)
+        for m in range(M):
+            if m - f == B:
+                u *= wB
+                f += B
+            t = m - f
+            u += _tpow(zf, zc, S, p, t) * xe[m]
+            if m >= L:
+                e = t - L
+                if e >= 0:
+                    u -= _tpow(zf, zc, S, p, e) * xe[m - L]
+                else:
+                    u -= _tpow(wf, wc, S, p, -e) * xe[m - L]
+            if m >= L - 1:
+                T = _tpow(wf, wc, S, p, t) * u
+                idx = start + m - (L - 1)
+                for ch in range(nch):
+                    out[row, idx, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
+
+
+@njit(cache=True, parallel=True)
+def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
+             wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, out):
+    """Run one bank method over work items (row, start, count) in parallel.
+
+    Item ``it`` extends line ``x2d[rows[it]]`` over the positions
+    ``starts[it] - pad_before`` .. ``+ counts[it] + L - 2`` and writes outputs
+    ``starts[it]`` .. ``+ counts[it] - 1`` of ``out[rows[it]]``.
+    """
+    for it in prange(rows.shape[0]):
+        r = rows[it]
+        s = starts[it]
+        c = counts[it]
+        buf = np.empty(c + L - 1, dtype=np.float64)
+        fill_line(x2d[r], s - pad_before, buf, mode, cval)
+        if method == IIR1:
+            _core_iir1(buf, L, wr, wi, cr, ci, coef, out, r, s)
+        elif method == IIR1_2K:
+            _core_iir1_2k(buf, L, wr, wi, cr, ci, coef, out, r, s)
+        elif method == IIR2:
+            _core_iir2(buf, L, wr, wi, cr, ci, coef, out, r, s)
+        elif method == INTEGRAL:
+            _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, out, r, s)
+        else:
+            _core_window(buf, L, B, wf, wc, zf, zc, S, coef, out, r, s)

@@ -1,0 +1,448 @@
+r"""Kernel design: target kernels, least-squares fits on damped exponentials, K/P choice.
+
+Everything sftwave computes is a linear combination of the components of one
+bank (see :mod:`sftwave.bank`),
+
+.. math::
+
+    S_p[n] = \sum_{j=0}^{L-1} w_p^j\, x[n + \ell - j], \qquad
+    w_p = e^{-\alpha - i\omega_p},
+
+so the result is the convolution :math:`y[n] = \sum_k h[k]\,x[n-k]` with the
+kernel, for :math:`k = j - \ell \in [-\ell, L-1-\ell]`,
+
+.. math::
+
+    h[k] = \sum_p A_p \operatorname{Re} w_p^{k+\ell} + B_p \operatorname{Im} w_p^{k+\ell},
+
+and zero outside that window.  A :class:`Plan` holds the frequencies
+:math:`\omega_p`, the decay :math:`\alpha` (0 for the SFT, positive for the
+ASFT), the window length :math:`L`, the lag :math:`\ell` and the coefficients
+:math:`A, B`.  This module chooses them.
+
+The coefficients are the least-squares fit of :math:`h` to a target kernel
+:math:`T` over the window (the paper's MMSE, eq. (mmse)), under equality
+constraints that make the low moments :math:`\sum_k k^q h[k]` equal to those of
+the exact kernel, so constants (and for derivatives, ramps and parabolas) are
+filtered exactly.  With :math:`\alpha > 0` the fit is made directly against the
+damped basis: this is the paper's shift trick (section II-E) in a form that
+needs no integer shift :math:`n_0` and no output shift, because both the real
+and the imaginary part of every component enter the fit.
+
+The accuracy of a plan is the relative RMSE of its kernel against the exact,
+untruncated sampled kernel (the paper's eq. (mmseGEx), summed over the whole
+support).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+__all__ = [
+    "Plan",
+    "gaussian_target",
+    "scipy_gaussian_kernel",
+    "scipy_kernel_error",
+    "fit_plan",
+    "plan_kernel",
+    "kernel_error",
+    "gaussian_plan",
+    "ASFT_DECAY",
+    "TOL_FLOOR",
+]
+
+#: Decay of the ASFT expressed as ``alpha * K`` (the attenuation across half a
+#: window).  With it the damped basis spans a factor ``e**2`` over the window.
+ASFT_DECAY = 1.0
+
+#: Smallest kernel error the SFT plans are asked for (below it, use the direct FIR).
+TOL_FLOOR = 1e-9
+
+#: Largest number of orders P tried for the Gaussian family.
+P_MAX = 16
+
+#: Fits use at most this many rows; longer windows are fitted on a uniform
+#: sub-grid (the fit is a Riemann sum of a smooth problem, so this changes the
+#: coefficients by far less than the fit's own error for sigma in the
+#: thousands).  Moments are always computed on the full grid.
+_MAX_FIT_ROWS = 16385
+
+#: sigma at which the ratio K/sigma is optimised for large sigma (the optimum is
+#: scale-invariant once the kernel is well sampled).
+_SIGMA_REF = 48.0
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def gaussian_target(sigma: float, order: int) -> Callable[[np.ndarray], np.ndarray]:
+    r"""The sampled Gaussian (``order=0``) or its first or second derivative.
+
+    ``G[k] = sqrt(gamma/pi) exp(-gamma k^2)`` with ``gamma = 1/(2 sigma^2)``,
+    ``G_D = -2 gamma k G`` and ``G_DD = (4 gamma^2 k^2 - 2 gamma) G``, as in
+    section II of the paper.  These are convolution kernels: ``y = sum_k T[k] x[n-k]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> T = gaussian_target(2.0, 0)
+    >>> round(float(T(np.arange(-40, 41)).sum()), 12)
+    1.0
+    """
+    gamma = 1.0 / (2.0 * sigma * sigma)
+    norm = math.sqrt(gamma / math.pi)
+
+    def target(k: np.ndarray) -> np.ndarray:
+        k = np.asarray(k, dtype=np.float64)
+        g = norm * np.exp(-gamma * k * k)
+        if order == 0:
+            return g
+        if order == 1:
+            return -2.0 * gamma * k * g
+        return (4.0 * gamma * gamma * k * k - 2.0 * gamma) * g
+
+    return target
+
+
+def scipy_gaussian_kernel(sigma: float, order: int, radius: int) -> np.ndarray:
+    """The convolution kernel scipy.ndimage.gaussian_filter1d uses (length ``2*radius+1``).
+
+    Written out here (it is a private scipy function) so that the direct path
+    reproduces scipy's result exactly: the truncated Gaussian normalised to sum
+    one, times the polynomial of the derivative.
+    """
+    sigma2 = sigma * sigma
+    x = np.arange(-radius, radius + 1, dtype=np.float64)
+    phi_x = np.exp(-0.5 / sigma2 * x**2)
+    phi_x = phi_x / phi_x.sum()
+    if order == 0:
+        return phi_x
+    exponent_range = np.arange(order + 1)
+    q = np.zeros(order + 1)
+    q[0] = 1
+    D = np.diag(exponent_range[1:], 1)
+    P = np.diag(np.ones(order) / -sigma2, -1)
+    Q_deriv = D + P
+    for _ in range(order):
+        q = Q_deriv.dot(q)
+    q = (x[:, None] ** exponent_range).dot(q)
+    return q * phi_x
+
+
+def _reference_support(sigma: float, half_window: int) -> int:
+    """Half-width of the grid on which kernel errors are summed."""
+    return int(max(half_window, 0) + math.ceil(13.0 * sigma) + 8)
+
+
+@lru_cache(maxsize=512)
+def scipy_kernel_error(sigma: float, order: int, radius: int) -> float:
+    """Relative RMSE of scipy's truncated kernel against the exact sampled kernel."""
+    R = _reference_support(sigma, radius)
+    k = np.arange(-R, R + 1, dtype=np.float64)
+    exact = gaussian_target(sigma, order)(k)
+    h = np.zeros_like(exact)
+    h[R - radius : R + radius + 1] = scipy_gaussian_kernel(sigma, order, radius)
+    return float(np.sqrt(np.sum((h - exact) ** 2) / np.sum(exact**2)))
+
+
+# --------------------------------------------------------------------------- plans
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A frozen description of one bank run and how its components combine.
+
+    Attributes
+    ----------
+    omegas : ndarray, shape (P',)
+        Frequencies of the components, radians per sample.
+    alpha : float
+        Decay per sample (0 for the SFT).
+    length : int
+        Window length ``L``.
+    lag : int
+        Output ``n`` uses ``x[n + lag - j]`` for ``j = 0 .. L-1``; a centred
+        window of half-width ``K`` has ``L = 2K + 1`` and ``lag = K``.
+    coef : ndarray, shape (n_outputs, 2, P')
+        ``coef[c, 0, p]`` multiplies ``Re S_p`` and ``coef[c, 1, p]`` multiplies
+        ``Im S_p`` in output ``c``.  Real for real targets, complex for complex
+        targets.
+    error : float
+        Relative RMSE of the plan's kernel against the exact kernel (per output:
+        the largest).
+    info : dict
+        What the design chose (``P``, ``K``, ``sigma``, ``order``, ...).
+    """
+
+    omegas: np.ndarray
+    alpha: float
+    length: int
+    lag: int
+    coef: np.ndarray
+    error: float
+    info: dict = field(default_factory=dict)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The recursion multipliers ``w_p = exp(-alpha - i omega_p)``."""
+        return np.exp(-self.alpha - 1j * self.omegas)
+
+    @property
+    def pad_before(self) -> int:
+        """Samples of extension needed before the first output."""
+        return self.length - 1 - self.lag
+
+    @property
+    def pad_after(self) -> int:
+        """Samples of extension needed after the last output."""
+        return self.lag
+
+
+def _powers(w: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``w[p] ** j[i]`` as an array (len(j), len(w)), accurate for large j."""
+    logw = np.log(w.astype(np.complex128))
+    return np.exp(np.multiply.outer(j.astype(np.float64), logw))
+
+
+def _basis(w: np.ndarray, j: np.ndarray, parts: np.ndarray, comp: np.ndarray) -> np.ndarray:
+    """Columns ``Re w_p^j`` (part 0) or ``Im w_p^j`` (part 1) for the listed (part, p)."""
+    pw = _powers(w, j)
+    cols = np.where(parts[None, :] == 0, pw.real[:, comp], pw.imag[:, comp])
+    return cols
+
+
+def _moment_rows(w, length, lag, parts, comp, orders, scale):
+    """Exact moments ``sum_k (k/scale)^q * basis[k]`` over the full window."""
+    M = np.zeros((len(orders), len(parts)))
+    chunk = 1 << 16
+    for start in range(0, length, chunk):
+        j = np.arange(start, min(length, start + chunk), dtype=np.float64)
+        B = _basis(w, j, parts, comp)
+        ks = (j - lag) / scale
+        for r, q in enumerate(orders):
+            M[r] += (ks**q) @ B
+    return M
+
+
+def _target_moments(target, sigma_like, half, orders, scale):
+    R = _reference_support(sigma_like, half)
+    k = np.arange(-R, R + 1, dtype=np.float64)
+    t = target(k)
+    ks = k / scale
+    return np.array([np.sum((ks**q) * t) for q in orders])
+
+
+def _constrained_lstsq(A, b, M, m):
+    """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled."""
+    norms = np.sqrt(np.sum(A * A, axis=0))
+    norms[norms == 0] = 1.0
+    A = A / norms
+    if M is None or M.shape[0] == 0:
+        c = np.linalg.lstsq(A, b, rcond=None)[0]
+        return c / norms
+    M = M / norms
+    Q, R = np.linalg.qr(M.T, mode="complete")
+    r = M.shape[0]
+    R1 = R[:r, :r]
+    c_part = Q[:, :r] @ np.linalg.solve(R1.T, m)
+    Z = Q[:, r:]
+    z = np.linalg.lstsq(A @ Z, b - A @ c_part, rcond=None)[0]
+    c = c_part + Z @ z
+    return c / norms
+
+
+def fit_plan(
+    targets: list[Callable[[np.ndarray], np.ndarray]],
+    omegas: np.ndarray,
+    alpha: float,
+    length: int,
+    lag: int,
+    *,
+    use_re: np.ndarray | None = None,
+    use_im: np.ndarray | None = None,
+    moments: tuple[int, ...] = (0,),
+    scale: float = 1.0,
+    info: dict | None = None,
+) -> Plan:
+    """Least-squares fit of one or more target kernels on the damped basis.
+
+    Parameters
+    ----------
+    targets : list of callables
+        Each maps an array of integer lags ``k`` to the target kernel ``T[k]``
+        (real or complex); one output per target.
+    omegas, alpha, length, lag
+        The bank (see :class:`Plan`).
+    use_re, use_im : bool arrays, shape (P',), optional
+        Which ``Re S_p`` / ``Im S_p`` enter the fit (default: all, except the
+        imaginary part of a zero frequency, which vanishes).
+    moments : tuple of int
+        Orders ``q`` whose moments ``sum_k k^q h[k]`` are constrained to those of
+        the exact target (in units of ``scale``).
+    scale : float
+        Length unit for the moments and the error support (sigma for Gaussians).
+
+    Returns
+    -------
+    Plan
+    """
+    omegas = np.asarray(omegas, dtype=np.float64)
+    P = omegas.size
+    w = np.exp(-alpha - 1j * omegas)
+    if use_re is None:
+        use_re = np.ones(P, dtype=bool)
+    if use_im is None:
+        use_im = omegas != 0  # Im w^j vanishes identically when omega == 0
+    comp = np.concatenate([np.nonzero(use_re)[0], np.nonzero(use_im)[0]])
+    parts = np.concatenate([np.zeros(int(use_re.sum()), int), np.ones(int(use_im.sum()), int)])
+
+    stride = max(1, -(-length // _MAX_FIT_ROWS))
+    j_fit = np.arange(0, length, stride, dtype=np.float64)
+    if j_fit[-1] != length - 1:
+        j_fit = np.append(j_fit, float(length - 1))
+    A = _basis(w, j_fit, parts, comp)
+    k_fit = j_fit - lag
+    M = _moment_rows(w, length, lag, parts, comp, moments, scale) if moments else None
+
+    half = max(lag, length - 1 - lag)
+    coefs = []
+    errors = []
+    for target in targets:
+        t = target(k_fit)
+        is_complex = np.iscomplexobj(t)
+        sols = []
+        for part_fn in ((np.real, np.imag) if is_complex else (np.real,)):
+            mvec = None
+            if moments:
+                mt = _target_moments(lambda k: part_fn(target(k)), scale, half, moments, scale)
+                mvec = mt
+            sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))
+        sol = sols[0] + 1j * sols[1] if is_complex else sols[0]
+        c = np.zeros((2, P), dtype=sol.dtype)
+        c[parts, comp] = sol
+        coefs.append(c)
+    coef = np.stack(coefs)
+    plan = Plan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
+    for i, target in enumerate(targets):
+        errors.append(kernel_error(plan, target, scale, output=i))
+    return Plan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
+
+
+def plan_kernel(plan: Plan, output: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The plan's convolution kernel: lags ``k`` and values ``h[k]`` on its window."""
+    j = np.arange(plan.length, dtype=np.float64)
+    pw = _powers(plan.w, j)
+    c = plan.coef[output]
+    h = pw.real @ c[0] + pw.imag @ c[1]
+    return j - plan.lag, h
+
+
+def kernel_error(plan: Plan, target, scale: float, output: int = 0) -> float:
+    """Relative RMSE of the plan's kernel against ``target`` over the whole support."""
+    k, h = plan_kernel(plan, output)
+    R = _reference_support(scale, int(max(abs(k[0]), abs(k[-1]))))
+    kk = np.arange(-R, R + 1, dtype=np.float64)
+    t = target(kk)
+    full = np.zeros(kk.shape, dtype=np.result_type(h, t))
+    full[int(k[0]) + R : int(k[-1]) + R + 1] = h
+    return float(np.sqrt(np.sum(np.abs(full - t) ** 2) / np.sum(np.abs(t) ** 2)))
+
+
+# --------------------------------------------------------------------------- Gaussian family
+
+
+def _gaussian_moments(order: int) -> tuple[int, ...]:
+    """Moment constraints for each order: polynomials up to degree 2 pass exactly."""
+    return (0, 1, 2)
+
+
+def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float) -> Plan:
+    beta = math.pi / K
+    alpha = decay / K
+    if alpha == 0.0 and order == 1:
+        p = np.arange(1, P + 1)
+    else:
+        p = np.arange(0, P + 1)
+    omegas = beta * p
+    if alpha == 0.0:
+        use_re = np.full(p.size, order != 1)
+        use_im = np.full(p.size, order == 1)
+        # symmetric (or antisymmetric) kernels: odd moments vanish by symmetry
+        moments = (0, 2) if order != 1 else (1,)
+    else:
+        use_re = np.ones(p.size, bool)
+        use_im = p != 0
+        moments = _gaussian_moments(order)
+    info = dict(kind="gaussian", sigma=sigma, order=order, P=P, K=K, decay=decay)
+    return fit_plan(
+        [gaussian_target(sigma, order)],
+        omegas,
+        alpha,
+        2 * K + 1,
+        K,
+        use_re=use_re,
+        use_im=use_im,
+        moments=moments,
+        scale=sigma,
+        info=info,
+    )
+
+
+@lru_cache(maxsize=256)
+def _best_ratio(P: int, order: int, decay: float) -> tuple[float, float]:
+    """Ratio K/sigma minimising the kernel error at sigma = _SIGMA_REF, and that error."""
+    s = _SIGMA_REF
+
+    def objective(ratio: float) -> float:
+        K = max(P + 1, int(round(ratio * s)))
+        return math.log(_gaussian_fit(s, order, P, K, decay).error)
+
+    res = minimize_scalar(objective, bounds=(1.5, 4.0 + 0.5 * P), method="bounded",
+                          options={"xatol": 2e-3})
+    return float(res.x), float(math.exp(res.fun))
+
+
+def _min_half_width(P: int) -> int:
+    return P + 1
+
+
+@lru_cache(maxsize=1024)
+def gaussian_plan(sigma: float, order: int, tol: float, transform: str) -> Plan:
+    """The cheapest SFT/ASFT plan for a Gaussian of ``sigma`` meeting ``tol``.
+
+    ``tol`` is the target relative RMSE of the kernel against the exact sampled
+    kernel; ``transform`` is ``'sft'`` (no decay) or ``'asft'``.  Raises
+    ``ValueError`` if no plan up to ``P_MAX`` orders meets ``tol`` (the caller
+    then falls back to the direct path).
+
+    Examples
+    --------
+    >>> plan = gaussian_plan(64.0, 0, 1e-4, "sft")
+    >>> plan.error <= 1e-4, plan.info["P"]
+    (True, 5)
+    """
+    decay = 0.0 if transform == "sft" else ASFT_DECAY
+    best = None
+    for P in range(1, P_MAX + 1):
+        ratio, ref_err = _best_ratio(P, order, decay)
+        if ref_err > tol * 4:
+            continue
+        K0 = max(_min_half_width(P), int(round(ratio * sigma)))
+        candidates = {K0} if sigma >= _SIGMA_REF else {max(_min_half_width(P), K0 + d) for d in (-2, -1, 0, 1, 2)}
+        for K in sorted(candidates):
+            plan = _gaussian_fit(sigma, order, P, K, decay)
+            if best is None or plan.error < best.error:
+                best = plan
+            if plan.error <= tol:
+                return plan
+    raise ValueError(
+        f"no SFT plan reaches tol={tol:g} for sigma={sigma:g}, order={order} "
+        f"(best {best.error:.3g} at P={best.info['P']})" if best is not None else
+        f"no SFT plan reaches tol={tol:g}"
+    )

@@ -1,0 +1,395 @@
+"""Drop-in replacements for ``scipy.ndimage.gaussian_filter1d`` and ``gaussian_filter``.
+
+Same signatures, boundary modes, output and dtype rules as scipy; the work is
+done by the SFT/ASFT bank at a cost per sample that does not depend on sigma.
+Keyword-only extras choose the bank method, the transform and the accuracy.
+
+Where sftwave differs from scipy, on purpose:
+
+* ``order`` is limited to 0, 1 and 2 (scipy accepts any order).
+* A zero ``sigma`` in :func:`gaussian_filter` skips that axis as scipy does, but
+  only for ``order=0``; a derivative with zero sigma is a ``ValueError``
+  (scipy silently returns the input for it).
+* Bad arguments raise ``ValueError``/``TypeError``, never ``RuntimeError``.
+* :func:`gaussian_filter` keeps its intermediate results in floating point and
+  casts once at the end; scipy casts after every axis, so integer outputs can
+  differ from scipy's by one unit.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import scipy.ndimage as _ndi
+
+from . import bank
+from ._checks import (
+    TRANSFORMS,
+    check_axes,
+    check_axis,
+    check_choice,
+    check_cval,
+    check_input_array,
+    check_mode,
+    check_order,
+    check_radius,
+    check_sigma,
+    check_tol,
+    check_truncate,
+    per_axis,
+)
+from .design import TOL_FLOOR, gaussian_plan, scipy_gaussian_kernel, scipy_kernel_error
+
+__all__ = ["gaussian_filter1d", "gaussian_filter", "choose_path"]
+
+#: Accepted ``method`` names: the bank methods, ``'direct'`` and ``'auto'``.
+FILTER_METHODS = ("auto", "direct", *bank.METHODS)
+
+#: Without ``tol``, the SFT aims at this fraction of scipy's own kernel error,
+#: so that its result is at least as accurate as scipy's on the same input.
+DEFAULT_TOL_FACTOR = 0.5
+
+#: The direct FIR is chosen when its taps cost less than this many bank orders.
+#: Measured with benchmarks/bench_gaussian.py (see docs/benchmarks.md).
+DIRECT_TAPS_PER_ORDER = 4.0
+
+
+_SHARED_DOC = """
+    input : array_like
+        The input array: integer, float or complex (real and imaginary parts
+        are filtered separately).
+    output : array or dtype, optional
+        The array in which to place the output, or the dtype of the returned
+        array.  By default an array of the same dtype as ``input`` is created
+        (scipy's rule: integer inputs give integer outputs, cast once).
+    mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap', 'grid-constant', 'grid-mirror', 'grid-wrap'}, optional
+        How the input is extended beyond its boundaries, exactly as in
+        scipy.ndimage (also for signals shorter than the kernel).  Default 'reflect'.
+    cval : scalar, optional
+        Value to fill past edges of input if ``mode`` is 'constant'. Default 0.0.
+    truncate : float, optional
+        As in scipy: the direct path truncates the kernel at ``truncate``
+        standard deviations.  Without ``tol``, it also sets the accuracy of
+        the SFT path: at least that of scipy's kernel truncated there.
+        Default 4.0.
+    radius : None or int, optional
+        Radius of the direct path's kernel, overriding ``truncate`` as in scipy
+        (and, without ``tol``, the accuracy target likewise).
+    method : {'auto', 'direct', 'iir1', 'iir1-2k', 'iir2', 'integral', 'window'}, optional
+        ``'direct'`` is scipy's truncated FIR (exact for the given truncation;
+        its cost grows with sigma).  The others are SFT bank methods (see
+        :mod:`sftwave.bank`).  ``'auto'`` (default) uses the direct FIR where
+        it is cheaper (small sigma) or where the requested accuracy is beyond
+        the SFT (below ``1e-9``), and the bank otherwise.
+    transform : {'auto', 'sft', 'asft'}, optional
+        The sliding transform: ``'sft'`` (no decay) or ``'asft'`` (attenuated,
+        bounded state).  ``'auto'`` (default) is ``'sft'``: the CPU engine keeps
+        its state in float64, where the SFT does not drift (see
+        docs/design.md).
+    tol : float, optional
+        Target relative RMSE of the kernel against the exact (untruncated)
+        sampled Gaussian kernel, in [1e-9, 0.1].  Default: half the kernel
+        error of scipy at the given ``truncate``/``radius``."""
+
+
+def _fill_doc(func):
+    func.__doc__ = func.__doc__.replace("    %(shared)s", _SHARED_DOC.strip("\n"))
+    return func
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _get_output(output, x: np.ndarray, complex_input: bool) -> np.ndarray:
+    """scipy.ndimage's output rule, with ValueError/TypeError instead of RuntimeError."""
+    if output is None:
+        return np.empty(x.shape, dtype=x.dtype)
+    if isinstance(output, (type, np.dtype, str)):
+        try:
+            dtype = np.dtype(output)
+        except TypeError as exc:
+            raise TypeError(f"output must be an array or a numeric dtype; got {output!r}") from exc
+        if dtype == np.bool_ or dtype.kind not in "uifc":
+            raise TypeError(f"output must have a numeric dtype; got {output!r}")
+        if complex_input and dtype.kind != "c":
+            raise TypeError(f"output must have a complex dtype for complex input; got {output!r}")
+        return np.empty(x.shape, dtype=dtype)
+    if not isinstance(output, np.ndarray):
+        raise TypeError(f"output must be None, a dtype or an ndarray; got {type(output).__name__}")
+    if output.shape != x.shape:
+        raise ValueError(f"output shape {output.shape} does not match input shape {x.shape}")
+    if output.dtype == np.bool_ or output.dtype.kind not in "uifc":
+        raise TypeError(f"output must have a numeric dtype; got {output.dtype}")
+    if complex_input and output.dtype.kind != "c":
+        raise TypeError(f"output must have a complex dtype for complex input; got {output.dtype}")
+    return output
+
+
+def _work_dtype(dtype: np.dtype) -> np.dtype:
+    """Floating dtype in which a real input is handed to the bank."""
+    if dtype == np.float32 or dtype == np.float16:
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _scipy_radius(sigma: float, truncate: float, radius: int | None) -> int:
+    return int(radius) if radius is not None else int(truncate * sigma + 0.5)
+
+
+@lru_cache(maxsize=1024)
+def _direct_radius_for_tol(sigma: float, order: int, tol: float) -> int:
+    """Smallest radius whose scipy kernel meets ``tol`` (or the best reachable)."""
+    lo, hi = 1, max(2, int(math.ceil(14 * sigma)) + 2)
+    if scipy_kernel_error(sigma, order, hi) > tol:
+        return hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if scipy_kernel_error(sigma, order, mid) <= tol:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
+                method: str = "auto", transform: str = "auto", tol: float | None = None):
+    """Decide how one axis is filtered: ``('direct', radius)`` or ``('bank', plan, method)``.
+
+    Examples
+    --------
+    >>> choose_path(1.0, 0)[0]
+    'direct'
+    >>> kind, plan, method = choose_path(64.0, 0)
+    >>> kind, method, plan.info["P"]
+    ('bank', 'iir1', 6)
+    """
+    transform = "sft" if transform == "auto" else transform
+    if tol is None:
+        r_scipy = _scipy_radius(sigma, truncate, radius)
+        target = DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, r_scipy)
+        direct_radius = r_scipy
+    else:
+        target = tol
+        direct_radius = _direct_radius_for_tol(sigma, order, tol)
+    if method == "direct":
+        return ("direct", direct_radius)
+    bank_method = bank.resolve_method(method)
+    if target < TOL_FLOOR:
+        if method == "auto":
+            return ("direct", direct_radius)
+        raise ValueError(
+            f"the SFT cannot reach the accuracy of truncate={truncate!r}/radius={radius!r} "
+            f"(kernel error {target / DEFAULT_TOL_FACTOR:.2g}); pass tol>={TOL_FLOOR:g} "
+            f"or method='direct'"
+        )
+    try:
+        plan = gaussian_plan(float(sigma), int(order), float(target), transform)
+    except ValueError:
+        if method == "auto":
+            return ("direct", direct_radius)
+        raise
+    if method == "auto":
+        orders = plan.omegas.size * (1 + int(plan.alpha > 0))
+        if 2 * direct_radius + 1 <= DIRECT_TAPS_PER_ORDER * orders:
+            return ("direct", direct_radius)
+    return ("bank", plan, bank_method)
+
+
+def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
+               out: np.ndarray | None) -> np.ndarray:
+    """Filter a real floating array along one axis with the bank.
+
+    Writes into ``out`` (any numeric dtype, cast as scipy casts) if given, else
+    returns a new array of ``x``'s dtype.
+    """
+    moved = np.moveaxis(x, axis, -1)
+    shape = moved.shape
+    n = shape[-1]
+    x2d = np.ascontiguousarray(moved).reshape(-1, n)
+    direct_write = (
+        out is not None and out.dtype == x.dtype and axis == x.ndim - 1
+        and out.flags.c_contiguous
+    )
+    if direct_write:
+        bank.apply(plan, x2d, out.reshape(-1, n, 1), mode=mode, cval=cval, method=method)
+        return out
+    res = np.empty((x2d.shape[0], n, 1), dtype=x.dtype)
+    bank.apply(plan, x2d, res, mode=mode, cval=cval, method=method)
+    res = np.moveaxis(res.reshape(shape), -1, axis)
+    if out is None:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def _filter_axis(x: np.ndarray, step, mode: str, cval: float, out: np.ndarray | None) -> np.ndarray:
+    """One axis of a real floating array, by the bank or by scipy's direct FIR."""
+    axis, sigma, order, path = step
+    if path[0] == "direct":
+        weights = scipy_gaussian_kernel(sigma, order, path[1])[::-1]
+        target = out if out is not None else x.dtype
+        return _ndi.correlate1d(x, weights, axis=axis, output=target, mode=mode, cval=cval)
+    return _bank_axis(x, axis, path[1], path[2], mode, cval, out)
+
+
+def _run_axes(x: np.ndarray, steps, modes, cval: float, out: np.ndarray | None) -> np.ndarray:
+    """Apply the steps in turn; the last one writes into ``out`` if given."""
+    if not steps:
+        if out is None:
+            return x.copy()
+        np.copyto(out, x, casting="unsafe")
+        return out
+    last = len(steps) - 1
+    for i, (step, mode) in enumerate(zip(steps, modes)):
+        x = _filter_axis(x, step, mode, cval, out if i == last else None)
+    return x
+
+
+def _dispatch(x: np.ndarray, output, steps, modes, cval: float) -> np.ndarray:
+    complex_input = x.dtype.kind == "c"
+    out = _get_output(output, x, complex_input)
+    if x.size == 0:
+        return out
+    if complex_input:
+        wd = np.dtype(np.float32) if x.dtype == np.complex64 else np.dtype(np.float64)
+        out.real = _run_axes(x.real.astype(wd), steps, modes, cval, None)
+        out.imag = _run_axes(x.imag.astype(wd), steps, modes, cval, None)
+        return out
+    work = x.astype(_work_dtype(x.dtype), copy=False)
+    return _run_axes(work, steps, modes, cval, out)
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+@_fill_doc
+def gaussian_filter1d(
+    input,
+    sigma: float,
+    axis: int = -1,
+    order: int = 0,
+    output=None,
+    mode: str = "reflect",
+    cval: float = 0.0,
+    truncate: float = 4.0,
+    *,
+    radius: int | None = None,
+    method: str = "auto",
+    transform: str = "auto",
+    tol: float | None = None,
+) -> np.ndarray:
+    """1-D Gaussian filter, or its first or second derivative, along one axis.
+
+    A drop-in replacement for ``scipy.ndimage.gaussian_filter1d`` whose cost per
+    sample does not grow with ``sigma``.
+
+    Parameters
+    ----------
+    %(shared)s
+    sigma : float
+        Standard deviation of the Gaussian kernel, in samples (positive).
+    axis : int, optional
+        The axis along which to filter. Default -1.
+    order : {0, 1, 2}, optional
+        0 smooths; 1 and 2 convolve with the first and second derivative of the
+        Gaussian.
+
+    Returns
+    -------
+    ndarray
+        The filtered array (``output`` itself if an array was given).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import ndimage
+    >>> x = np.cumsum(np.random.default_rng(0).standard_normal(5000))
+    >>> y = gaussian_filter1d(x, 100.0)
+    >>> ref = ndimage.gaussian_filter1d(x, 100.0, truncate=12.0)
+    >>> bool(np.sqrt(np.mean((y - ref) ** 2) / np.mean(ref ** 2)) < 1e-5)
+    True
+    """
+    x = check_input_array(input)
+    sigma = check_sigma(sigma)
+    order = check_order(order)
+    mode = check_mode(mode)
+    cval = check_cval(cval)
+    truncate = check_truncate(truncate)
+    radius = check_radius(radius)
+    method = check_choice(method, FILTER_METHODS, "method")
+    transform = check_choice(transform, TRANSFORMS, "transform")
+    tol = check_tol(tol)
+    axis = check_axis(axis, x.ndim)
+    path = choose_path(sigma, order, truncate=truncate, radius=radius, method=method,
+                       transform=transform, tol=tol)
+    return _dispatch(x, output, [(axis, sigma, order, path)], [mode], cval)
+
+
+@_fill_doc
+def gaussian_filter(
+    input,
+    sigma,
+    order=0,
+    output=None,
+    mode="reflect",
+    cval: float = 0.0,
+    truncate: float = 4.0,
+    *,
+    radius=None,
+    axes=None,
+    method: str = "auto",
+    transform: str = "auto",
+    tol: float | None = None,
+) -> np.ndarray:
+    """Multidimensional Gaussian filter (a sequence of 1-D filters), like scipy's.
+
+    Parameters
+    ----------
+    %(shared)s
+    sigma : scalar or sequence of scalars
+        Standard deviation for each axis in ``axes`` (zero skips an axis for
+        ``order=0``, as in scipy).
+    order : int or sequence of ints, optional
+        Derivative order (0, 1 or 2) for each axis.
+    axes : tuple of int or None, optional
+        The axes to filter; ``sigma``, ``order``, ``mode`` and ``radius`` may be
+        sequences with one entry per axis.  Default: all axes.
+
+    Returns
+    -------
+    ndarray
+        The filtered array (``output`` itself if an array was given).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> img = np.zeros((64, 64)); img[32, 32] = 1.0
+    >>> blurred = gaussian_filter(img, sigma=(3.0, 6.0))
+    >>> round(float(blurred.sum()), 6)
+    1.0
+    """
+    x = check_input_array(input)
+    axes = check_axes(axes, x.ndim)
+    naxes = len(axes)
+    sigmas = [check_sigma(s, "sigma", allow_zero=True) for s in per_axis(sigma, naxes, "sigma")]
+    orders = [check_order(o) for o in per_axis(order, naxes, "order")]
+    modes = [check_mode(m) for m in per_axis(mode, naxes, "mode")]
+    radii = [check_radius(r) for r in per_axis(radius, naxes, "radius")]
+    cval = check_cval(cval)
+    truncate = check_truncate(truncate)
+    method = check_choice(method, FILTER_METHODS, "method")
+    transform = check_choice(transform, TRANSFORMS, "transform")
+    tol = check_tol(tol)
+    steps, step_modes = [], []
+    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
+        if s == 0.0:
+            if o != 0:
+                raise ValueError(f"sigma must be positive for a derivative (order={o}) along axis {ax}; got 0")
+            continue
+        path = choose_path(s, o, truncate=truncate, radius=r, method=method,
+                           transform=transform, tol=tol)
+        steps.append((ax, s, o, path))
+        step_modes.append(m)
+    return _dispatch(x, output, steps, step_modes, cval)
