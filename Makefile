@@ -1,0 +1,36 @@
+# Two commands, both self-contained on a fresh machine:
+#   make demo   create .venv if needed, install sftwave, run the demo on built-in data
+#   make test   the same set-up (with the test extras), then the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+
+.PHONY: demo test bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.stamp-demo: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[demo,plot]"
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[test,demo,plot]"
+	touch $@
+
+demo: $(VENV)/.stamp-demo
+	$(PY) -m sftwave demo
+
+test: $(VENV)/.stamp-test
+	$(PY) -m pytest
+
+$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[bench,demo,plot]"
+	touch $@
+
+bench: $(VENV)/.stamp-bench
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache

@@ -1,0 +1,40 @@
+"""The command line: ``python -m sftwave {demo, paper ...}``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sftwave", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="smooth built-in real data; accuracy and time against scipy")
+    demo.set_defaults(func=_run_demo)
+
+    paper = sub.add_parser("paper", help="reproduce the paper's tables and figures")
+    paper_sub = paper.add_subparsers(dest="experiment", required=True)
+    t1 = paper_sub.add_parser("table1", help="Table 1: relative RMSE of G, G_D, G_DD (percent)")
+    t1.add_argument("--json", metavar="PATH", help="also write the values as JSON to PATH")
+    t1.set_defaults(func=_run_table1)
+    return parser
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    from .demo import main as demo_main
+
+    return demo_main()
+
+
+def _run_table1(args: argparse.Namespace) -> int:
+    from .paper.table1 import main as table1_main
+
+    return table1_main(json_path=args.json)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m sftwave`` and of the ``sftwave`` script."""
+    parser = _build_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    return int(args.func(args) or 0)
