@@ -61,8 +61,13 @@ METHODS = {
 AUTO_METHOD = "iir1"
 
 #: A line is split into chunks of at least this many outputs (each chunk warms
-#: up over L - 1 samples, so chunks are also at least 8 L long).
+#: up over L - 1 samples, so chunks are also at least 8 L long) ...
 _MIN_CHUNK = 1 << 15
+
+#: ... and of at most this many, whatever the thread count: every chunk
+#: restarts its recursion exactly from its own window, so rounding errors
+#: cannot accumulate beyond one chunk (the SFT's only drift in float64).
+_MAX_CHUNK = 1 << 22
 
 
 def resolve_method(method: str) -> str:
@@ -83,11 +88,11 @@ def _threads() -> int:
 def _work_items(nrows: int, n: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split rows into (row, start, count) items so all threads have work."""
     threads = _threads()
-    chunks = 1
+    chunks = -(-n // _MAX_CHUNK)
     if nrows < 2 * threads:
         want = -(-2 * threads // max(nrows, 1))
-        chunks = max(1, min(want, n // max(_MIN_CHUNK, 8 * L)))
-    size = -(-n // chunks)
+        chunks = max(chunks, min(want, n // max(_MIN_CHUNK, 8 * L)))
+    size = -(-n // max(chunks, 1))
     starts = np.arange(0, n, size, dtype=np.int64)
     counts = np.minimum(size, n - starts).astype(np.int64)
     rows = np.repeat(np.arange(nrows, dtype=np.int64), starts.size)
