@@ -36,7 +36,15 @@ TRANSFORMS = ("auto", "sft", "asft")
 TOL_RANGE = (1e-9, 0.1)
 
 
+def _scalar(value: Any) -> Any:
+    """A 0-d array becomes its element (scipy accepts them as scalars)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value.item()
+    return value
+
+
 def _is_real_number(value: Any) -> bool:
+    value = _scalar(value)
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
@@ -58,7 +66,7 @@ def check_sigma(sigma: Any, name: str = "sigma", *, allow_zero: bool = False) ->
     """Return ``sigma`` as a float, checking it is positive (or zero) and finite."""
     if not _is_real_number(sigma):
         raise TypeError(f"{name} must be a real number; got {sigma!r}")
-    value = float(sigma)
+    value = float(_scalar(sigma))
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         kind = "non-negative" if allow_zero else "positive"
         raise ValueError(f"{name} must be a {kind} finite number; got {sigma!r}")
@@ -85,7 +93,7 @@ def check_mode(mode: Any, name: str = "mode") -> str:
 def check_cval(cval: Any, name: str = "cval") -> float:
     if not _is_real_number(cval):
         raise TypeError(f"{name} must be a real number; got {cval!r}")
-    return float(cval)
+    return float(_scalar(cval))
 
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
@@ -116,7 +124,7 @@ def check_axes(axes: Any, ndim: int, name: str = "axes") -> tuple[int, ...]:
 def check_truncate(truncate: Any, name: str = "truncate") -> float:
     if not _is_real_number(truncate):
         raise TypeError(f"{name} must be a real number; got {truncate!r}")
-    value = float(truncate)
+    value = float(_scalar(truncate))
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number; got {truncate!r}")
     return value
@@ -138,7 +146,7 @@ def check_tol(tol: Any, name: str = "tol") -> float | None:
         return None
     if not _is_real_number(tol):
         raise TypeError(f"{name} must be None or a real number; got {tol!r}")
-    value = float(tol)
+    value = float(_scalar(tol))
     lo, hi = TOL_RANGE
     if not (math.isfinite(value) and lo <= value <= hi):
         raise ValueError(f"{name} must be None or in [{lo:g}, {hi:g}]; got {tol!r}")
@@ -154,6 +162,7 @@ def check_choice(value: Any, choices: Sequence[str], name: str) -> str:
 
 def per_axis(value: Any, naxes: int, name: str) -> list:
     """Expand a scalar to ``naxes`` copies, or check a sequence's length (scipy's rule)."""
+    value = _scalar(value)
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
         return [value] * naxes
     seq = list(value)

@@ -53,34 +53,48 @@ def _source_index(i, n, mode):
 
 
 @njit(cache=True)
-def fill_line(x, lo, buf, mode, cval):
-    """buf[t] = x extended at position lo + t (scipy.ndimage's extension)."""
+def segment_mean(x, lo, length, cval):
+    """Mean of the part of x inside positions lo .. lo+length-1 (cval if none is)."""
+    n = x.shape[0]
+    a = max(lo, 0)
+    b = min(lo + length, n)
+    if b <= a:
+        return cval
+    acc = 0.0
+    for i in range(a, b):
+        acc += x[i]
+    return acc / (b - a)
+
+
+@njit(cache=True)
+def fill_line(x, lo, buf, mode, cval, centre):
+    """buf[t] = (x extended at position lo + t) - centre, scipy.ndimage's extension."""
     n = x.shape[0]
     for t in range(buf.shape[0]):
         i = lo + t
         if 0 <= i < n:
-            buf[t] = x[i]
+            buf[t] = x[i] - centre
         else:
             j = _source_index(i, n, mode)
             if j < 0:
-                buf[t] = cval
+                buf[t] = cval - centre
             else:
-                buf[t] = x[j]
+                buf[t] = x[j] - centre
 
 
 @njit(cache=True, inline="always")
-def _emit(coef, tr, ti, out, row, idx):
+def _emit(coef, base, tr, ti, out, row, idx):
     nch = coef.shape[0]
     P = coef.shape[2]
     for ch in range(nch):
-        acc = 0.0
+        acc = base[ch]
         for p in range(P):
             acc += coef[ch, 0, p] * tr[p] + coef[ch, 1, p] * ti[p]
         out[row, idx, ch] = acc
 
 
 @njit(cache=True)
-def _core_iir1(xe, L, wr, wi, cr, ci, coef, out, row, start):
+def _core_iir1(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order complex recursion truncated by L: T = w T + x[m] - w^L x[m-L]."""
     P = wr.shape[0]
     tr = np.zeros(P)
@@ -94,15 +108,16 @@ def _core_iir1(xe, L, wr, wi, cr, ci, coef, out, row, start):
             b = wr[p] * ti[p] + wi[p] * tr[p]
             tr[p] = a
             ti[p] = b
-    _emit(coef, tr, ti, out, row, start)
+    _emit(coef, base, tr, ti, out, row, start)
     if coef.shape[0] == 1:
         # one output: accumulate it while updating the state
         ca = coef[0, 0]
         cb = coef[0, 1]
+        b0 = base[0]
         for m in range(L, M):
             xn = xe[m]
             xo = xe[m - L]
-            acc = 0.0
+            acc = b0
             for p in range(P):
                 a = wr[p] * tr[p] - wi[p] * ti[p] + xn - cr[p] * xo
                 b = wr[p] * ti[p] + wi[p] * tr[p] - ci[p] * xo
@@ -119,11 +134,11 @@ def _core_iir1(xe, L, wr, wi, cr, ci, coef, out, row, start):
             b = wr[p] * ti[p] + wi[p] * tr[p] - ci[p] * xo
             tr[p] = a
             ti[p] = b
-        _emit(coef, tr, ti, out, row, start + m - (L - 1))
+        _emit(coef, base, tr, ti, out, row, start + m - (L - 1))
 
 
 @njit(cache=True)
-def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, out, row, start):
+def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order recursion truncated by L-1 (the paper's 2K), plus the end sample.
 
     ``cr + i ci`` is ``w^(L-1)`` here (1 for the SFT at omega = pi p / K).
@@ -145,11 +160,11 @@ def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, out, row, start):
             ur[p] = a + cr[p] * xo
             ui[p] = b + ci[p] * xo
         if m >= L - 1:
-            _emit(coef, ur, ui, out, row, start + m - (L - 1))
+            _emit(coef, base, ur, ui, out, row, start + m - (L - 1))
 
 
 @njit(cache=True)
-def _core_iir2(xe, L, wr, wi, cr, ci, coef, out, row, start):
+def _core_iir2(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """Second-order real recursion (Sugimoto), truncated by L-1, plus the end sample.
 
     With e[m] = x[m] - w^(L-1) x[m-L+1]:
@@ -194,7 +209,7 @@ def _core_iir2(xe, L, wr, wi, cr, ci, coef, out, row, start):
                 ur[p] = tr + cr[p] * xo
                 ui[p] = ti + ci[p] * xo
         if m >= L - 1:
-            _emit(coef, ur, ui, out, row, start + m - (L - 1))
+            _emit(coef, base, ur, ui, out, row, start + m - (L - 1))
 
 
 @njit(cache=True, inline="always")
@@ -204,7 +219,7 @@ def _tpow(fine, coarse, S, p, t):
 
 
 @njit(cache=True)
-def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
+def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Kernel integral by prefix sums (paper eqs. kernel, kernelInter), in blocks.
 
     For a block of outputs starting at b0 the prefix U[t] = sum_{i<=t} z^i xe[b0+i]
@@ -216,7 +231,7 @@ def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
     count = xe.shape[0] - (L - 1)
     for i in range(count):
         for ch in range(nch):
-            out[row, start + i, ch] = 0.0
+            out[row, start + i, ch] = base[ch]
     U = np.empty(B + L - 1, dtype=np.complex128)
     for p in range(P):
         for b0 in range(0, count, B):
@@ -234,7 +249,7 @@ def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
 
 
 @njit(cache=True)
-def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
+def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Windowed kernel integral by its own recurrence (paper eq. kernelIntZenka).
 
     u[m] = u[m-1] + z^(m-f) xe[m] - z^(m-L-f) xe[m-L] in the frame of origin f,
@@ -246,7 +261,7 @@ def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
     count = M - (L - 1)
     for i in range(count):
         for ch in range(nch):
-            out[row, start + i, ch] = 0.0
+            out[row, start + i, ch] = base[ch]
     for p in range(P):
         u = 0.0 + 0.0j
         f = 0
@@ -272,26 +287,32 @@ def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, out, row, start):
 
 @njit(cache=True, parallel=True)
 def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
-             wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, out):
+             wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
     """Run one bank method over work items (row, start, count) in parallel.
 
     Item ``it`` extends line ``x2d[rows[it]]`` over the positions
     ``starts[it] - pad_before`` .. ``+ counts[it] + L - 2`` and writes outputs
-    ``starts[it]`` .. ``+ counts[it] - 1`` of ``out[rows[it]]``.
+    ``starts[it]`` .. ``+ counts[it] - 1`` of ``out[rows[it]]``.  Each item
+    filters its segment minus the segment's mean and adds back the mean times
+    the kernel's sum ``dc`` (exact, and it keeps an offset out of the
+    recursions' rounding).
     """
     for it in prange(rows.shape[0]):
         r = rows[it]
         s = starts[it]
         c = counts[it]
+        lo = s - pad_before
         buf = np.empty(c + L - 1, dtype=np.float64)
-        fill_line(x2d[r], s - pad_before, buf, mode, cval)
+        centre = segment_mean(x2d[r], lo, c + L - 1, cval)
+        fill_line(x2d[r], lo, buf, mode, cval, centre)
+        base = centre * dc
         if method == IIR1:
-            _core_iir1(buf, L, wr, wi, cr, ci, coef, out, r, s)
+            _core_iir1(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
         elif method == IIR1_2K:
-            _core_iir1_2k(buf, L, wr, wi, cr, ci, coef, out, r, s)
+            _core_iir1_2k(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
         elif method == IIR2:
-            _core_iir2(buf, L, wr, wi, cr, ci, coef, out, r, s)
+            _core_iir2(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
         elif method == INTEGRAL:
-            _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, out, r, s)
+            _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
         else:
-            _core_window(buf, L, B, wf, wc, zf, zc, S, coef, out, r, s)
+            _core_window(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)

@@ -99,6 +99,14 @@ def _work_items(nrows: int, n: int, L: int) -> tuple[np.ndarray, np.ndarray, np.
     return rows, np.tile(starts, nrows), np.tile(counts, nrows)
 
 
+def _window_sums(w: np.ndarray, L: int) -> np.ndarray:
+    """``sum_{j<L} w^j`` for each multiplier (``L`` where ``w == 1``)."""
+    sums = np.full(w.shape, float(L), dtype=np.complex128)
+    ne = w != 1.0
+    sums[ne] = (1.0 - np.exp(L * np.log(w[ne]))) / (1.0 - w[ne])
+    return sums
+
+
 def _two_level(base: np.ndarray, tmax: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Tables with base**t == coarse[:, t // S] * fine[:, t % S] for 0 <= t <= tmax."""
     S = max(1, int(math.isqrt(tmax)) + 1)
@@ -168,12 +176,15 @@ def run(
         zf, zc, _ = _two_level(1.0 / w, tmax)
     else:
         B, wf, wc, zf, zc, S = _empty_tables()
+    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    sums = _window_sums(w, L)
+    dc = coef[:, 0, :] @ sums.real + coef[:, 1, :] @ sums.imag  # each channel's kernel sum
     rows, starts, counts = _work_items(nrows, n, L)
     _numba.run_bank(
         x2d, rows, starts, counts, int(pad_before), int(L), MODE_CODES[mode], float(cval), code,
         np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
         np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
-        B, wf, wc, zf, zc, S, np.ascontiguousarray(coef, dtype=np.float64), out,
+        B, wf, wc, zf, zc, S, coef, np.ascontiguousarray(dc), out,
     )
     return out
 

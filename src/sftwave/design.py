@@ -49,6 +49,7 @@ __all__ = [
     "gaussian_target",
     "scipy_gaussian_kernel",
     "scipy_kernel_error",
+    "fir_kernel",
     "fit_plan",
     "plan_kernel",
     "kernel_error",
@@ -81,22 +82,35 @@ _SIGMA_REF = 48.0
 # --------------------------------------------------------------------------- targets
 
 
+def _gaussian_norm(sigma: float) -> float:
+    """Sum of exp(-k^2 / (2 sigma^2)) over all integers k."""
+    if sigma >= 50.0:
+        # Poisson summation: the correction to sqrt(2 pi) sigma is exp(-2 pi^2 sigma^2)
+        return math.sqrt(2.0 * math.pi) * sigma
+    R = int(math.ceil(13.0 * sigma)) + 2
+    k = np.arange(-R, R + 1, dtype=np.float64)
+    return float(np.sum(np.exp(-0.5 * (k / sigma) ** 2)))
+
+
 def gaussian_target(sigma: float, order: int) -> Callable[[np.ndarray], np.ndarray]:
     r"""The sampled Gaussian (``order=0``) or its first or second derivative.
 
-    ``G[k] = sqrt(gamma/pi) exp(-gamma k^2)`` with ``gamma = 1/(2 sigma^2)``,
+    ``G[k] = exp(-gamma k^2) / Z`` with ``gamma = 1/(2 sigma^2)``,
     ``G_D = -2 gamma k G`` and ``G_DD = (4 gamma^2 k^2 - 2 gamma) G``, as in
-    section II of the paper.  These are convolution kernels: ``y = sum_k T[k] x[n-k]``.
+    section II of the paper.  ``Z`` makes the sampled Gaussian sum to one, as
+    scipy normalises its kernel; it equals the paper's ``sqrt(pi/gamma)`` to
+    within ``exp(-2 pi^2 sigma^2)`` (below 1e-19 for sigma >= 1.5).  These are
+    convolution kernels: ``y = sum_k T[k] x[n-k]``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> T = gaussian_target(2.0, 0)
+    >>> T = gaussian_target(0.5, 0)
     >>> round(float(T(np.arange(-40, 41)).sum()), 12)
     1.0
     """
     gamma = 1.0 / (2.0 * sigma * sigma)
-    norm = math.sqrt(gamma / math.pi)
+    norm = 1.0 / _gaussian_norm(sigma)
 
     def target(k: np.ndarray) -> np.ndarray:
         k = np.asarray(k, dtype=np.float64)
@@ -149,6 +163,56 @@ def scipy_kernel_error(sigma: float, order: int, radius: int) -> float:
     h = np.zeros_like(exact)
     h[R - radius : R + radius + 1] = scipy_gaussian_kernel(sigma, order, radius)
     return float(np.sqrt(np.sum((h - exact) ** 2) / np.sum(exact**2)))
+
+
+def _fir_with_moments(sigma: float, order: int, radius: int) -> np.ndarray:
+    """The exact kernel on |k| <= radius, corrected (least change in L2) to the exact moments."""
+    k = np.arange(-radius, radius + 1, dtype=np.float64)
+    target = gaussian_target(sigma, order)
+    h = target(k)
+    orders = (0, 2) if order != 1 else (1,)
+    orders = tuple(q for q in orders if q < h.size)  # a 1-tap kernel takes one constraint
+    M = np.stack([(k / sigma) ** q for q in orders])
+    m = _target_moments(target, sigma, radius, orders, sigma)
+    return h + M.T @ np.linalg.solve(M @ M.T, m - M @ h)
+
+
+def _fir_error(sigma: float, order: int, h: np.ndarray) -> float:
+    radius = h.size // 2
+    R = _reference_support(sigma, radius)
+    k = np.arange(-R, R + 1, dtype=np.float64)
+    t = gaussian_target(sigma, order)(k)
+    full = np.zeros_like(t)
+    full[R - radius : R + radius + 1] = h
+    return float(np.sqrt(np.sum((full - t) ** 2) / np.sum(t**2)))
+
+
+@lru_cache(maxsize=1024)
+def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
+    """The shortest truncated kernel with exact low moments whose error is at most ``tol``.
+
+    The exact sampled kernel on ``|k| <= r``, corrected by the least change (in
+    L2) that makes its moments of order 0 and 2 (order 1 for the first
+    derivative) those of the untruncated kernel, so polynomials up to degree 2
+    are filtered exactly.  ``r`` is the smallest radius whose relative RMSE
+    against the exact kernel is at most ``tol`` (or the best reachable).
+
+    Examples
+    --------
+    >>> h = fir_kernel(2.0, 2, 1e-4)
+    >>> abs(float(h.sum())) < 1e-15, h.size
+    (True, 21)
+    """
+    lo, hi = 1, int(math.ceil(14.0 * sigma)) + 2
+    if _fir_error(sigma, order, _fir_with_moments(sigma, order, hi)) > tol:
+        return _fir_with_moments(sigma, order, hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _fir_error(sigma, order, _fir_with_moments(sigma, order, mid)) <= tol:
+            hi = mid
+        else:
+            lo = mid + 1
+    return _fir_with_moments(sigma, order, lo)
 
 
 # --------------------------------------------------------------------------- plans
