@@ -1,0 +1,147 @@
+"""Slow, obviously correct reference implementations for the test suite.
+
+Nothing here uses sftwave: every function is a direct transcription of a
+definition, written for clarity rather than speed, so that the fast code can be
+checked against it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "NP_PAD_MODES",
+    "naive_components",
+    "extend",
+    "exact_kernel",
+    "exact_support",
+    "exact_gaussian_filter1d",
+    "rel_rmse",
+    "kernel_rel_error",
+]
+
+#: scipy.ndimage boundary mode -> the np.pad mode that reproduces it.
+#: (scipy's 'reflect' repeats the edge sample, which is numpy's 'symmetric';
+#: scipy's 'mirror' does not, which is numpy's 'reflect'.)
+NP_PAD_MODES = {
+    "reflect": "symmetric",
+    "grid-mirror": "symmetric",
+    "mirror": "reflect",
+    "nearest": "edge",
+    "wrap": "wrap",
+    "grid-wrap": "wrap",
+    "constant": "constant",
+    "grid-constant": "constant",
+}
+
+
+def naive_components(x_ext, omegas, alpha, L):
+    """The bank components by their defining double sum.
+
+    ``S_p[n] = sum_{j=0}^{L-1} w_p**j * x_ext[n + L - 1 - j]`` with
+    ``w_p = exp(-alpha - 1j*omega_p)``, for ``n = 0 .. len(x_ext) - L``.
+    ``w_p**j`` is evaluated as ``exp(-alpha*j - 1j*omega_p*j)`` (no recursion,
+    so no accumulated rounding).  Returns shape (P, len(x_ext) - L + 1).
+    """
+    x_ext = np.asarray(x_ext, dtype=np.float64)
+    omegas = np.atleast_1d(np.asarray(omegas, dtype=np.float64))
+    n_out = x_ext.size - L + 1
+    S = np.zeros((omegas.size, max(n_out, 0)), dtype=np.complex128)
+    if n_out <= 0:
+        return S
+    for p, om in enumerate(omegas):
+        for j in range(L):
+            wj = np.exp(-alpha * j - 1j * om * j)
+            # x_ext[n + L - 1 - j] for n = 0 .. n_out - 1
+            S[p] += wj * x_ext[L - 1 - j : L - 1 - j + n_out]
+    return S
+
+
+def extend(x, pad_before, pad_after, mode, cval=0.0):
+    """Extend a 1-D signal as scipy.ndimage does for ``mode``, via np.pad.
+
+    ``extend(x, a, b, mode)[i]`` is the value scipy.ndimage uses at position
+    ``i - a`` of ``x`` (valid for any pad, also longer than ``x``).
+    """
+    x = np.asarray(x)
+    np_mode = NP_PAD_MODES[mode]
+    if np_mode == "constant":
+        return np.pad(x, (pad_before, pad_after), mode="constant", constant_values=cval)
+    return np.pad(x, (pad_before, pad_after), mode=np_mode)
+
+
+def exact_kernel(sigma, order, k):
+    """The exact sampled Gaussian kernel (order 0) or its 1st / 2nd derivative at lags ``k``.
+
+    ``G[k] = sqrt(g/pi) exp(-g k^2)``, ``g = 1/(2 sigma^2)``;
+    ``G_D = -2 g k G``; ``G_DD = (4 g^2 k^2 - 2 g) G``.  A convolution kernel:
+    ``y[n] = sum_k G[k] x[n - k]``.
+    """
+    k = np.asarray(k, dtype=np.float64)
+    g = 1.0 / (2.0 * sigma * sigma)
+    G = math.sqrt(g / math.pi) * np.exp(-g * k * k)
+    if order == 0:
+        return G
+    if order == 1:
+        return -2.0 * g * k * G
+    if order == 2:
+        return (4.0 * g * g * k * k - 2.0 * g) * G
+    raise ValueError(order)
+
+
+def exact_support(sigma):
+    """Half-width R of the reference kernel: |k| <= 13 sigma + 10.
+
+    Beyond it the kernel is below exp(-84.5) of its peak, so the truncation is
+    far below float64 rounding.
+    """
+    return int(math.ceil(13.0 * sigma + 10.0))
+
+
+def _exact_1d(x, sigma, order, mode, cval):
+    R = exact_support(sigma)
+    k = np.arange(-R, R + 1)
+    G = exact_kernel(sigma, order, k)
+    xe = extend(np.asarray(x, dtype=np.float64), R, R, mode, cval)
+    # np.convolve(xe, G, 'valid')[n] = sum_k G[k] xe[n + R - k] = sum_k G[k] x[n - k]
+    return np.convolve(xe, G, mode="valid")
+
+
+def exact_gaussian_filter1d(x, sigma, order=0, mode="reflect", cval=0.0, axis=-1):
+    """Reference Gaussian filter: exact sampled kernel, exact extension, direct sum.
+
+    Computed in float64 (complex input: real and imaginary parts separately),
+    the kernel taken over ``|k| <= exact_support(sigma)``.  The cost is
+    ``len(x) * (26 sigma + 21)`` per line, so keep ``len(x)`` modest for large
+    sigma.
+    """
+    x = np.asarray(x)
+    if np.iscomplexobj(x):
+        return (exact_gaussian_filter1d(x.real, sigma, order, mode, cval, axis)
+                + 1j * exact_gaussian_filter1d(x.imag, sigma, order, mode, cval, axis))
+    x = x.astype(np.float64)
+    if x.size == 0:
+        return x.copy()
+    return np.apply_along_axis(_exact_1d, axis, x, sigma, order, mode, cval)
+
+
+def rel_rmse(a, b):
+    """Relative RMSE of ``a`` against the reference ``b``: sqrt(sum|a-b|^2 / sum|b|^2)."""
+    a = np.asarray(a, dtype=np.complex128 if np.iscomplexobj(a) else np.float64)
+    b = np.asarray(b, dtype=np.complex128 if np.iscomplexobj(b) else np.float64)
+    return float(np.sqrt(np.sum(np.abs(a - b) ** 2) / np.sum(np.abs(b) ** 2)))
+
+
+def kernel_rel_error(h, sigma, order):
+    """Relative RMSE of a centred kernel ``h`` (length 2r+1, lags -r..r) against the exact one.
+
+    Summed over the whole support of the exact kernel (h is zero beyond r).
+    """
+    h = np.asarray(h, dtype=np.float64)
+    r = h.size // 2
+    R = exact_support(sigma) + r
+    full = np.zeros(2 * R + 1)
+    full[R - r : R + r + 1] = h
+    return rel_rmse(full, exact_kernel(sigma, order, np.arange(-R, R + 1)))
