@@ -93,13 +93,6 @@ def gaussian_kernel(sigma: float, order: int, radius: int) -> np.ndarray:
     return phi
 
 
-def normalisation_mismatch(sigma: float) -> float:
-    """|sum_k exp(-k^2 / 2 sigma^2) / (sqrt(2 pi) sigma) - 1|: scipy's sum-normalised kernel
-    against the continuously normalised sampled Gaussian (the paper's, which sftwave fits)."""
-    k = np.arange(-int(40 * sigma + 10), int(40 * sigma + 10) + 1, dtype=np.float64)
-    return float(abs(np.exp(-0.5 * (k / sigma) ** 2).sum() / (np.sqrt(2 * np.pi) * sigma) - 1))
-
-
 def reference(x: np.ndarray, sigma: float, order: int = 0, axis: int = -1) -> np.ndarray:
     """Exact float64 Gaussian filter along ``axis``, mode 'reflect', truncated at 12 sigma."""
     x = np.asarray(x, dtype=np.float64)
@@ -137,8 +130,8 @@ def _path_name(sigma: float, order: int, **kw) -> str:
 
 
 def _bank_orders(plan) -> int:
-    """Recursions per sample of a plan (complex ones for the SFT, twice that for the ASFT)."""
-    return int(plan.omegas.size * (1 + int(plan.alpha > 0)))
+    """Cost of a plan in the 'auto' rule's orders: one per frequency, plus one of fixed work."""
+    return int(plan.omegas.size) + 1
 
 
 # ----------------------------------------------------------------------------- workloads
@@ -289,7 +282,7 @@ def crossover(quick: bool) -> dict:
     rows = []
     for sigma in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0):
         for order in (0, 1, 2):
-            taps = 2 * sftwave.ndimage.choose_path(sigma, order, method="direct")[1] + 1
+            taps = sftwave.ndimage.choose_path(sigma, order, method="direct")[1].size
             row = {"sigma": sigma, "order": order, "taps": taps,
                    "auto_path": _path_name(sigma, order)}
             ref = reference(x, sigma, order)
@@ -319,14 +312,14 @@ def crossover(quick: bool) -> dict:
             rows.append(row)
     both = [r for r in rows if "bank_ms" in r]
     return {"n": n, "dtype": "float64", "numba_threads": threads,
-            "normalisation_mismatch_sigma_0.5": normalisation_mismatch(0.5),
             "current_DIRECT_TAPS_PER_ORDER": sftwave.ndimage.DIRECT_TAPS_PER_ORDER,
+            "current_effective_D": sftwave.ndimage.DIRECT_TAPS_PER_ORDER / threads,
             "rows": rows,
-            "break_even": break_even(both, ""),
-            "break_even_1thread": break_even(both, "_1thread")}
+            "break_even": break_even(both, "", threads),
+            "break_even_1thread": break_even(both, "_1thread", 1)}
 
 
-def break_even(rows: list[dict], suffix: str) -> dict:
+def break_even(rows: list[dict], suffix: str, threads: int) -> dict:
     """The threshold D of the rule 'direct if taps <= D * orders' that the timings support.
 
     The total time of the measured cases is a step function of D, constant on
@@ -335,7 +328,8 @@ def break_even(rows: list[dict], suffix: str) -> dict:
     least, ``best_D`` its midpoint (its lower end if it is open above).
     ``cost_ratio_D`` is the plain cost model: median bank time per sample per
     order over median direct time per sample per tap.  ``suffix`` selects the
-    bank timings ('' or '_1thread').
+    bank timings ('' or '_1thread'); the current rule's D is
+    ``DIRECT_TAPS_PER_ORDER / threads`` for the threads those timings used.
     """
     bank = f"bank{suffix}_ms"
     faster = f"faster{suffix}"
@@ -363,7 +357,7 @@ def break_even(rows: list[dict], suffix: str) -> dict:
         "bank_wins_from_taps_per_order": min(bank_wins, default=None),
         "median_direct_ns_per_sample_per_tap": per_tap,
         "median_bank_ns_per_sample_per_order": per_order,
-        "total_ms_current_rule": total(sftwave.ndimage.DIRECT_TAPS_PER_ORDER),
+        "total_ms_current_rule": total(sftwave.ndimage.DIRECT_TAPS_PER_ORDER / threads),
         "total_ms_best_rule": best,
     }
 

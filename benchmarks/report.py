@@ -237,14 +237,15 @@ def section_crossover(res: dict) -> str:
     return "\n".join([
         "## Crossover: direct FIR vs the bank at small sigma",
         "",
-        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='direct'` (scipy's FIR on one "
-        "thread, `taps = 2*int(4*sigma + 0.5) + 1`) and `method='iir1'` (bank orders = number "
-        f"of frequencies in the plan, doubled for the ASFT), the bank on {nt} numba threads and "
-        "on 1. 'no plan': the bank cannot reach the default accuracy there. 'auto picks' is the "
-        f"current rule, `DIRECT_TAPS_PER_ORDER = {num(c['current_DIRECT_TAPS_PER_ORDER'])}`. "
-        "Errors are against the exact reference (scipy's sum-normalised kernel; below sigma 1 "
-        "it differs from the continuous normalisation that sftwave's plans fit, by "
-        f"{err(c['normalisation_mismatch_sigma_0.5'])} at sigma 0.5).",
+        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='direct'` (one thread: "
+        "scipy's FIR for orders 0 and 1, the moment-corrected kernel for order 2; taps = its "
+        "length) and `method='iir1'` (bank orders = number of frequencies in the plan plus one, "
+        "the fixed work per sample, as the 'auto' rule counts them), the "
+        f"bank on {nt} numba threads and on 1. 'no plan': the bank cannot reach the default "
+        "accuracy there. 'auto picks' is the current rule: direct if taps <= "
+        f"`DIRECT_TAPS_PER_ORDER` / threads = {num(c['current_DIRECT_TAPS_PER_ORDER'])} / "
+        f"{nt} = {num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))} per bank "
+        "order. Errors are against the exact reference.",
         "",
         table(["sigma", "order", "taps", "bank orders", "taps / order", "direct ms",
                f"bank ms ({nt} thr)", "bank ms (1 thr)", "direct ns / sample / tap",
@@ -275,7 +276,7 @@ def section_bank(res: dict) -> str:
         f"sigma {num(b['sigma'])}, order {b['order']}, N = {b['n']:,} {b['dtype']}; every "
         "`method` of `sftwave.bank.METHODS` with `transform='sft'` and `'asft'`, "
         f"{next((r['time']['repeats'] for r in b['rows'] if 'time' in r), '–')} repetitions. "
-        "'bank orders': recursions per sample (frequencies, doubled for the ASFT).",
+        "'bank orders': complex recursions per sample (one per frequency) plus one.",
         "",
         table(["transform", "method", "bank orders", f"ms ({b['numba_threads']} threads)",
                "ms (1 thread)", "error"], rows),
@@ -377,16 +378,16 @@ def reading(res: dict) -> str:
     cr2 = [r for r in c["rows"] if r["order"] == 2 and "bank_ms" in r]
     acc = ""
     if cr2:
-        acc = (f" Here too, for order 2 the direct FIR (scipy's kernel) has errors "
+        acc = (f" For order 2 the direct FIR (the moment-corrected kernel) has errors "
                f"{err(min(r['direct_rel_rmse'] for r in cr2))} to "
-               f"{err(max(r['direct_rel_rmse'] for r in cr2))} where the bank has "
+               f"{err(max(r['direct_rel_rmse'] for r in cr2))}, the bank "
                f"{err(min(r['bank_rel_rmse'] for r in cr2))} to "
-               f"{err(max(r['bank_rel_rmse'] for r in cr2))}: the rule trades accuracy "
-               "for speed there.")
+               f"{err(max(r['bank_rel_rmse'] for r in cr2))}.")
     out.append(
         f"* **Crossover:** the measured break-even is D = {be['best_D']:.2f} taps per bank order "
         f"with the bank on {c['numba_threads']} threads and D = {be1['best_D']:.2f} on one "
-        f"(current `DIRECT_TAPS_PER_ORDER = {num(c['current_DIRECT_TAPS_PER_ORDER'])}`).{acc}"
+        f"(current rule: D = `DIRECT_TAPS_PER_ORDER` / threads = "
+        f"{num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))}).{acc}"
     )
     b = res["bank_methods"]
     ok = [r for r in b["rows"] if "time" in r]
@@ -411,9 +412,8 @@ def reading(res: dict) -> str:
             out.append(
                 f"* **ASFT cost:** on one thread `iir1` takes "
                 f"{a['time_1thread']['median_ms'] / s_['time_1thread']['median_ms']:.2f}× as long "
-                f"with the ASFT ({a['bank_orders']} bank orders as counted here) as with the SFT "
-                f"({s_['bank_orders']}): doubling the orders for alpha > 0 overstates the ASFT's "
-                "cost in this method."
+                f"with the ASFT as with the SFT, at the same number of frequencies "
+                f"({a['bank_orders']} and {s_['bank_orders']})."
             )
     pairs = [(r["sftwave"], r["sftwave_1thread"]) for r in g1["rows"]]
     pairs += [(r["time"], r["time_1thread"]) for r in ok]

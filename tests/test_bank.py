@@ -199,7 +199,7 @@ def test_run_chunked_equals_unchunked(monkeypatch, method, nrows, asft):
     whole = _run(x2d, omegas, alpha, L, K, coef, "reflect", 0.0, method)
 
     monkeypatch.setattr(bank, "_MIN_CHUNK", 16)
-    monkeypatch.setattr(bank, "_threads", lambda: 8)
+    monkeypatch.setattr(bank, "threads", lambda: 8)
     rows, starts, counts = bank._work_items(nrows, x2d.shape[1], L)
     assert starts.size > 3 * nrows  # really chunked
     assert np.array_equal(np.bincount(rows), np.full(nrows, starts.size // nrows))

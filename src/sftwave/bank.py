@@ -76,7 +76,8 @@ def resolve_method(method: str) -> str:
     return AUTO_METHOD if method == "auto" else method
 
 
-def _threads() -> int:
+def threads() -> int:
+    """Number of threads the bank runs on (numba's)."""
     try:
         import numba
 
@@ -87,10 +88,10 @@ def _threads() -> int:
 
 def _work_items(nrows: int, n: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split rows into (row, start, count) items so all threads have work."""
-    threads = _threads()
+    nthreads = threads()
     chunks = -(-n // _MAX_CHUNK)
-    if nrows < 2 * threads:
-        want = -(-2 * threads // max(nrows, 1))
+    if nrows < 2 * nthreads:
+        want = -(-2 * nthreads // max(nrows, 1))
         chunks = max(chunks, min(want, n // max(_MIN_CHUNK, 8 * L)))
     size = -(-n // max(chunks, 1))
     starts = np.arange(0, n, size, dtype=np.int64)

@@ -71,9 +71,16 @@ _SCIPY_OUTPUT_TYPES = {np.dtype(t) for t in (
     np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
     np.float32, np.float64, np.complex64, np.complex128)}
 
-#: The direct FIR is chosen when its taps cost less than this many bank orders.
-#: Measured with benchmarks/bench_gaussian.py (see docs/benchmarks.md).
-DIRECT_TAPS_PER_ORDER = 4.0
+#: The bank costs, per sample, about its number of frequencies plus one (the
+#: fixed work: filling the line, the loop, writing the output) "orders"; one
+#: order on one thread costs about as much as this many taps of scipy's
+#: single-threaded direct FIR (measured: 1.36 ns per sample and order against
+#: 0.22 ns per sample and tap at 7 to 8 orders; break-even 5.6 taps per order
+#: with the bank on one thread, 3.1 on two: the crossover section of
+#: docs/benchmarks.md).  The bank runs on all numba threads, so the direct FIR
+#: is chosen when its taps are at most this many per order, divided by the
+#: thread count.
+DIRECT_TAPS_PER_ORDER = 5.5
 
 
 _SHARED_DOC = """
@@ -214,8 +221,8 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
         raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='direct'") from None
     if method == "auto":
         fir = direct()
-        # one complex recursion per frequency, with or without decay
-        if fir[1].size <= DIRECT_TAPS_PER_ORDER * plan.omegas.size:
+        # one complex recursion per frequency, with or without decay, plus fixed work
+        if fir[1].size <= DIRECT_TAPS_PER_ORDER / bank.threads() * (plan.omegas.size + 1):
             return fir
     return ("bank", plan, bank_method)
 
