@@ -163,7 +163,12 @@ def test_plan_kernel_and_error_are_independent_of_design(sigma, order, tol, tran
     R = exact_support(sigma) + plan.length
     kk = np.arange(-R, R + 1)
     err = rel_rmse(_evaluate_plan(plan, kk), exact_kernel(sigma, order, kk))
-    assert plan.error == pytest.approx(err, rel=1e-5)
+    # exact sums up to design._MAX_SUM_POINTS points; beyond, a sub-grid sum
+    # with the trapezoid end correction, accurate to O(stride^2): measured
+    # <= 2e-5 relative at sigma 1000 and 3000
+    support = 2 * design._reference_support(sigma, plan.length // 2) + 1
+    rel = 1e-5 if support <= design._MAX_SUM_POINTS else 1e-4
+    assert plan.error == pytest.approx(err, rel=rel)
     assert err <= tol
 
 

@@ -1,7 +1,8 @@
 """sftwave: Gaussian smoothing and Morlet wavelet transforms by the sliding Fourier transform.
 
-The public functions are drop-in replacements for their scipy.ndimage
-counterparts, with a cost per sample that does not depend on the width:
+The Gaussian filters are drop-in replacements for their scipy.ndimage
+counterparts, and the Morlet transform gives scalograms, all with a cost per
+sample that does not depend on the width:
 
 >>> import numpy as np, sftwave
 >>> y = sftwave.gaussian_filter1d(np.ones(10), 3.0)
@@ -9,7 +10,16 @@ counterparts, with a cost per sample that does not depend on the width:
 True
 """
 
+from .cwt import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .ndimage import gaussian_filter, gaussian_filter1d
 
-__all__ = ["gaussian_filter", "gaussian_filter1d", "__version__"]
+__all__ = [
+    "gaussian_filter",
+    "gaussian_filter1d",
+    "morlet_transform",
+    "cwt",
+    "frequency_to_scale",
+    "scale_to_frequency",
+    "__version__",
+]
 __version__ = "0.1.0.dev0"

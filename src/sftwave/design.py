@@ -50,6 +50,7 @@ __all__ = [
     "scipy_gaussian_kernel",
     "scipy_kernel_error",
     "fir_kernel",
+    "truncated_kernel",
     "fit_plan",
     "plan_kernel",
     "kernel_error",
@@ -165,37 +166,74 @@ def scipy_kernel_error(sigma: float, order: int, radius: int) -> float:
     return float(np.sqrt(np.sum((h - exact) ** 2) / np.sum(exact**2)))
 
 
-def _fir_with_moments(sigma: float, order: int, radius: int) -> np.ndarray:
-    """The exact kernel on |k| <= radius, corrected (least change in L2) to the exact moments."""
+def _truncated_with_moments(target, scale: float, radius: int, orders: tuple[int, ...],
+                            resolution: float | None = None) -> np.ndarray:
+    """``target`` on |k| <= radius, corrected (least change in L2) to its exact moments."""
     k = np.arange(-radius, radius + 1, dtype=np.float64)
-    target = gaussian_target(sigma, order)
     h = target(k)
-    orders = (0, 2) if order != 1 else (1,)
-    orders = tuple(q for q in orders if q < h.size)  # a 1-tap kernel takes one constraint
-    M = np.stack([(k / sigma) ** q for q in orders])
-    m = _target_moments(target, sigma, radius, orders, sigma)
-    return h + M.T @ np.linalg.solve(M @ M.T, m - M @ h)
+    orders = orders[: h.size]  # a kernel of n taps takes at most n constraints
+    if not orders:
+        return h
+    M = np.stack([(k / scale) ** q for q in orders])
+    parts = (np.real, np.imag) if np.iscomplexobj(h) else (np.real,)
+    out = np.zeros_like(h)
+    for part in parts:
+        hp = part(h)
+        m = _target_moments(lambda kk: part(target(kk)), scale, radius, orders, scale, resolution)
+        corrected = hp + M.T @ np.linalg.solve(M @ M.T, m - M @ hp)
+        out = out + (corrected if part is np.real else 1j * corrected)
+    return out
 
 
-def _fir_error(sigma: float, order: int, h: np.ndarray) -> float:
+def _truncated_error(target, scale: float, h: np.ndarray, resolution: float | None = None) -> float:
+    """Relative RMSE of a centred FIR ``h`` against ``target``: |h - T|^2 inside, |T|^2 outside."""
     radius = h.size // 2
-    R = _reference_support(sigma, radius)
-    k = np.arange(-R, R + 1, dtype=np.float64)
-    t = gaussian_target(sigma, order)(k)
-    full = np.zeros_like(t)
-    full[R - radius : R + radius + 1] = h
-    return float(np.sqrt(np.sum((full - t) ** 2) / np.sum(t**2)))
+    R = _reference_support(scale, radius)
+    stride = _sum_stride(2 * R + 1, scale if resolution is None else resolution)
+    k = np.arange(-radius, radius + 1, dtype=np.float64)
+    inside = float(np.sum(np.abs(h - target(k)) ** 2))
+
+    def outside(kk):
+        return np.abs(target(kk)) ** 2
+
+    tails = _smooth_sum(outside, -R, -radius - 1, stride) + _smooth_sum(outside, radius + 1, R, stride)
+    total = tails + float(np.sum(outside(k)))
+    return float(np.sqrt((inside + tails) / total))
+
+
+def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
+                     resolution: float | None = None) -> np.ndarray:
+    """The shortest truncated kernel with exact low moments whose error is at most ``tol``.
+
+    ``target`` on ``|k| <= r``, corrected by the least change (in L2) that makes
+    its moments of the given ``orders`` those of the untruncated target; ``r``
+    is the smallest radius whose relative RMSE against the exact kernel is at
+    most ``tol`` (or, if none up to ``14 scale`` is, that largest one).
+    """
+    def err(r):
+        return _truncated_error(target, scale, _truncated_with_moments(target, scale, r, orders,
+                                                                       resolution), resolution)
+
+    lo, hi = 1, int(math.ceil(14.0 * scale)) + 2
+    if err(hi) > tol:
+        lo = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if err(mid) <= tol:
+            hi = mid
+        else:
+            lo = mid + 1
+    return _truncated_with_moments(target, scale, lo, orders, resolution)
 
 
 @lru_cache(maxsize=1024)
 def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
-    """The shortest truncated kernel with exact low moments whose error is at most ``tol``.
+    """The shortest truncated Gaussian kernel with exact low moments whose error is at most ``tol``.
 
     The exact sampled kernel on ``|k| <= r``, corrected by the least change (in
     L2) that makes its moments of order 0 and 2 (order 1 for the first
     derivative) those of the untruncated kernel, so polynomials up to degree 2
-    are filtered exactly.  ``r`` is the smallest radius whose relative RMSE
-    against the exact kernel is at most ``tol`` (or the best reachable).
+    are filtered exactly (see :func:`truncated_kernel`).
 
     Examples
     --------
@@ -203,16 +241,8 @@ def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
     >>> abs(float(h.sum())) < 1e-15, h.size
     (True, 21)
     """
-    lo, hi = 1, int(math.ceil(14.0 * sigma)) + 2
-    if _fir_error(sigma, order, _fir_with_moments(sigma, order, hi)) > tol:
-        return _fir_with_moments(sigma, order, hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _fir_error(sigma, order, _fir_with_moments(sigma, order, mid)) <= tol:
-            hi = mid
-        else:
-            lo = mid + 1
-    return _fir_with_moments(sigma, order, lo)
+    orders = (0, 2) if order != 1 else (1,)
+    return truncated_kernel(gaussian_target(sigma, order), sigma, tol, orders)
 
 
 # --------------------------------------------------------------------------- plans
@@ -313,19 +343,21 @@ def _moment_rows(w, length, lag, parts, comp, orders, scale):
 
 #: Error estimates and target moments are summed over at most about this many
 #: points; beyond it they use a uniform sub-grid.  Targets are smooth, so a
-#: sub-grid with at least eight points per sigma sums them to full precision;
-#: the kernel's error is then a Riemann sum, accurate to a small fraction of itself.
-_MAX_SUM_POINTS = 1 << 18
+#: sub-grid with at least eight points per ``resolution`` (the target's shortest
+#: length scale: sigma for a Gaussian, the carrier's period over pi for a
+#: wavelet) sums them to full precision; the kernel's error is then a Riemann
+#: sum, accurate to a small fraction of itself.
+_MAX_SUM_POINTS = 1 << 15
 
 
-def _sum_stride(npoints: int, scale: float) -> int:
-    return int(max(1, min(-(-npoints // _MAX_SUM_POINTS), scale // 8)))
+def _sum_stride(npoints: int, resolution: float) -> int:
+    return int(max(1, min(-(-npoints // _MAX_SUM_POINTS), resolution // 8)))
 
 
-def _target_moments(target, sigma_like, half, orders, scale):
+def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
     """Moments of the exact target over its whole support (strided where huge)."""
     R = _reference_support(sigma_like, half)
-    stride = _sum_stride(2 * R + 1, sigma_like)
+    stride = _sum_stride(2 * R + 1, sigma_like if resolution is None else resolution)
     k = np.arange(-R, R + 1, stride, dtype=np.float64)
     t = target(k)
     ks = k / scale
@@ -335,12 +367,16 @@ def _target_moments(target, sigma_like, half, orders, scale):
 def _constrained_lstsq(A, b, M, m):
     """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled."""
     norms = np.sqrt(np.sum(A * A, axis=0))
-    norms[norms == 0] = 1.0
+    # a column negligible against the others is numerical noise: no coefficient
+    negligible = norms <= 1e-10 * norms.max()
+    norms[negligible] = 1.0
     A = A / norms
+    A[:, negligible] = 0.0
     if M is None or M.shape[0] == 0:
         c = np.linalg.lstsq(A, b, rcond=None)[0]
         return c / norms
     M = M / norms
+    M[:, negligible] = 0.0
     Q, R = np.linalg.qr(M.T, mode="complete")
     r = M.shape[0]
     R1 = R[:r, :r]
@@ -362,6 +398,7 @@ def fit_plan(
     use_im: np.ndarray | None = None,
     moments: tuple[int, ...] = (0,),
     scale: float = 1.0,
+    resolution: float | None = None,
     info: dict | None = None,
 ) -> Plan:
     """Least-squares fit of one or more target kernels on the damped basis.
@@ -375,12 +412,15 @@ def fit_plan(
         The bank (see :class:`Plan`).
     use_re, use_im : bool arrays, shape (P',), optional
         Which ``Re S_p`` / ``Im S_p`` enter the fit (default: all, except the
-        imaginary part of a zero frequency, which vanishes).
+        imaginary part at frequencies 0 and pi, which vanishes).
     moments : tuple of int
         Orders ``q`` whose moments ``sum_k k^q h[k]`` are constrained to those of
         the exact target (in units of ``scale``).
     scale : float
         Length unit for the moments and the error support (sigma for Gaussians).
+    resolution : float, optional
+        The target's shortest length scale (default ``scale``), which bounds
+        the sub-grid of the error sums for long windows.
 
     Returns
     -------
@@ -392,7 +432,11 @@ def fit_plan(
     if use_re is None:
         use_re = np.ones(P, dtype=bool)
     if use_im is None:
-        use_im = omegas != 0  # Im w^j vanishes identically when omega == 0
+        use_im = np.ones(P, dtype=bool)
+    # Im w^j vanishes identically at omega = 0 and pi (mod 2 pi); its computed
+    # values are rounding noise, which a fit would chase with huge coefficients
+    r = np.mod(omegas, np.pi)
+    use_im = use_im & ~np.isclose(np.minimum(r, np.pi - r), 0.0, atol=1e-12)
     comp = np.concatenate([np.nonzero(use_re)[0], np.nonzero(use_im)[0]])
     parts = np.concatenate([np.zeros(int(use_re.sum()), int), np.ones(int(use_im.sum()), int)])
 
@@ -414,7 +458,8 @@ def fit_plan(
         for part_fn in ((np.real, np.imag) if is_complex else (np.real,)):
             mvec = None
             if moments:
-                mt = _target_moments(lambda k: part_fn(target(k)), scale, half, moments, scale)
+                mt = _target_moments(lambda k: part_fn(target(k)), scale, half, moments, scale,
+                                     resolution)
                 mvec = mt
             sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))
         sol = sols[0] + 1j * sols[1] if is_complex else sols[0]
@@ -424,7 +469,7 @@ def fit_plan(
     coef = np.stack(coefs)
     plan = Plan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
     for i, target in enumerate(targets):
-        errors.append(kernel_error(plan, target, scale, output=i))
+        errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution))
     return Plan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
 
 
@@ -440,23 +485,54 @@ def plan_kernel(plan: Plan, output: int = 0, stride: int = 1) -> tuple[np.ndarra
     return j - plan.lag, h
 
 
-def kernel_error(plan: Plan, target, scale: float, output: int = 0) -> float:
+def _smooth_sum(f, a: int, b: int, stride: int) -> float:
+    """``sum_{k=a}^{b} f(k)`` for a smooth ``f``, from every ``stride``-th point.
+
+    The trapezoid rule with its end correction: for a grid ``a, a+s, ..., e``,
+    ``sum_{k=a}^{e} f(k) = s sum_j f(a + j s) - (s - 1)/2 (f(a) + f(e)) + O(s^2 f')``;
+    the last ``b - e < s`` points are added exactly.  ``stride = 1`` is the plain sum.
+    """
+    if b < a:
+        return 0.0
+    m = (b - a) // stride
+    grid = a + stride * np.arange(m + 1, dtype=np.float64)
+    v = f(grid)
+    total = stride * np.sum(v) - 0.5 * (stride - 1) * (v[0] + v[-1])
+    e = a + m * stride
+    if e < b:
+        total += np.sum(f(np.arange(e + 1, b + 1, dtype=np.float64)))
+    return float(total)
+
+
+def kernel_error(plan: Plan, target, scale: float, output: int = 0,
+                 resolution: float | None = None) -> float:
     """Relative RMSE of the plan's kernel against ``target`` over the whole support.
 
-    Exact sums up to about 2**18 points; beyond that (sigma in the thousands)
-    Riemann sums on a uniform sub-grid.
+    ``scale`` (sigma) sets the support; ``resolution`` (default ``scale``) is
+    the target's shortest length scale.  Exact sums up to about 2**15 points;
+    beyond that, each smooth piece (the window, and the tails outside it) is
+    summed from a sub-grid of at least eight points per ``resolution`` with
+    the trapezoid end correction (see ``_smooth_sum``).
     """
     lo, hi = -plan.lag, plan.length - 1 - plan.lag
     R = _reference_support(scale, max(-lo, hi))
-    stride = _sum_stride(2 * R + 1, scale)
-    k, h = plan_kernel(plan, output, stride)
-    # the same sub-grid outside the window, aligned with the window's lags
-    left = np.arange(lo - stride, -R - 1, -stride, dtype=np.float64)[::-1]
-    right = np.arange(k[-1] + stride, R + 1, stride, dtype=np.float64)
-    kk = np.concatenate([left, k, right])
-    t = target(kk)
-    full = np.concatenate([np.zeros(left.size), h, np.zeros(right.size)]).astype(np.result_type(h, t))
-    return float(np.sqrt(np.sum(np.abs(full - t) ** 2) / np.sum(np.abs(t) ** 2)))
+    stride = _sum_stride(2 * R + 1, scale if resolution is None else resolution)
+    c = plan.coef[output]
+    logw = np.log(plan.w.astype(np.complex128))
+
+    def inside(k):
+        pw = np.exp(np.multiply.outer(k + plan.lag, logw))
+        h = pw.real @ c[0] + pw.imag @ c[1]
+        return np.abs(h - target(k)) ** 2
+
+    def outside(k):
+        return np.abs(target(k)) ** 2
+
+    num = (_smooth_sum(outside, -R, lo - 1, stride) + _smooth_sum(inside, lo, hi, stride)
+           + _smooth_sum(outside, hi + 1, R, stride))
+    den = (_smooth_sum(outside, -R, lo - 1, stride) + _smooth_sum(outside, lo, hi, stride)
+           + _smooth_sum(outside, hi + 1, R, stride))
+    return float(np.sqrt(max(num, 0.0) / den))
 
 
 # --------------------------------------------------------------------------- Gaussian family

@@ -58,8 +58,8 @@ DEFAULT_TOL_FACTOR = 0.25
 
 #: A signal shorter than the kernel's window has no interior: every output
 #: depends on the extension, and the signal sees mostly the middle of the
-#: kernel, where the fit's pointwise error, not its RMS, decides.  Without
-#: ``tol`` the target is this much tighter there (measured on 270 short-signal
+#: kernel, where the fit's pointwise error, not its RMS, decides.  The target
+#: (``tol`` or the default) is this much tighter there (measured on 270 short-signal
 #: cases, all modes and orders, sigma 500 and 3000: a factor 16 leaves every
 #: case at most 0.3 of scipy's error, a factor 4 does not).  The cost of such a
 #: call is set by the window, so the extra orders cost little; and since such a
@@ -176,8 +176,8 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
     shortest moment-corrected kernel meeting the target
     (:func:`sftwave.design.fir_kernel`): scipy's second-derivative kernel leaks
     the signal's mean, and a user's ``tol`` must hold on either path.  ``n``,
-    the signal's length along the axis, tightens the default target for
-    signals shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``).
+    the signal's length along the axis, tightens the target for signals
+    shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``).
 
     Examples
     --------
@@ -212,7 +212,7 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
         )
     try:
         plan = gaussian_plan(float(sigma), int(order), float(target), transform)
-        if tol is None and n is not None and n < plan.length:
+        if n is not None and n < plan.length:
             target = max(TOL_FLOOR, target / SHORT_SIGNAL_TIGHTENING)
             plan = gaussian_plan(float(sigma), int(order), float(target), transform)
     except ValueError as exc:

@@ -1,0 +1,309 @@
+r"""Morlet wavelet design: the target, the direct and multiplication plans, and their layout.
+
+The Morlet wavelet (paper section III) is
+
+.. math::
+
+    \psi_\xi(t) = \frac{C_\xi}{\pi^{1/4}} e^{-t^2/2}\,(e^{i\xi t} - \kappa_\xi),\qquad
+    C_\xi = (1 + e^{-\xi^2} - 2e^{-3\xi^2/4})^{-1/2},\quad \kappa_\xi = e^{-\xi^2/2},
+
+and its sampled dilation by ``sigma`` samples is
+
+.. math::
+
+    \psi_{\sigma,\xi}[n] = \frac{C_\xi}{\pi^{1/4}\sqrt\sigma}\, e^{-n^2/(2\sigma^2)}
+    \,(e^{i\xi n/\sigma} - \kappa_\xi),
+
+of unit energy (exactly in the continuous limit; to within ``exp(-pi^2 sigma^2)``
+sampled).  The paper's text has ``pi^{-1/4}`` and ``t`` for ``n``; this is the
+corrected form.  The transform is the convolution
+``y[n] = sum_k psi[k] x[n - k]``; its centre frequency is ``xi / sigma``
+radians per sample, so frequency ``f`` at sampling rate ``fs`` has
+``sigma = xi * fs / (2 pi f)`` samples.
+
+Two ways to put it on the bank (see :mod:`sftwave.design` for plans):
+
+*direct* (III-A)
+    fit ``psi`` itself by least squares on the components of orders
+    ``P_S .. P_S + P_D - 1`` (frequencies ``pi p / K``), real and imaginary
+    parts of every component (the paper's ``m_p cos`` and ``l_p sin``, and with
+    a decay all four combinations);
+*multiply* (III-B)
+    fit the Gaussian envelope with ``P_M + 1`` components and multiply by
+    ``exp(i xi k / sigma) - kappa`` analytically: each Gaussian component of
+    frequency ``omega_p`` becomes two components of frequencies
+    ``-(theta - omega_p)`` and ``-(theta + omega_p)`` (``theta = xi / sigma``; the
+    bank's frequencies carry the sign of ``exp(-i omega j)``), plus the
+    ``kappa`` term on the Gaussian's own components.  The frequencies are not
+    multiples of ``pi / K``, which the bank takes in its stride.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from .design import (
+    ASFT_DECAY,
+    Plan,
+    _gaussian_fit,
+    _gaussian_norm,
+    fit_plan,
+    kernel_error,
+)
+
+__all__ = [
+    "morlet_constants",
+    "morlet_target",
+    "direct_plan",
+    "multiply_plan",
+    "morlet_plan",
+    "P_D_MAX",
+    "P_M_MAX",
+]
+
+#: Largest numbers of components tried for each method.
+P_D_MAX = 24
+P_M_MAX = 12
+
+#: sigma at which the layout (K/sigma and P_S) is optimised for large sigma.
+_SIGMA_REF = 48.0
+
+
+def morlet_constants(xi: float) -> tuple[float, float]:
+    """``(C_xi, kappa_xi)``: the normalisation and the admissibility correction.
+
+    Examples
+    --------
+    >>> C, kappa = morlet_constants(6.0)
+    >>> round(C, 9), f"{kappa:.3e}"
+    (1.0, '1.523e-08')
+    """
+    xi = float(xi)
+    kappa = math.exp(-0.5 * xi * xi)
+    C = (1.0 + math.exp(-xi * xi) - 2.0 * math.exp(-0.75 * xi * xi)) ** -0.5
+    return C, kappa
+
+
+def morlet_target(sigma: float, xi: float) -> Callable[[np.ndarray], np.ndarray]:
+    r"""The sampled dilated Morlet wavelet ``psi_{sigma, xi}[k]`` (a convolution kernel).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> psi = morlet_target(40.0, 6.0)
+    >>> k = np.arange(-400, 401)
+    >>> round(float(np.sum(np.abs(psi(k)) ** 2)), 10)   # unit energy
+    1.0
+    >>> abs(complex(np.sum(psi(k)))) < 1e-12            # zero mean
+    True
+    """
+    C, kappa = morlet_constants(xi)
+    amp = C / (math.pi**0.25 * math.sqrt(sigma))
+    theta = xi / sigma
+
+    def target(k: np.ndarray) -> np.ndarray:
+        k = np.asarray(k, dtype=np.float64)
+        return amp * np.exp(-0.5 * (k / sigma) ** 2) * (np.exp(1j * theta * k) - kappa)
+
+    return target
+
+
+def _resolution(sigma: float, xi: float) -> float:
+    """Shortest length scale of the wavelet: its envelope, or its carrier's period over pi."""
+    return min(sigma, math.pi * sigma / max(xi, 1e-12))
+
+
+def _check_layout(sigma: float, xi: float, K: int, top_order: int) -> None:
+    if K < 1:
+        raise ValueError(f"K must be at least 1; got {K}")
+    if top_order > K:
+        raise ValueError(f"orders up to {top_order} exceed K={K} (frequencies above Nyquist)")
+
+
+def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: float = 0.0,
+                moments: tuple[int, ...] = (0,)) -> Plan:
+    """The direct method: ``psi`` fitted on orders ``P_S .. P_S + P_D - 1`` over ``[-K, K]``.
+
+    ``decay`` is ``alpha * K`` (0 for the SFT).  The moment constraint makes
+    the kernel's sum that of ``psi`` (zero mean to rounding), so an offset in
+    the signal does not leak into the transform.
+
+    Examples
+    --------
+    >>> plan = direct_plan(60.0, 6.0, 9, 228, 3)
+    >>> plan.error < 1e-3
+    True
+    """
+    _check_layout(sigma, xi, K, P_S + P_D - 1)
+    p = np.arange(P_S, P_S + P_D)
+    omegas = math.pi / K * p
+    alpha = decay / K
+    info = dict(kind="morlet", method="direct", sigma=sigma, xi=xi, P=P_D, P_S=P_S, K=K, decay=decay)
+    return fit_plan([morlet_target(sigma, xi)], omegas, alpha, 2 * K + 1, K, moments=moments,
+                    scale=sigma, resolution=_resolution(sigma, xi), info=info)
+
+
+def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
+                  kappa_floor: float = 0.0) -> Plan:
+    """The multiplication method: a Gaussian fit times ``exp(i xi k/sigma) - kappa``.
+
+    The Gaussian is fitted with orders ``0 .. P_M`` over ``[-K, K]`` (with
+    ``decay = alpha K``), written as ``Re sum_p C_p w_p^(k+K)``, and multiplied
+    analytically.  The ``kappa`` components are left out when ``kappa`` is below
+    ``kappa_floor`` (their contribution to the kernel is then below it).
+
+    Examples
+    --------
+    >>> plan = multiply_plan(60.0, 6.0, 4, 230, kappa_floor=1e-6)
+    >>> plan.omegas.size, plan.error < 1e-3      # 2 P_M + 1 carrier components
+    (9, True)
+    """
+    _check_layout(sigma, xi, K, P_M)
+    g = _gaussian_fit(sigma, 0, P_M, K, decay)
+    Cxi, kappa = morlet_constants(xi)
+    # exp(-k^2 / 2 sigma^2) = Z * G[k], with G the unit-sum sampled Gaussian that g fits
+    amp = Cxi / (math.pi**0.25 * math.sqrt(sigma)) * _gaussian_norm(sigma)
+    theta = xi / sigma
+    A, B = g.coef[0, 0], g.coef[0, 1]
+    Cp = A - 1j * B  # h_G[k] = Re sum_p C_p w_p^(k+K)
+    phase = np.exp(-1j * theta * K)
+    # C_p w_p^(k+K) e^{i theta k} = C_p e^{-i theta K} (w_p e^{i theta})^(k+K), and likewise conj
+    freqs = {}
+    for om, c in zip(g.omegas, Cp):
+        for f, d in ((om - theta, 0.5 * amp * c * phase), (-(om + theta), 0.5 * amp * np.conj(c) * phase)):
+            key = round(f, 15)
+            freqs[key] = freqs.get(key, 0.0) + d
+    omegas = list(freqs)
+    coef_re = [freqs[f] for f in omegas]
+    coef_im = [1j * freqs[f] for f in omegas]
+    if kappa >= kappa_floor and kappa > 0.0:
+        for om, a, b in zip(g.omegas, A, B):
+            omegas.append(float(om))
+            coef_re.append(-amp * kappa * a + 0j)
+            coef_im.append(-amp * kappa * b + 0j)
+    coef = np.array([[coef_re, coef_im]], dtype=np.complex128)
+    info = dict(kind="morlet", method="multiply", sigma=sigma, xi=xi, P=P_M, K=K, decay=decay)
+    plan = Plan(np.array(omegas, dtype=np.float64), g.alpha, g.length, g.lag, coef, 0.0, info)
+    err = kernel_error(plan, morlet_target(sigma, xi), sigma, resolution=_resolution(sigma, xi))
+    return Plan(plan.omegas, plan.alpha, plan.length, plan.lag, coef, err, info)
+
+
+# --------------------------------------------------------------------------- layout and plans
+
+
+def _centre_order(xi: float, K: int, sigma: float, P: int) -> float:
+    """Lowest order of a run of P orders centred on the carrier xi / sigma."""
+    return xi * K / (math.pi * sigma) - (P - 1) / 2.0
+
+
+def _direct_at(sigma, xi, P_D, ratio, offset, decay, min_K):
+    K = max(min_K, int(round(ratio * sigma)))
+    P_S = max(0, int(math.floor(_centre_order(xi, K, sigma, P_D) + 0.5)) + offset)
+    P_S = min(P_S, K - P_D + 1)
+    if P_S < 0:
+        return None
+    return direct_plan(sigma, xi, P_D, K, P_S, decay)
+
+
+@lru_cache(maxsize=512)
+def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
+    """(K/sigma, P_S offset from the centred run, error) minimising the error at sigma_ref."""
+    s = _SIGMA_REF
+    best = (math.inf, 0.0, 0)
+    for offset in (-1, 0, 1):
+        def objective(ratio, offset=offset):
+            plan = _direct_at(s, xi, P_D, ratio, offset, decay, P_D)
+            return math.log(plan.error) if plan is not None else 50.0
+
+        res = minimize_scalar(objective, bounds=(1.5, 3.0 + 0.35 * P_D), method="bounded",
+                              options={"xatol": 2e-3})
+        if res.fun < best[0]:
+            best = (float(res.fun), float(res.x), offset)
+    return best[1], best[2], math.exp(best[0])
+
+
+@lru_cache(maxsize=512)
+def _best_multiply_ratio(xi: float, P_M: int, decay: float, kappa_floor: float) -> tuple[float, float]:
+    """K/sigma minimising the multiplication method's error at sigma_ref, and that error."""
+    s = _SIGMA_REF
+
+    def objective(ratio):
+        K = max(P_M + 1, int(round(ratio * s)))
+        return math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor).error)
+
+    res = minimize_scalar(objective, bounds=(1.5, 3.0 + 0.7 * P_M), method="bounded",
+                          options={"xatol": 2e-3})
+    return float(res.x), float(math.exp(res.fun))
+
+
+def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) -> int:
+    """Where the search for the number of components starts: one below a rough model.
+
+    The model (error ``e0`` at ``P0`` components, ``factor`` less per extra one,
+    for xi >= 4) only saves time; every plan's error is computed exactly.
+    """
+    if tol >= e0:
+        return lowest
+    return max(lowest, P0 + math.ceil(math.log(e0 / tol) / math.log(factor)) - 2)
+
+
+@lru_cache(maxsize=4096)
+def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
+                transform: str = "sft") -> Plan:
+    """The cheapest plan of ``method`` ('direct' or 'multiply') whose kernel error is <= tol.
+
+    The layout (K/sigma, and P_S for the direct method) is optimised once per
+    (xi, number of components, decay) at sigma = 48 and cached; the plan for
+    ``sigma`` is then one fit.  Raises ``ValueError`` if no plan reaches
+    ``tol``.
+
+    Examples
+    --------
+    >>> plan = morlet_plan(100.0, 6.0, 1e-4)
+    >>> plan.error <= 1e-4, plan.info["method"]
+    (True, 'direct')
+    """
+    decay = 0.0 if transform == "sft" else ASFT_DECAY
+    best = None
+    small = sigma < _SIGMA_REF
+    if method == "direct":
+        for P_D in range(_first_to_try(tol, 1.1e-2, 5, 2.3, 3), P_D_MAX + 1):
+            ratio, offset, ref_err = _best_direct_layout(float(xi), P_D, decay)
+            if ref_err > 4 * tol:
+                continue
+            tries = [(ratio, offset)]
+            if small:  # discretisation matters: try the neighbouring layouts too
+                tries += [(ratio, offset - 1), (ratio, offset + 1),
+                          (ratio + 1.0 / sigma, offset), (ratio - 1.0 / sigma, offset)]
+            for r, off in tries:
+                plan = _direct_at(sigma, xi, P_D, r, off, decay, P_D)
+                if plan is None:
+                    continue
+                if best is None or plan.error < best.error:
+                    best = plan
+                if plan.error <= tol:
+                    return plan
+    else:
+        kappa_floor = tol / 10.0
+        for P_M in range(_first_to_try(tol, 1.1e-2, 2, 5.0, 1), P_M_MAX + 1):
+            ratio, ref_err = _best_multiply_ratio(float(xi), P_M, decay, kappa_floor)
+            if ref_err > 4 * tol:
+                continue
+            Ks = [int(round(ratio * sigma))]
+            if small:
+                Ks += [Ks[0] - 1, Ks[0] + 1]
+            for K in Ks:
+                if K < P_M + 1:
+                    continue
+                plan = multiply_plan(sigma, xi, P_M, K, decay, kappa_floor)
+                if best is None or plan.error < best.error:
+                    best = plan
+                if plan.error <= tol:
+                    return plan
+    found = f" (best {best.error:.3g} with {best.info['P']} orders)" if best is not None else ""
+    raise ValueError(f"no {method} Morlet plan reaches tol={tol:g} for sigma={sigma:g}, xi={xi:g}{found}")
