@@ -10,7 +10,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sftwave", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="smooth built-in real data; accuracy and time against scipy")
+    demo = sub.add_parser("demo", help="scalograms of built-in real recordings (PNG) and Gaussian smoothing; accuracy and time against MNE, PyWavelets and scipy")
     demo.set_defaults(func=_run_demo)
 
     paper = sub.add_parser("paper", help="reproduce the paper's tables and figures")
@@ -18,6 +18,13 @@ def _build_parser() -> argparse.ArgumentParser:
     t1 = paper_sub.add_parser("table1", help="Table 1: relative RMSE of G, G_D, G_DD (percent)")
     t1.add_argument("--json", metavar="PATH", help="also write the values as JSON to PATH")
     t1.set_defaults(func=_run_table1)
+    me = paper_sub.add_parser("morlet-error",
+                              help="section V-A: Morlet approximation error versus xi (figures)")
+    me.add_argument("--json", metavar="PATH", help="also write all values as JSON to PATH")
+    me.add_argument("--outdir", metavar="DIR", default=".",
+                    help="folder for the PNG figures (default: the current one)")
+    me.add_argument("--quick", action="store_true", help="only a few xi (seconds)")
+    me.set_defaults(func=_run_morlet_error)
     return parser
 
 
@@ -31,6 +38,12 @@ def _run_table1(args: argparse.Namespace) -> int:
     from .paper.table1 import main as table1_main
 
     return table1_main(json_path=args.json)
+
+
+def _run_morlet_error(args: argparse.Namespace) -> int:
+    from .paper.morlet_error import main as morlet_error_main
+
+    return morlet_error_main(json_path=args.json, outdir=args.outdir, quick=args.quick)
 
 
 def main(argv: list[str] | None = None) -> int:

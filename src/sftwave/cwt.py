@@ -38,6 +38,7 @@ from ._checks import (
     check_sigma,
     check_tol,
 )
+from ._threads import single_threaded_blas
 from .design import TOL_FLOOR, truncated_kernel
 from .morlet import _resolution, morlet_plan, morlet_target
 
@@ -51,10 +52,13 @@ MORLET_METHODS = ("auto", "direct", "multiply", "fir")
 #: ``output`` of :func:`cwt`.
 OUTPUTS = ("complex", "power", "abs", "phase")
 
-#: Without ``tol``, the kernel's relative RMSE target.  A row's error against
-#: the exact transform is about the kernel's error for broadband input; a
-#: quarter of 1e-3 keeps every row within 1e-3 on narrowband input as well.
-DEFAULT_MORLET_TOL = 2.5e-4
+#: Without ``tol``, the target for each wavelet's kernel error: the larger of
+#: its relative RMSE (the error of a white-noise input's transform) and its
+#: random-walk error (a 1/f^2 input's; see sftwave.design.walk_error).  On a
+#: real ECG, whose spectrum falls faster still, the weakest (highest) rows come
+#: out at about six times this target (docs/design.md), so 1e-4 keeps every row
+#: of the documented inputs within 1e-3.
+DEFAULT_MORLET_TOL = 1e-4
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -90,9 +94,11 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
+@single_threaded_blas
 def _fir_morlet(sigma: float, xi: float, tol: float) -> np.ndarray:
     """The shortest zero-mean truncated wavelet meeting ``tol`` (complex, centred)."""
-    return truncated_kernel(morlet_target(sigma, xi), sigma, tol, (0,), _resolution(sigma, xi))
+    return truncated_kernel(morlet_target(sigma, xi), sigma, tol, (0,), _resolution(sigma, xi),
+                            walk=True)
 
 
 def _choose(sigma: float, xi: float, tol: float, method: str, transform: str, bank_method: str,
@@ -234,9 +240,9 @@ def morlet_transform(
     mode, cval
         Boundary extension, as in scipy.ndimage.
     tol : float, optional
-        Relative RMSE of the wavelet's kernel against the exact sampled wavelet
-        (default 2.5e-4, which keeps the result within 1e-3 of the exact
-        transform).
+        The wavelet's kernel error against the exact sampled wavelet: the
+        larger of its relative RMSE and its random-walk error (default 1e-4,
+        which keeps the result within 1e-3 of the exact transform).
     bank_method : str, optional
         The bank's method (see :mod:`sftwave.bank`); default ``'auto'``.
 
@@ -314,9 +320,12 @@ def cwt(
     output : {'complex', 'power', 'abs', 'phase'}, optional
         The coefficients, their squared modulus, modulus, or angle.
     tol : float, optional
-        Relative RMSE of each wavelet's kernel against the exact sampled
-        wavelet.  Default 2.5e-4, which keeps every row within 1e-3 (relative
-        RMSE) of the exact transform; ``tol=1e-6`` keeps rows within about 3e-6.
+        Each wavelet's kernel error against the exact sampled wavelet: the
+        larger of its relative RMSE (a white-noise input's error) and its
+        random-walk error (a 1/f^2 input's; see
+        :func:`sftwave.design.walk_error`).  Default 1e-4, which keeps every
+        row within 1e-3 (relative RMSE) of the exact transform, also for a real
+        ECG; ``tol=1e-6`` keeps rows within about 3e-6.
     dtype : dtype, optional
         Output dtype.  Default: complex64 (float32 for real outputs) for
         float32/complex64 input, complex128 (float64) otherwise.

@@ -44,6 +44,8 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ._threads import single_threaded_blas
+
 __all__ = [
     "Plan",
     "gaussian_target",
@@ -51,6 +53,7 @@ __all__ = [
     "scipy_kernel_error",
     "fir_kernel",
     "truncated_kernel",
+    "walk_error",
     "fit_plan",
     "plan_kernel",
     "kernel_error",
@@ -185,8 +188,12 @@ def _truncated_with_moments(target, scale: float, radius: int, orders: tuple[int
     return out
 
 
-def _truncated_error(target, scale: float, h: np.ndarray, resolution: float | None = None) -> float:
-    """Relative RMSE of a centred FIR ``h`` against ``target``: |h - T|^2 inside, |T|^2 outside."""
+def _truncated_error(target, scale: float, h: np.ndarray, resolution: float | None = None,
+                     walk: bool = False) -> float:
+    """Relative RMSE of a centred FIR ``h`` against ``target``: |h - T|^2 inside, |T|^2 outside.
+
+    With ``walk``, the larger of that and the random-walk error (:func:`walk_error`).
+    """
     radius = h.size // 2
     R = _reference_support(scale, radius)
     stride = _sum_stride(2 * R + 1, scale if resolution is None else resolution)
@@ -198,21 +205,26 @@ def _truncated_error(target, scale: float, h: np.ndarray, resolution: float | No
 
     tails = _smooth_sum(outside, -R, -radius - 1, stride) + _smooth_sum(outside, radius + 1, R, stride)
     total = tails + float(np.sum(outside(k)))
-    return float(np.sqrt((inside + tails) / total))
+    white = float(np.sqrt((inside + tails) / total))
+    if not walk:
+        return white
+    return max(white, walk_error(lambda kk: h[(kk + radius).astype(np.int64)], target, scale,
+                                 -radius, radius, resolution))
 
 
 def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
-                     resolution: float | None = None) -> np.ndarray:
+                     resolution: float | None = None, walk: bool = False) -> np.ndarray:
     """The shortest truncated kernel with exact low moments whose error is at most ``tol``.
 
     ``target`` on ``|k| <= r``, corrected by the least change (in L2) that makes
     its moments of the given ``orders`` those of the untruncated target; ``r``
     is the smallest radius whose relative RMSE against the exact kernel is at
-    most ``tol`` (or, if none up to ``14 scale`` is, that largest one).
+    most ``tol`` (or, if none up to ``14 scale`` is, that largest one); with
+    ``walk`` (zero-mean targets), whose random-walk error is too.
     """
     def err(r):
-        return _truncated_error(target, scale, _truncated_with_moments(target, scale, r, orders,
-                                                                       resolution), resolution)
+        h = _truncated_with_moments(target, scale, r, orders, resolution)
+        return _truncated_error(target, scale, h, resolution, walk)
 
     lo, hi = 1, int(math.ceil(14.0 * scale)) + 2
     if err(hi) > tol:
@@ -227,6 +239,7 @@ def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
 
 
 @lru_cache(maxsize=1024)
+@single_threaded_blas
 def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
     """The shortest truncated Gaussian kernel with exact low moments whose error is at most ``tol``.
 
@@ -399,6 +412,7 @@ def fit_plan(
     moments: tuple[int, ...] = (0,),
     scale: float = 1.0,
     resolution: float | None = None,
+    walk: bool = False,
     info: dict | None = None,
 ) -> Plan:
     """Least-squares fit of one or more target kernels on the damped basis.
@@ -421,6 +435,9 @@ def fit_plan(
     resolution : float, optional
         The target's shortest length scale (default ``scale``), which bounds
         the sub-grid of the error sums for long windows.
+    walk : bool, optional
+        For zero-mean targets: the plan's error is the larger of the white-noise
+        and the random-walk error (:func:`kernel_error`).
 
     Returns
     -------
@@ -469,7 +486,7 @@ def fit_plan(
     coef = np.stack(coefs)
     plan = Plan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
     for i, target in enumerate(targets):
-        errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution))
+        errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
     return Plan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
 
 
@@ -504,15 +521,50 @@ def _smooth_sum(f, a: int, b: int, stride: int) -> float:
     return float(total)
 
 
+#: The random-walk error is summed over at most about this many points.
+_MAX_WALK_POINTS = 1 << 17
+
+
+def walk_error(kernel, target, scale: float, lo: int, hi: int,
+               resolution: float | None = None) -> float:
+    """Relative RMSE, for a random-walk (1/f^2) input, of a kernel against a zero-mean target.
+
+    A random walk ``x = cumsum(e)`` filtered by ``h`` is ``cumsum(h) * e``, so
+    the output's relative error is that of the kernels' running sums:
+    ``||cumsum(h - T)|| / ||cumsum(T)||`` over the whole support.  This weights
+    the kernel's error at low frequencies by ``1/omega^2``: it measures the
+    leakage of strong low frequencies into a band-pass kernel's output, which
+    the plain (white-noise) RMSE misses.  ``kernel(k)`` gives the kernel on the
+    window ``lo .. hi`` (zero outside).  Beyond about 2**17 points the sums use
+    a sub-grid of at least eight points per ``resolution``.
+    """
+    R = _reference_support(scale, max(-lo, hi))
+    n = 2 * R + 1
+    stride = int(max(1, min(-(-n // _MAX_WALK_POINTS), (scale if resolution is None else resolution) // 8)))
+    k = np.arange(-R, R + 1, stride, dtype=np.float64)
+    t = target(k)
+    d = -t.astype(np.complex128)
+    inside = (k >= lo) & (k <= hi)
+    d[inside] += kernel(k[inside])
+    # running sums by the trapezoid rule on the sub-grid (exact for stride 1)
+    if stride == 1:
+        cd, ct = np.cumsum(d), np.cumsum(t)
+    else:
+        cd = stride * (np.cumsum(d) - 0.5 * d)
+        ct = stride * (np.cumsum(t) - 0.5 * t)
+    return float(np.sqrt(np.sum(np.abs(cd) ** 2) / np.sum(np.abs(ct) ** 2)))
+
+
 def kernel_error(plan: Plan, target, scale: float, output: int = 0,
-                 resolution: float | None = None) -> float:
+                 resolution: float | None = None, walk: bool = False) -> float:
     """Relative RMSE of the plan's kernel against ``target`` over the whole support.
 
     ``scale`` (sigma) sets the support; ``resolution`` (default ``scale``) is
     the target's shortest length scale.  Exact sums up to about 2**15 points;
     beyond that, each smooth piece (the window, and the tails outside it) is
     summed from a sub-grid of at least eight points per ``resolution`` with
-    the trapezoid end correction (see ``_smooth_sum``).
+    the trapezoid end correction (see ``_smooth_sum``).  With ``walk`` (for
+    zero-mean targets), the larger of that and :func:`walk_error`.
     """
     lo, hi = -plan.lag, plan.length - 1 - plan.lag
     R = _reference_support(scale, max(-lo, hi))
@@ -532,7 +584,15 @@ def kernel_error(plan: Plan, target, scale: float, output: int = 0,
            + _smooth_sum(outside, hi + 1, R, stride))
     den = (_smooth_sum(outside, -R, lo - 1, stride) + _smooth_sum(outside, lo, hi, stride)
            + _smooth_sum(outside, hi + 1, R, stride))
-    return float(np.sqrt(max(num, 0.0) / den))
+    white = float(np.sqrt(max(num, 0.0) / den))
+    if not walk:
+        return white
+
+    def kernel(k):
+        pw = np.exp(np.multiply.outer(k + plan.lag, logw))
+        return pw.real @ c[0] + pw.imag @ c[1]
+
+    return max(white, walk_error(kernel, target, scale, lo, hi, resolution))
 
 
 # --------------------------------------------------------------------------- Gaussian family
@@ -576,6 +636,7 @@ def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float) -> Pla
 
 
 @lru_cache(maxsize=256)
+@single_threaded_blas
 def _best_ratio(P: int, order: int, decay: float) -> tuple[float, float]:
     """Ratio K/sigma minimising the kernel error at sigma = _SIGMA_REF, and that error."""
     s = _SIGMA_REF
@@ -606,6 +667,7 @@ def _first_order_to_try(order: int, tol: float) -> int:
 
 
 @lru_cache(maxsize=1024)
+@single_threaded_blas
 def gaussian_plan(sigma: float, order: int, tol: float, transform: str) -> Plan:
     """The cheapest SFT/ASFT plan for a Gaussian of ``sigma`` meeting ``tol``.
 

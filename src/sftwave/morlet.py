@@ -36,6 +36,13 @@ Two ways to put it on the bank (see :mod:`sftwave.design` for plans):
     bank's frequencies carry the sign of ``exp(-i omega j)``), plus the
     ``kappa`` term on the Gaussian's own components.  The frequencies are not
     multiples of ``pi / K``, which the bank takes in its stride.
+
+A plan's error is the larger of the kernel's relative RMSE (the error of the
+transform of white noise) and its relative RMSE for a random walk
+(:func:`sftwave.design.walk_error`): the latter weights the kernel's error at
+low frequencies by ``1/omega^2``, where real signals (EEG, ECG, climate series)
+hold most of their energy and from where it would leak into the weak rows of
+a scalogram.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ._threads import single_threaded_blas
 from .design import (
     ASFT_DECAY,
     Plan,
@@ -71,7 +79,7 @@ P_D_MAX = 24
 P_M_MAX = 12
 
 #: sigma at which the layout (K/sigma and P_S) is optimised for large sigma.
-_SIGMA_REF = 48.0
+_SIGMA_REF = 96.0
 
 
 def morlet_constants(xi: float) -> tuple[float, float]:
@@ -139,13 +147,15 @@ def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: floa
     >>> plan.error < 1e-3
     True
     """
+    if P_S < 0:
+        raise ValueError(f"P_S must be non-negative; got {P_S}")
     _check_layout(sigma, xi, K, P_S + P_D - 1)
     p = np.arange(P_S, P_S + P_D)
     omegas = math.pi / K * p
     alpha = decay / K
     info = dict(kind="morlet", method="direct", sigma=sigma, xi=xi, P=P_D, P_S=P_S, K=K, decay=decay)
     return fit_plan([morlet_target(sigma, xi)], omegas, alpha, 2 * K + 1, K, moments=moments,
-                    scale=sigma, resolution=_resolution(sigma, xi), info=info)
+                    scale=sigma, resolution=_resolution(sigma, xi), walk=True, info=info)
 
 
 def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
@@ -189,7 +199,8 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     coef = np.array([[coef_re, coef_im]], dtype=np.complex128)
     info = dict(kind="morlet", method="multiply", sigma=sigma, xi=xi, P=P_M, K=K, decay=decay)
     plan = Plan(np.array(omegas, dtype=np.float64), g.alpha, g.length, g.lag, coef, 0.0, info)
-    err = kernel_error(plan, morlet_target(sigma, xi), sigma, resolution=_resolution(sigma, xi))
+    err = kernel_error(plan, morlet_target(sigma, xi), sigma, resolution=_resolution(sigma, xi),
+                       walk=True)
     return Plan(plan.omegas, plan.alpha, plan.length, plan.lag, coef, err, info)
 
 
@@ -202,43 +213,70 @@ def _centre_order(xi: float, K: int, sigma: float, P: int) -> float:
 
 
 def _direct_at(sigma, xi, P_D, ratio, offset, decay, min_K):
+    """The direct plan at K = ratio * sigma, P_S = the centred run's start + offset (None if P_S < 0)."""
     K = max(min_K, int(round(ratio * sigma)))
-    P_S = max(0, int(math.floor(_centre_order(xi, K, sigma, P_D) + 0.5)) + offset)
-    P_S = min(P_S, K - P_D + 1)
+    P_S = int(math.floor(_centre_order(xi, K, sigma, P_D) + 0.5)) + offset
+    P_S = min(max(P_S, 0), K - P_D + 1)
     if P_S < 0:
         return None
     return direct_plan(sigma, xi, P_D, K, P_S, decay)
 
 
-@lru_cache(maxsize=512)
-def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
-    """(K/sigma, P_S offset from the centred run, error) minimising the error at sigma_ref."""
-    s = _SIGMA_REF
-    best = (math.inf, 0.0, 0)
-    for offset in (-1, 0, 1):
-        def objective(ratio, offset=offset):
-            plan = _direct_at(s, xi, P_D, ratio, offset, decay, P_D)
-            return math.log(plan.error) if plan is not None else 50.0
+def _scan_then_refine(objective, lo: float, hi: float, step: float) -> tuple[float, float]:
+    """Minimise a piecewise-constant objective of the ratio: a grid scan, then Brent nearby."""
+    grid = np.arange(lo, hi + 0.5 * step, step)
+    values = [objective(r) for r in grid]
+    i = int(np.argmin(values))
+    res = minimize_scalar(objective, bounds=(max(lo, grid[i] - step), min(hi, grid[i] + step)),
+                          method="bounded", options={"xatol": 1e-3})
+    if res.fun < values[i]:
+        return float(res.x), float(res.fun)
+    return float(grid[i]), float(values[i])
 
-        res = minimize_scalar(objective, bounds=(1.5, 3.0 + 0.35 * P_D), method="bounded",
-                              options={"xatol": 2e-3})
-        if res.fun < best[0]:
-            best = (float(res.fun), float(res.x), offset)
+
+@lru_cache(maxsize=512)
+@single_threaded_blas
+def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
+    """(K/sigma, P_S offset from the centred run, error) minimising the error at sigma_ref.
+
+    The error is a step function of the ratio (K is an integer) with several
+    local minima, so each offset gets a grid scan before a local refinement.
+    """
+    s = _SIGMA_REF
+    seen: dict = {}
+
+    def objective(ratio, offset):
+        K = max(P_D, int(round(ratio * s)))
+        P_S = min(max(int(math.floor(_centre_order(xi, K, s, P_D) + 0.5)) + offset, 0), K - P_D + 1)
+        key = (K, P_S)
+        if key not in seen:
+            plan = direct_plan(s, xi, P_D, K, P_S, decay) if P_S >= 0 else None
+            seen[key] = math.log(plan.error) if plan is not None else 50.0
+        return seen[key]
+
+    best = (math.inf, 0.0, 0)
+    for offset in (-2, -1, 0, 1, 2):
+        ratio, value = _scan_then_refine(lambda r, o=offset: objective(r, o), 2.0, 3.5 + 0.3 * P_D, 0.1)
+        if value < best[0] - 1e-12:
+            best = (value, ratio, offset)
     return best[1], best[2], math.exp(best[0])
 
 
 @lru_cache(maxsize=512)
+@single_threaded_blas
 def _best_multiply_ratio(xi: float, P_M: int, decay: float, kappa_floor: float) -> tuple[float, float]:
     """K/sigma minimising the multiplication method's error at sigma_ref, and that error."""
     s = _SIGMA_REF
+    seen: dict = {}
 
     def objective(ratio):
         K = max(P_M + 1, int(round(ratio * s)))
-        return math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor).error)
+        if K not in seen:
+            seen[K] = math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor).error)
+        return seen[K]
 
-    res = minimize_scalar(objective, bounds=(1.5, 3.0 + 0.7 * P_M), method="bounded",
-                          options={"xatol": 2e-3})
-    return float(res.x), float(math.exp(res.fun))
+    ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
+    return ratio, math.exp(value)
 
 
 def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) -> int:
@@ -253,6 +291,7 @@ def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) ->
 
 
 @lru_cache(maxsize=4096)
+@single_threaded_blas
 def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
                 transform: str = "sft") -> Plan:
     """The cheapest plan of ``method`` ('direct' or 'multiply') whose kernel error is <= tol.
@@ -276,10 +315,9 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
             ratio, offset, ref_err = _best_direct_layout(float(xi), P_D, decay)
             if ref_err > 4 * tol:
                 continue
-            tries = [(ratio, offset)]
-            if small:  # discretisation matters: try the neighbouring layouts too
-                tries += [(ratio, offset - 1), (ratio, offset + 1),
-                          (ratio + 1.0 / sigma, offset), (ratio - 1.0 / sigma, offset)]
+            tries = [(ratio, offset), (ratio, offset - 1), (ratio, offset + 1)]
+            if small:  # discretisation matters: try the neighbouring windows too
+                tries += [(ratio + 1.0 / sigma, offset), (ratio - 1.0 / sigma, offset)]
             for r, off in tries:
                 plan = _direct_at(sigma, xi, P_D, r, off, decay, P_D)
                 if plan is None:
