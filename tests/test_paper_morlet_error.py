@@ -134,7 +134,7 @@ def test_direct_error_equals_independent_recomputation(quick, name, xi):
     K, P_S = _at(data, name, xi, "K"), _at(data, name, xi, "P_S")
     assert _at(data, name, xi) == pytest.approx(_independent_direct(SIGMA, xi, P_D, K, P_S), rel=1e-6)
     # and from plan_kernel and morlet_target, summed here
-    plan = morlet.direct_plan(SIGMA, xi, P_D, K, P_S, moments=())
+    plan = morlet.direct_plan(SIGMA, xi, P_D, K, P_S, moments=(), walk=False)
     k, h = design.plan_kernel(plan)
     n = np.arange(-5 * K, 5 * K + 1)
     psi = morlet.morlet_target(SIGMA, xi)(n)
@@ -143,7 +143,7 @@ def test_direct_error_equals_independent_recomputation(quick, name, xi):
     assert np.array_equal(k, np.arange(-K, K + 1))
     e = math.sqrt(np.sum(np.abs(full - psi) ** 2) / np.sum(np.abs(psi) ** 2))
     assert _at(data, name, xi) == pytest.approx(e, rel=1e-9)
-    # sftwave's own error measure (whole support) is the same number
+    # sftwave's own error measure (whole support, walk=False) is the same number
     assert plan.error == pytest.approx(e, rel=1e-6)
 
 
@@ -164,13 +164,19 @@ def test_multiply_error_equals_independent_recomputation(quick, name, xi):
 @pytest.mark.parametrize("decay", [0.0, design.ASFT_DECAY])
 @pytest.mark.parametrize("xi", [1.0, 6.0])
 def test_multiply_plan_is_the_gaussian_fit_times_the_carrier(xi, decay):
-    """sftwave's analytic multiplication (component frequencies theta -/+ omega_p, kappa terms) is exact."""
+    """sftwave's analytic multiplication (component frequencies theta -/+ omega_p, kappa terms) is exact.
+
+    The plan's kernel equals its envelope (the Gaussian fit it keeps in
+    ``info``) times the carrier, minus kappa where the kappa components are in.
+    """
     P_M, K = 3, 205
-    k, h = design.plan_kernel(morlet.multiply_plan(SIGMA, xi, P_M, K, decay))
-    kg, g = design.plan_kernel(design._gaussian_fit(SIGMA, 0, P_M, K, decay))
+    plan = morlet.multiply_plan(SIGMA, xi, P_M, K, decay)
+    k, h = design.plan_kernel(plan)
+    kg, g = design.plan_kernel(plan.info["envelope"])
     C, kappa = morlet.morlet_constants(xi)
     amp = C / (math.pi**0.25 * math.sqrt(SIGMA)) * design._gaussian_norm(SIGMA)
-    expected = amp * g * (np.exp(1j * xi * kg / SIGMA) - kappa)
+    kappa_term = kappa if plan.info["with_kappa"] else 0.0
+    expected = amp * g * (np.exp(1j * xi * kg / SIGMA) - kappa_term)
     assert np.array_equal(k, kg)
     assert np.max(np.abs(h - expected)) < 1e-12 * np.max(np.abs(expected))
 
@@ -184,7 +190,8 @@ def test_search_finds_the_grid_optimum():
     for K in range(int(lo * SIGMA), int(hi * SIGMA) + 1, 1):
         c = me._centred_start(xi, K, SIGMA, P_D)
         for P_S in range(max(0, c - 2), c + 3):
-            brute = min(brute, morlet.direct_plan(SIGMA, xi, P_D, K, P_S, moments=()).error)
+            brute = min(brute, morlet.direct_plan(SIGMA, xi, P_D, K, P_S, moments=(),
+                                                  walk=False).error)
     assert best["error"] == pytest.approx(brute, rel=1e-9)  # 5.16e-3 at K = 202, P_S = 4
     mult = me.optimise_multiply(SIGMA, xi, 3)
     assert mult["error"] == pytest.approx(min(me.multiply_error(SIGMA, xi, 3, K)
@@ -299,14 +306,18 @@ def test_claim_e_optimum_P_S_increases(quick):
 
 
 def test_sftwave_constraints_cost_little(quick):
-    """sftwave's moment-constrained fits, each at its own optimum, against the paper's plain fits.
+    """sftwave's zero-mean fits, each at its own optimum, against the paper's plain fits.
 
-    Full run: zero-mean direct fit 1.0 .. 1.8 times (SFT), 1.0 .. 1.5 (ASFT);
-    moment-constrained Gaussian 1.1 .. 1.5 times.
+    The constraint makes the wavelet's kernel sum to psi's (zero), so an offset
+    does not leak into the transform.  Quick run: the direct method 1.0 .. 1.8
+    times the plain fit's error; the multiplication method 1.0 .. 2.4 (at
+    xi >= 6, where the Gaussian fit's response at the carrier, tiny but not
+    zero in a plain fit, must vanish).  At one layout a plain fit cannot be
+    beaten; each is searched for its own layout, to within about 1 %.
     """
     _, _, data = quick
     for name, rng in data["claims"]["sftwave_over_paper"].items():
-        assert 0.999 <= rng[0] and rng[1] < 2.0, name
+        assert 0.99 <= rng[0] and rng[1] < 3.0, name
 
 
 def test_multiplication_error_is_table1_gaussian_error(quick):

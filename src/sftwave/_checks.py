@@ -90,10 +90,15 @@ def check_mode(mode: Any, name: str = "mode") -> str:
     return MODES[mode]
 
 
-def check_cval(cval: Any, name: str = "cval") -> float:
-    if not _is_real_number(cval):
-        raise TypeError(f"{name} must be a real number; got {cval!r}")
-    return float(_scalar(cval))
+def check_cval(cval: Any, name: str = "cval", *, complex_ok: bool = False) -> float | complex:
+    """A real fill value; complex only where ``complex_ok`` (complex input, as scipy allows)."""
+    value = _scalar(cval)
+    if complex_ok and isinstance(value, numbers.Complex) and not isinstance(value, (bool, np.bool_)):
+        return complex(value) if complex(value).imag != 0 else float(complex(value).real)
+    if not _is_real_number(value):
+        kind = "a number" if complex_ok else "a real number (complex only for complex input)"
+        raise TypeError(f"{name} must be {kind}; got {cval!r}")
+    return float(value)
 
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:

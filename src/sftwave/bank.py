@@ -70,9 +70,9 @@ _MIN_CHUNK = 1 << 15
 _MAX_CHUNK = 1 << 22
 
 
-def resolve_method(method: str) -> str:
-    """Validate a bank method name; ``'auto'`` becomes the default method."""
-    check_choice(method, ("auto", *METHODS), "method")
+def resolve_method(method: str, name: str = "method") -> str:
+    """Validate a bank method name (the argument ``name``); ``'auto'`` becomes the default."""
+    check_choice(method, ("auto", *METHODS), name)
     return AUTO_METHOD if method == "auto" else method
 
 

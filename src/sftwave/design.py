@@ -367,6 +367,37 @@ def _sum_stride(npoints: int, resolution: float) -> int:
     return int(max(1, min(-(-npoints // _MAX_SUM_POINTS), resolution // 8)))
 
 
+def _geometric_sums(z: np.ndarray, L: int) -> np.ndarray:
+    """``sum_{j<L} z^j`` for each complex ``z`` (``L`` where ``z == 1``)."""
+    z = np.asarray(z, dtype=np.complex128)
+    out = np.full(z.shape, float(L), dtype=np.complex128)
+    ne = np.abs(z - 1.0) > 0
+    out[ne] = -np.expm1(L * np.log(z[ne])) / -np.expm1(np.log(z[ne]))
+    return out
+
+
+def _exponential_rows(w, length, lag, parts, comp, coeffs, exponents):
+    """Rows ``sum_j f(j - lag) basis[j]`` for ``f(k) = Re sum_r c_r exp(e_r k)``, in closed form."""
+    # f = Re sum_r c_r e^{e_r k} = sum_r (c_r e^{e_r k} + conj(c_r) e^{conj(e_r) k}) / 2 is real,
+    # so sum_j f (Re w^j, Im w^j) = (Re, Im) of sum_j f w^j: geometric sums of e^{e} w
+    s = np.zeros(w.size, dtype=np.complex128)
+    for c, e in zip(coeffs, exponents):
+        for cc, ee in ((c, e), (np.conj(c), np.conj(e))):
+            s += 0.5 * cc * np.exp(-ee * lag) * _geometric_sums(np.exp(ee) * w, length)
+    return np.where(parts[None, :] == 0, s.real[None, comp], s.imag[None, comp])
+
+
+def _target_weighted_sum(target, sigma_like, half, coeffs, exponents, resolution=None):
+    """``sum_k f(k) T[k]`` over the target's whole support (strided where huge)."""
+    R = _reference_support(sigma_like, half)
+    stride = _sum_stride(2 * R + 1, sigma_like if resolution is None else resolution)
+    k = np.arange(-R, R + 1, stride, dtype=np.float64)
+    f = np.zeros(k.shape)
+    for c, e in zip(coeffs, exponents):
+        f += np.real(c * np.exp(e * k))
+    return float(stride * np.sum(f * target(k)))
+
+
 def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
     """Moments of the exact target over its whole support (strided where huge)."""
     R = _reference_support(sigma_like, half)
@@ -378,7 +409,10 @@ def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
 
 
 def _constrained_lstsq(A, b, M, m):
-    """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled."""
+    """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled.
+
+    The constraints are taken in order, at most one fewer than the columns.
+    """
     norms = np.sqrt(np.sum(A * A, axis=0))
     # a column negligible against the others is numerical noise: no coefficient
     negligible = norms <= 1e-10 * norms.max()
@@ -386,6 +420,12 @@ def _constrained_lstsq(A, b, M, m):
     A = A / norms
     A[:, negligible] = 0.0
     if M is None or M.shape[0] == 0:
+        c = np.linalg.lstsq(A, b, rcond=None)[0]
+        return c / norms
+    keep = max(0, int(np.count_nonzero(~negligible)) - 1)
+    if M.shape[0] > keep:
+        M, m = M[:keep], m[:keep]
+    if M.shape[0] == 0:
         c = np.linalg.lstsq(A, b, rcond=None)[0]
         return c / norms
     M = M / norms
@@ -413,6 +453,7 @@ def fit_plan(
     scale: float = 1.0,
     resolution: float | None = None,
     walk: bool = False,
+    weights: tuple = (),
     info: dict | None = None,
 ) -> Plan:
     """Least-squares fit of one or more target kernels on the damped basis.
@@ -438,6 +479,11 @@ def fit_plan(
     walk : bool, optional
         For zero-mean targets: the plan's error is the larger of the white-noise
         and the random-walk error (:func:`kernel_error`).
+    weights : tuple of (coeffs, exponents[, value]), optional
+        Further constraints ``sum_k f(k) h[k] = sum_k f(k) T[k]`` (over the whole
+        support), or ``= value`` where one is given, for real weights
+        ``f(k) = Re sum_r coeffs[r] exp(exponents[r] k)``, e.g.
+        ``cos(theta k) - kappa``; their rows are geometric sums, exact.
 
     Returns
     -------
@@ -463,7 +509,14 @@ def fit_plan(
         j_fit = np.append(j_fit, float(length - 1))
     A = _basis(w, j_fit, parts, comp)
     k_fit = j_fit - lag
-    M = _moment_rows(w, length, lag, parts, comp, moments, scale) if moments else None
+    # constraint rows, most important first: the weights, then the moments (a
+    # small basis keeps only as many as leave the fit one degree of freedom)
+    rows = []
+    for entry in weights:
+        rows.append(_exponential_rows(w, length, lag, parts, comp, entry[0], entry[1]))
+    if moments:
+        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale))
+    M = np.vstack(rows) if rows else None
 
     half = max(lag, length - 1 - lag)
     coefs = []
@@ -473,11 +526,17 @@ def fit_plan(
         is_complex = np.iscomplexobj(t)
         sols = []
         for part_fn in ((np.real, np.imag) if is_complex else (np.real,)):
-            mvec = None
+            values = []
+            for entry in weights:
+                if len(entry) > 2:  # a prescribed value (real targets only)
+                    values.append([float(entry[2])])
+                else:
+                    values.append([_target_weighted_sum(lambda k: part_fn(target(k)), scale, half,
+                                                        entry[0], entry[1], resolution)])
             if moments:
-                mt = _target_moments(lambda k: part_fn(target(k)), scale, half, moments, scale,
-                                     resolution)
-                mvec = mt
+                values.append(_target_moments(lambda k: part_fn(target(k)), scale, half, moments,
+                                              scale, resolution))
+            mvec = np.concatenate(values) if values else None
             sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))
         sol = sols[0] + 1j * sols[1] if is_complex else sols[0]
         c = np.zeros((2, P), dtype=sol.dtype)
@@ -603,7 +662,14 @@ def _gaussian_moments(order: int) -> tuple[int, ...]:
     return (0, 1, 2)
 
 
-def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float) -> Plan:
+def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
+                  weights: tuple = (), resolution: float | None = None,
+                  moments: tuple[int, ...] | None = None) -> Plan:
+    """The Gaussian (or derivative) fit with P orders on [-K, K]; see :func:`fit_plan`.
+
+    ``moments`` overrides the default moment constraints (those that make
+    polynomials up to degree 2 pass exactly).
+    """
     beta = math.pi / K
     alpha = decay / K
     if alpha == 0.0 and order == 1:
@@ -615,11 +681,12 @@ def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float) -> Pla
         use_re = np.full(p.size, order != 1)
         use_im = np.full(p.size, order == 1)
         # symmetric (or antisymmetric) kernels: odd moments vanish by symmetry
-        moments = (0, 2) if order != 1 else (1,)
+        default = (0, 2) if order != 1 else (1,)
     else:
         use_re = np.ones(p.size, bool)
         use_im = p != 0
-        moments = _gaussian_moments(order)
+        default = _gaussian_moments(order)
+    moments = default if moments is None else moments
     info = dict(kind="gaussian", sigma=sigma, order=order, P=P, K=K, decay=decay)
     return fit_plan(
         [gaussian_target(sigma, order)],
@@ -631,6 +698,8 @@ def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float) -> Pla
         use_im=use_im,
         moments=moments,
         scale=sigma,
+        resolution=resolution,
+        weights=weights,
         info=info,
     )
 

@@ -62,6 +62,7 @@ from .design import (
     _gaussian_norm,
     fit_plan,
     kernel_error,
+    plan_kernel,
 )
 
 __all__ = [
@@ -134,18 +135,22 @@ def _check_layout(sigma: float, xi: float, K: int, top_order: int) -> None:
 
 
 def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: float = 0.0,
-                moments: tuple[int, ...] = (0,)) -> Plan:
+                moments: tuple[int, ...] = (0,), walk: bool = True) -> Plan:
     """The direct method: ``psi`` fitted on orders ``P_S .. P_S + P_D - 1`` over ``[-K, K]``.
 
     ``decay`` is ``alpha * K`` (0 for the SFT).  The moment constraint makes
     the kernel's sum that of ``psi`` (zero mean to rounding), so an offset in
-    the signal does not leak into the transform.
+    the signal does not leak into the transform.  ``plan.error`` is the larger
+    of the white-noise and random-walk errors, or with ``walk=False`` the plain
+    relative RMSE (the paper's measure).
 
     Examples
     --------
     >>> plan = direct_plan(60.0, 6.0, 9, 228, 3)
-    >>> plan.error < 1e-3
-    True
+    >>> round(direct_plan(60.0, 6.0, 9, 228, 3, walk=False).error, 5)   # white noise
+    0.00071
+    >>> round(plan.error, 5)                                            # random walk
+    0.00231
     """
     if P_S < 0:
         raise ValueError(f"P_S must be non-negative; got {P_S}")
@@ -155,30 +160,51 @@ def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: floa
     alpha = decay / K
     info = dict(kind="morlet", method="direct", sigma=sigma, xi=xi, P=P_D, P_S=P_S, K=K, decay=decay)
     return fit_plan([morlet_target(sigma, xi)], omegas, alpha, 2 * K + 1, K, moments=moments,
-                    scale=sigma, resolution=_resolution(sigma, xi), walk=True, info=info)
+                    scale=sigma, resolution=_resolution(sigma, xi), walk=walk, info=info)
 
 
 def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
-                  kappa_floor: float = 0.0) -> Plan:
+                  kappa_floor: float = 0.0, walk: bool = True) -> Plan:
     """The multiplication method: a Gaussian fit times ``exp(i xi k/sigma) - kappa``.
 
     The Gaussian is fitted with orders ``0 .. P_M`` over ``[-K, K]`` (with
     ``decay = alpha K``), written as ``Re sum_p C_p w_p^(k+K)``, and multiplied
     analytically.  The ``kappa`` components are left out when ``kappa`` is below
-    ``kappa_floor`` (their contribution to the kernel is then below it).
+    ``kappa_floor`` (their contribution to the kernel is then below it).  The
+    Gaussian fit is constrained so that the wavelet's sum is ``psi``'s; it is
+    kept in ``plan.info["envelope"]``.  ``plan.error`` as in
+    :func:`direct_plan` (``walk``).
 
     Examples
     --------
     >>> plan = multiply_plan(60.0, 6.0, 4, 230, kappa_floor=1e-6)
     >>> plan.omegas.size, plan.error < 1e-3      # 2 P_M + 1 carrier components
     (9, True)
+    >>> bool(abs(plan_kernel(plan)[1].sum()) < 1e-12)   # zero mean: offsets do not leak
+    True
     """
     _check_layout(sigma, xi, K, P_M)
-    g = _gaussian_fit(sigma, 0, P_M, K, decay)
     Cxi, kappa = morlet_constants(xi)
+    theta = xi / sigma
+    # The wavelet built from the Gaussian fit h_G sums to sum_k h_G[k] (e^{i theta k} - kappa)
+    # (times amp), or without the kappa components to sum_k h_G[k] e^{i theta k}.  Constrain
+    # it to psi's sum (zero to rounding), so an offset in the signal does not leak into
+    # the transform: with the kappa components, against e^{i theta k} - kappa to the exact
+    # Gaussian's value; without them, against e^{i theta k} to zero.
+    with_kappa = kappa >= kappa_floor and kappa > 0.0
+    if with_kappa:
+        weights = [((1.0, -kappa), (1j * theta, 0.0))]
+        if decay > 0:  # the damped fit is not even: its sine sum must be held too
+            weights.append(((-1j,), (1j * theta,)))
+    else:
+        weights = [((1.0,), (1j * theta,), 0.0)]
+        if decay > 0:
+            weights.append(((-1j,), (1j * theta,), 0.0))
+    # (the Gaussian filters' own moment constraints do nothing for the wavelet)
+    g = _gaussian_fit(sigma, 0, P_M, K, decay, weights=tuple(weights),
+                      resolution=_resolution(sigma, xi), moments=())
     # exp(-k^2 / 2 sigma^2) = Z * G[k], with G the unit-sum sampled Gaussian that g fits
     amp = Cxi / (math.pi**0.25 * math.sqrt(sigma)) * _gaussian_norm(sigma)
-    theta = xi / sigma
     A, B = g.coef[0, 0], g.coef[0, 1]
     Cp = A - 1j * B  # h_G[k] = Re sum_p C_p w_p^(k+K)
     phase = np.exp(-1j * theta * K)
@@ -191,16 +217,17 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     omegas = list(freqs)
     coef_re = [freqs[f] for f in omegas]
     coef_im = [1j * freqs[f] for f in omegas]
-    if kappa >= kappa_floor and kappa > 0.0:
+    if with_kappa:
         for om, a, b in zip(g.omegas, A, B):
             omegas.append(float(om))
             coef_re.append(-amp * kappa * a + 0j)
             coef_im.append(-amp * kappa * b + 0j)
     coef = np.array([[coef_re, coef_im]], dtype=np.complex128)
-    info = dict(kind="morlet", method="multiply", sigma=sigma, xi=xi, P=P_M, K=K, decay=decay)
+    info = dict(kind="morlet", method="multiply", sigma=sigma, xi=xi, P=P_M, K=K, decay=decay,
+                envelope=g, with_kappa=with_kappa)
     plan = Plan(np.array(omegas, dtype=np.float64), g.alpha, g.length, g.lag, coef, 0.0, info)
     err = kernel_error(plan, morlet_target(sigma, xi), sigma, resolution=_resolution(sigma, xi),
-                       walk=True)
+                       walk=walk)
     return Plan(plan.omegas, plan.alpha, plan.length, plan.lag, coef, err, info)
 
 

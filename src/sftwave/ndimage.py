@@ -96,6 +96,8 @@ _SHARED_DOC = """
         scipy.ndimage (also for signals shorter than the kernel).  Default 'reflect'.
     cval : scalar, optional
         Value to fill past edges of input if ``mode`` is 'constant'. Default 0.0.
+        For complex input it may be complex: as in scipy, the real part is
+        extended with ``cval.real`` and the imaginary part with ``cval.imag``.
     truncate : float, optional
         As in scipy: the direct path truncates the kernel at ``truncate``
         standard deviations.  Without ``tol``, it also sets the accuracy of
@@ -288,9 +290,10 @@ def _dispatch(x: np.ndarray, output, steps, modes, cval: float) -> np.ndarray:
     if x.size == 0:
         return out
     if complex_input:
+        # as scipy: the real part is extended with Re(cval), the imaginary part with Im(cval)
         wd = np.dtype(np.float32) if x.dtype == np.complex64 else np.dtype(np.float64)
-        out.real = _run_axes(x.real.astype(wd), steps, modes, cval, None)
-        out.imag = _run_axes(x.imag.astype(wd), steps, modes, cval, None)
+        out.real = _run_axes(x.real.astype(wd), steps, modes, float(np.real(cval)), None)
+        out.imag = _run_axes(x.imag.astype(wd), steps, modes, float(np.imag(cval)), None)
         return out
     work = x.astype(_work_dtype(x.dtype), copy=False)
     return _run_axes(work, steps, modes, cval, out)
@@ -350,7 +353,7 @@ def gaussian_filter1d(
     sigma = check_sigma(sigma)
     order = check_order(order)
     mode = check_mode(mode)
-    cval = check_cval(cval)
+    cval = check_cval(cval, complex_ok=x.dtype.kind == "c")
     truncate = check_truncate(truncate)
     radius = check_radius(radius)
     method = check_choice(method, FILTER_METHODS, "method")
@@ -412,7 +415,7 @@ def gaussian_filter(
     orders = [check_order(o) for o in per_axis(order, naxes, "order")]
     modes = [check_mode(m) for m in per_axis(mode, naxes, "mode")]
     radii = [check_radius(r) for r in per_axis(radius, naxes, "radius")]
-    cval = check_cval(cval)
+    cval = check_cval(cval, complex_ok=x.dtype.kind == "c")
     truncate = check_truncate(truncate)
     method = check_choice(method, FILTER_METHODS, "method")
     transform = check_choice(transform, TRANSFORMS, "transform")

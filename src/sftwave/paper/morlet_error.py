@@ -186,7 +186,7 @@ def relative_rmse(k: np.ndarray, h: np.ndarray, sigma: float, xi: float, K: int)
 def direct_kernel(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: float = 0.0,
                   moments: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """The direct method's kernel on ``[-K, K]`` (plain least squares unless ``moments``)."""
-    return plan_kernel(direct_plan(sigma, xi, P_D, K, P_S, decay, moments=moments))
+    return plan_kernel(direct_plan(sigma, xi, P_D, K, P_S, decay, moments=moments, walk=False))
 
 
 def direct_error(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: float = 0.0,
@@ -227,7 +227,7 @@ def multiply_kernel(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.
     True
     """
     if constrained:
-        return plan_kernel(multiply_plan(sigma, xi, P_M, K, decay))
+        return plan_kernel(multiply_plan(sigma, xi, P_M, K, decay, walk=False))
     p = np.arange(P_M + 1)
     alpha = decay / K
     use_im = np.full(p.size, alpha > 0.0)
@@ -364,7 +364,8 @@ def optimise_direct(sigma: float, xi: float, P_D: int, decay: float = 0.0,
             else:
                 # the plan's own error: the same sum over the whole support (psi is
                 # below 1e-20 of its peak beyond 5K >= 7.5 sigma), one evaluation fewer
-                cache[key] = direct_plan(sigma, xi, P_D, K, P_S, decay, moments=moments).error
+                cache[key] = direct_plan(sigma, xi, P_D, K, P_S, decay, moments=moments,
+                                         walk=False).error
         return cache[key]
 
     lo, hi = _direct_ratio_bounds(P_D)
