@@ -28,3 +28,44 @@ def single_threaded_blas(func: F) -> F:
             return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def check_workers(workers, name: str = "workers") -> int | None:
+    """scipy.fft's convention: None (all threads), a positive count, or -1 for all cores."""
+    import numbers
+    import os
+
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral):
+        raise TypeError(f"{name} must be None or an integer; got {workers!r}")
+    workers = int(workers)
+    cores = os.cpu_count() or 1
+    if workers == -1:
+        return cores
+    if workers < 1:
+        raise ValueError(f"{name} must be a positive integer or -1; got {workers!r}")
+    return workers
+
+
+class numba_threads:
+    """Context manager running numba's parallel kernels on ``workers`` threads (None: unchanged)."""
+
+    def __init__(self, workers: int | None):
+        self.workers = workers
+        self.previous = None
+
+    def __enter__(self):
+        if self.workers is not None:
+            import numba
+
+            self.previous = numba.get_num_threads()
+            numba.set_num_threads(min(self.workers, numba.config.NUMBA_NUM_THREADS))
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            import numba
+
+            numba.set_num_threads(self.previous)
+        return False

@@ -62,7 +62,6 @@ from .design import (
     _gaussian_norm,
     fit_plan,
     kernel_error,
-    plan_kernel,
 )
 
 __all__ = [
@@ -180,6 +179,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     >>> plan = multiply_plan(60.0, 6.0, 4, 230, kappa_floor=1e-6)
     >>> plan.omegas.size, plan.error < 1e-3      # 2 P_M + 1 carrier components
     (9, True)
+    >>> from sftwave.design import plan_kernel
     >>> bool(abs(plan_kernel(plan)[1].sum()) < 1e-12)   # zero mean: offsets do not leak
     True
     """

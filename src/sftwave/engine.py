@@ -1,0 +1,159 @@
+"""The throughput engine: many plans run side by side on all cores.
+
+The bank (:mod:`sftwave.bank`) runs one plan over rows; this engine runs a list
+of *lanes* - each a plan applied to one stretch of one input row, written to
+one output row - in groups of ``width`` side by side (structure of arrays, so
+the innermost loop vectorises), the groups in parallel.  It computes the same
+components as the bank's ``iir1`` method (a first-order complex recursion
+truncated by ``L``) and is used for ``method='auto'``/``'iir1'``:
+
+* the CWT runs one lane per (channel, frequency);
+* a long 1-D Gaussian filter runs one lane per chunk of the signal;
+* a Gaussian filter over many rows runs one lane per row.
+
+The output is written once, in its final form (real, complex, power, modulus
+or phase), optionally every ``hop``-th sample: between outputs only the
+recursions advance.  Each input row is filtered minus its mean, and the mean
+times each kernel's sum is added back, as in the bank.
+
+The state runs in float64, or in float32 where the caller knows the ASFT keeps
+it accurate (the Morlet transform at single-precision output and ordinary
+tolerances; see docs/design.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _engine_kernels as _k
+from ._checks import MODE_CODES
+from .bank import _window_sums
+from .design import Plan
+
+__all__ = ["Lane", "run", "KINDS", "DEFAULT_WIDTH"]
+
+#: Output kinds and their kernel codes.
+KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.ABS, "phase": _k.PHASE}
+
+#: Lanes side by side: 16 float32 or float64 values fill two to four AVX registers,
+#: enough independent work to hide the recursions' latency (measured best of 4..32).
+DEFAULT_WIDTH = 16
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One plan on outputs ``n_lo <= n < n_hi`` of input row ``in_row``, into ``out_row``."""
+
+    plan: Plan
+    in_row: int
+    out_row: int
+    n_lo: int
+    n_hi: int
+
+
+def _coefficients(plan: Plan, kind: str) -> tuple[np.ndarray, ...]:
+    """(ar, br, ai, bi): the real and imaginary output's weights on Re S_p and Im S_p."""
+    c = plan.coef[0]
+    if kind == "real":
+        if np.iscomplexobj(c):
+            raise ValueError("a real output needs a real plan")
+        zero = np.zeros(c.shape[1])
+        return c[0], c[1], zero, zero
+    c = c.astype(np.complex128)
+    return c[0].real, c[1].real, c[0].imag, c[1].imag
+
+
+def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "reflect",
+        cval: float = 0.0, hop: int = 1, kind: str = "real", dtype=np.float64,
+        width: int = DEFAULT_WIDTH) -> np.ndarray:
+    """Run ``lanes`` over the rows of ``x2d`` into ``out``.
+
+    ``out`` has shape (rows, ceil(n / hop), channels), channels 2 for
+    ``kind='complex'`` and 1 otherwise (a float view of a complex array for
+    complex output); it may be any floating dtype and strided.  Output ``n``
+    of a lane (a multiple of ``hop``) lands at ``out[out_row, n // hop]``.
+    """
+    lanes = [ln for ln in lanes if ln.n_hi > ln.n_lo]
+    if not lanes:
+        return out
+    dtype = np.dtype(dtype)
+    R, N = x2d.shape
+    code = KINDS[kind]
+    hop = int(hop)
+
+    pad_l = max(ln.plan.pad_before for ln in lanes)
+    pad_r = max(ln.plan.pad_after for ln in lanes)
+    front = hop  # room for the lanes' alignment shifts
+    length = N + pad_l + pad_r
+    rows_used = np.unique([ln.in_row for ln in lanes]).astype(np.int64)
+    row_index = {int(r): i for i, r in enumerate(rows_used)}
+    centre = x2d[rows_used].mean(axis=1, dtype=np.float64)
+    xe = np.empty((rows_used.size, front + length + hop + 1), dtype=dtype)
+    _k.extend_rows(x2d, rows_used, -pad_l, length, front, MODE_CODES[mode], float(cval),
+                   centre.astype(dtype), xe)
+
+    # group lanes of similar window so that a group's common range wastes little
+    order = sorted(range(len(lanes)), key=lambda i: (lanes[i].plan.length, lanes[i].in_row,
+                                                     lanes[i].n_lo))
+    G = -(-len(order) // width)
+    P = max(ln.plan.omegas.size for ln in lanes)
+    shape = (G, P, width)
+    wr, wi, cr, ci, ar, br, ai, bi = (np.zeros(shape, dtype) for _ in range(8))
+    lane_row = np.zeros((G, width), np.int64)
+    lane_shift = np.zeros((G, width), np.int64)
+    lane_L = np.ones((G, width), np.int64)
+    lane_start = np.zeros((G, width), np.int64)
+    lane_off = np.zeros((G, width), np.int64)
+    lane_out = np.zeros((G, width), np.int64)
+    lane_nlo = np.zeros((G, width), np.int64)
+    lane_nhi = np.zeros((G, width), np.int64)  # dummy lanes: empty range, never written
+    base_r = np.zeros((G, width), dtype)
+    base_i = np.zeros((G, width), dtype)
+    m_lo = np.zeros(G, np.int64)
+    m_hi = np.zeros(G, np.int64)
+    m_steady = np.zeros(G, np.int64)
+    phase = np.zeros(G, np.int64)
+    for g in range(G):
+        members = order[g * width:(g + 1) * width]
+        # position in xe of output n's newest sample: front + pad_l + n + lag
+        C = [front + pad_l + lanes[i].plan.lag for i in members]
+        firsts, lasts, steadies = [], [], []
+        for j, i in enumerate(members):
+            ln = lanes[i]
+            plan = ln.plan
+            Pp = plan.omegas.size
+            w = plan.w
+            c = np.exp(plan.length * np.log(w))
+            wr[g, :Pp, j], wi[g, :Pp, j] = w.real, w.imag
+            cr[g, :Pp, j], ci[g, :Pp, j] = c.real, c.imag
+            a_r, b_r, a_i, b_i = _coefficients(plan, kind)
+            ar[g, :Pp, j], br[g, :Pp, j], ai[g, :Pp, j], bi[g, :Pp, j] = a_r, b_r, a_i, b_i
+            sums = _window_sums(w, plan.length)
+            dc = (a_r + 1j * a_i) @ sums.real + (b_r + 1j * b_i) @ sums.imag
+            base = centre[row_index[ln.in_row]] * dc
+            base_r[g, j], base_i[g, j] = base.real, base.imag
+            # align every lane's outputs to the group's phase modulo hop (n_lo is a multiple of hop)
+            shift = (C[j] - C[0]) % hop
+            lane_row[g, j] = row_index[ln.in_row]
+            lane_shift[g, j] = shift
+            lane_L[g, j] = plan.length
+            lane_off[g, j] = C[j] - shift
+            lane_out[g, j] = ln.out_row
+            lane_nlo[g, j] = ln.n_lo
+            lane_nhi[g, j] = ln.n_hi
+            # iterations that feed this lane: from its first window's start to its last output
+            lane_start[g, j] = C[j] - shift + ln.n_lo - (plan.length - 1)
+            firsts.append(lane_start[g, j])
+            lasts.append(C[j] - shift + ln.n_hi - 1)
+            steadies.append(lane_start[g, j] + plan.length)
+        m_lo[g] = min(firsts)
+        m_hi[g] = max(lasts) + 1
+        # dummy lanes (an empty range, never written) start with the group and read row 0
+        lane_start[g, len(members):] = m_lo[g]
+        m_steady[g] = max(max(steadies), m_lo[g] + 1)
+        phase[g] = C[0] % hop
+    _k.run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+                 lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i, hop, code, out)
+    return out
