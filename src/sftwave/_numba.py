@@ -316,3 +316,74 @@ def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
             _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
         else:
             _core_window(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
+
+
+@njit(cache=True, parallel=True)
+def bank_inner(x3, pad_before, L, mode, cval, wr, wi, cr, ci, ca, cb, dc, out3):
+    """The iir1 bank along axis 1 of x3 (outer, n, inner), inner elements side by side.
+
+    For an axis that is not the last of a C-ordered array, neighbouring inner
+    elements are neighbours in memory: each step loads and stores a contiguous
+    block, and the recursions of the block run as one vector.  One real output
+    channel (coefficients ``ca`` on Re T_p, ``cb`` on Im T_p; ``dc`` the kernel's
+    sum).  Each element of the block is filtered minus its mean along the axis.
+    """
+    outer, n, inner = x3.shape
+    P = wr.shape[0]
+    block = 64
+    nblocks = -(-inner // block)
+    for task in prange(outer * nblocks):
+        o = task // nblocks
+        b0 = (task % nblocks) * block
+        nb = min(inner, b0 + block) - b0
+        centre = np.zeros(nb)
+        for i in range(n):
+            for t in range(nb):
+                centre[t] += x3[o, i, b0 + t]
+        for t in range(nb):
+            centre[t] /= n
+        sr = np.zeros((P, nb))
+        si = np.zeros((P, nb))
+        xn = np.empty(nb)
+        xo = np.zeros(nb)
+        acc = np.empty(nb)
+        cv = np.empty(nb)
+        for t in range(nb):
+            cv[t] = cval - centre[t]
+        for m in range(n + L - 1):
+            k = m - pad_before
+            src = k if 0 <= k < n else _source_index(k, n, mode)
+            if src < 0:
+                for t in range(nb):
+                    xn[t] = cv[t]
+            else:
+                for t in range(nb):
+                    xn[t] = x3[o, src, b0 + t] - centre[t]
+            if m >= L:
+                k2 = k - L
+                src2 = k2 if 0 <= k2 < n else _source_index(k2, n, mode)
+                if src2 < 0:
+                    for t in range(nb):
+                        xo[t] = cv[t]
+                else:
+                    for t in range(nb):
+                        xo[t] = x3[o, src2, b0 + t] - centre[t]
+            for t in range(nb):
+                acc[t] = centre[t] * dc
+            for p in range(P):
+                wrp = wr[p]
+                wip = wi[p]
+                crp = cr[p]
+                cip = ci[p]
+                cap = ca[p]
+                cbp = cb[p]
+                for t in range(nb):
+                    a = wrp * sr[p, t] - wip * si[p, t] + xn[t] - crp * xo[t]
+                    b = wrp * si[p, t] + wip * sr[p, t] - cip * xo[t]
+                    sr[p, t] = a
+                    si[p, t] = b
+                    acc[t] += cap * a + cbp * b
+            if m >= L - 1:
+                i = m - (L - 1)
+                for t in range(nb):
+                    out3[o, i, b0 + t] = acc[t]

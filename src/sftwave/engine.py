@@ -72,11 +72,22 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
 
     ``out`` has shape (rows, ceil(n / hop), channels), channels 2 for
     ``kind='complex'`` and 1 otherwise (a float view of a complex array for
-    complex output); it may be any floating dtype and strided.  Output ``n``
+    complex output); it may be any floating dtype and strided (float32 and
+    float64 are written directly, others through a float64 array).  Output ``n``
     of a lane (a multiple of ``hop``) lands at ``out[out_row, n // hop]``.
     """
     lanes = [ln for ln in lanes if ln.n_hi > ln.n_lo]
     if not lanes:
+        return out
+    if out.dtype not in (np.float32, np.float64):
+        # the kernels write float32 or float64; any other floating dtype (float16,
+        # longdouble) is written through a float64 array and rounded once
+        tmp = np.empty(out.shape, dtype=np.float64)
+        written = np.zeros(out.shape[:2], dtype=bool)
+        for ln in lanes:
+            written[ln.out_row, -(-ln.n_lo // hop):-(-ln.n_hi // hop)] = True
+        run(x2d, lanes, tmp, mode=mode, cval=cval, hop=hop, kind=kind, dtype=dtype, width=width)
+        out[written] = tmp[written]
         return out
     dtype = np.dtype(dtype)
     R, N = x2d.shape
@@ -117,9 +128,8 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     phase = np.zeros(G, np.int64)
     for g in range(G):
         members = order[g * width:(g + 1) * width]
-        # position in xe of output n's newest sample: front + pad_l + n + lag
-        C = [front + pad_l + lanes[i].plan.lag for i in members]
-        firsts, lasts, steadies = [], [], []
+        c0 = None
+        lasts, steadies = [], []
         for j, i in enumerate(members):
             ln = lanes[i]
             plan = ln.plan
@@ -134,26 +144,33 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
             dc = (a_r + 1j * a_i) @ sums.real + (b_r + 1j * b_i) @ sums.imag
             base = centre[row_index[ln.in_row]] * dc
             base_r[g, j], base_i[g, j] = base.real, base.imag
-            # align every lane's outputs to the group's phase modulo hop (n_lo is a multiple of hop)
-            shift = (C[j] - C[0]) % hop
+            # In xe, output n's window ends at C + n; the lane's first sample is p.  Each
+            # lane reads xe at m + shift, with the shift chosen so that every lane starts
+            # within the group's first hop steps (they run in lockstep) and so that
+            # C - shift is the same modulo hop for all (outputs fall on the same steps).
+            C = front + pad_l + plan.lag
+            p0 = C + ln.n_lo - (plan.length - 1)
+            if c0 is None:
+                c0 = (C - p0) % hop
+            q = (c0 - C + p0) % hop
+            shift = p0 - q
             lane_row[g, j] = row_index[ln.in_row]
             lane_shift[g, j] = shift
             lane_L[g, j] = plan.length
-            lane_off[g, j] = C[j] - shift
+            lane_start[g, j] = q
+            lane_off[g, j] = C - shift
             lane_out[g, j] = ln.out_row
             lane_nlo[g, j] = ln.n_lo
             lane_nhi[g, j] = ln.n_hi
-            # iterations that feed this lane: from its first window's start to its last output
-            lane_start[g, j] = C[j] - shift + ln.n_lo - (plan.length - 1)
-            firsts.append(lane_start[g, j])
-            lasts.append(C[j] - shift + ln.n_hi - 1)
-            steadies.append(lane_start[g, j] + plan.length)
-        m_lo[g] = min(firsts)
+            lasts.append(C - shift + ln.n_hi - 1)
+            steadies.append(q + plan.length)
+        m_lo[g] = 0
         m_hi[g] = max(lasts) + 1
         # dummy lanes (an empty range, never written) start with the group and read row 0
-        lane_start[g, len(members):] = m_lo[g]
-        m_steady[g] = max(max(steadies), m_lo[g] + 1)
-        phase[g] = C[0] % hop
+        lane_start[g, len(members):] = 0
+        lane_shift[g, len(members):] = front
+        m_steady[g] = max(max(steadies), 1)
+        phase[g] = c0
     _k.run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
                  lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i, hop, code, out)
     return out

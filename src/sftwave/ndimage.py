@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.ndimage as _ndi
 
-from . import bank
+from . import _fir, _numba, bank
 from ._checks import (
+    MODE_CODES,
     TRANSFORMS,
     check_axes,
     check_axis,
@@ -236,6 +237,10 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     Writes into ``out`` (any numeric dtype, cast as scipy casts) if given, else
     returns a new array of ``x``'s dtype.
     """
+    if (method == "iir1" and axis < x.ndim - 1 and x.flags.c_contiguous
+            and x.dtype in (np.float32, np.float64)):
+        # a non-last axis: the contiguous inner elements side by side, no transposes
+        return _bank_inner_axis(x, axis, plan, mode, cval, out)
     moved = np.moveaxis(x, axis, -1)
     shape = moved.shape
     n = shape[-1]
@@ -256,11 +261,76 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     return out
 
 
+def _writable_in_place(x: np.ndarray, out: np.ndarray | None) -> bool:
+    """Whether the kernels may write straight into ``out``: a float C-ordered array apart from ``x``.
+
+    The kernels read neighbours on both sides of the sample they write (and the
+    boundary modes read back from the ends), so an output that overlaps the
+    input goes through a fresh array.
+    """
+    return (out is not None and out.dtype in (np.float32, np.float64) and out.flags.c_contiguous
+            and not np.may_share_memory(x, out))
+
+
+def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
+                     out: np.ndarray | None) -> np.ndarray:
+    """The iir1 bank along a non-last axis of a C-contiguous array (see ``_numba.bank_inner``)."""
+    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    n = x.shape[axis]
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    w = plan.w
+    c = np.exp(plan.length * np.log(w))
+    coef = plan.coef[0]
+    sums = bank._window_sums(w, plan.length)
+    dc = float(coef[0] @ sums.real + coef[1] @ sums.imag)
+    _numba.bank_inner(x.reshape(outer, n, inner), plan.pad_before, plan.length, MODE_CODES[mode],
+                      float(cval), np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
+                      np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
+                      np.ascontiguousarray(coef[0], dtype=np.float64),
+                      np.ascontiguousarray(coef[1], dtype=np.float64), dc,
+                      res.reshape(outer, n, inner))
+    if out is None or res is out:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def _direct_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: float,
+                 out: np.ndarray | None) -> np.ndarray | None:
+    """scipy's correlate1d, computed by sftwave's FIR kernels (same arithmetic, all threads).
+
+    For C-contiguous float32/float64 arrays: along the last axis line by line,
+    along another axis with the contiguous inner elements side by side.
+    Returns None where the layout does not suit (the caller uses scipy).
+    """
+    if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous:
+        return None
+    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    n = x.shape[axis]
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    sym = _fir.symmetry(weights)
+    code = MODE_CODES[mode]
+    if inner == 1:
+        _fir.fir_lines(x.reshape(-1, n), weights, sym, code, float(cval), res.reshape(-1, n))
+    else:
+        _fir.fir_inner(x.reshape(outer, n, inner), weights, sym, code, float(cval),
+                       res.reshape(outer, n, inner))
+    if out is None or res is out:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
 def _filter_axis(x: np.ndarray, step, mode: str, cval: float, out: np.ndarray | None) -> np.ndarray:
     """One axis of a real floating array, by the bank or by scipy's direct FIR."""
     axis, sigma, order, path = step
     if path[0] == "direct":
-        weights = path[1][::-1]
+        weights = np.ascontiguousarray(path[1][::-1])
+        fast = _direct_axis(x, axis, weights, mode, cval, out)
+        if fast is not None:
+            return fast
         if out is not None and out.dtype in _SCIPY_OUTPUT_TYPES:
             return _ndi.correlate1d(x, weights, axis=axis, output=out, mode=mode, cval=cval)
         res = _ndi.correlate1d(x, weights, axis=axis, output=x.dtype, mode=mode, cval=cval)
