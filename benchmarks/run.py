@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import bench_cwt as bc  # noqa: E402
 import bench_gaussian as bg  # noqa: E402
 import float32_drift  # noqa: E402
 import report  # noqa: E402
@@ -60,6 +61,7 @@ def machine() -> dict:
             "cv2": cv2.__version__,
             "pywt": pywt.__version__,
             "sftwave": sftwave.__version__,
+            **{m: _version(m) for m in ("fcwt", "ssqueezepy", "mne", "SimpleITK")},
         },
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
@@ -73,24 +75,36 @@ WORKLOADS = [
     ("crossover", bg.crossover),
     ("bank_methods", bg.bank_methods),
     ("float32_drift", float32_drift.drift),
+    ("cwt", bc.cwt),
+    ("cwt_first_call", bc.first_call),
 ]
+
+
+def _version(module: str) -> str | None:
+    try:
+        mod = __import__(module)
+    except ImportError:
+        return None
+    return getattr(mod, "__version__", None) or getattr(mod, "Version", lambda: None)()
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke test")
     ap.add_argument("--out", type=Path, default=None,
-                    help="JSON results (default: benchmarks/results/gaussian.json; "
-                         "with --quick: benchmarks/results/quick/gaussian.json)")
+                    help="JSON results (default: benchmarks/results/benchmarks.json; "
+                         "with --quick: benchmarks/results/quick/benchmarks.json)")
     ap.add_argument("--doc", type=Path, default=None,
                     help="markdown report regenerated from the JSON (default: docs/benchmarks.md; "
                          "with --quick: benchmarks/results/quick/benchmarks.md, so a smoke test "
                          "never overwrites the published page)")
     ap.add_argument("--no-doc", action="store_true", help="write the JSON only")
+    ap.add_argument("--only", nargs="+", choices=[n for n, _ in WORKLOADS], default=None,
+                    help="run only these workloads; the others are kept from the existing JSON")
     args = ap.parse_args(argv)
     quick_dir = HERE / "results" / "quick"
     if args.out is None:
-        args.out = quick_dir / "gaussian.json" if args.quick else HERE / "results" / "gaussian.json"
+        args.out = quick_dir / "benchmarks.json" if args.quick else HERE / "results" / "benchmarks.json"
     if args.doc is None:
         args.doc = quick_dir / "benchmarks.md" if args.quick else ROOT / "docs" / "benchmarks.md"
 
@@ -101,8 +115,13 @@ def main(argv=None) -> int:
         out_name = str(args.out)
     results = {"schema": 1, "quick": args.quick, "command": command, "out": out_name,
                "machine": machine()}
+    if args.only and args.out.exists():
+        previous = json.loads(args.out.read_text())
+        results.update({k: v for k, v in previous.items() if k in dict(WORKLOADS)})
     start = time.perf_counter()
     for name, fn in WORKLOADS:
+        if args.only and name not in args.only:
+            continue
         t0 = time.perf_counter()
         print(f"[bench] {name} ...", flush=True)
         load = os.getloadavg()[0]

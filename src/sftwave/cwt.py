@@ -39,6 +39,7 @@ from ._checks import (
     check_sigma,
     check_tol,
 )
+from ._plancache import on_disk
 from ._threads import check_workers, numba_threads, single_threaded_blas
 from .design import TOL_FLOOR, truncated_kernel
 from .morlet import _resolution, morlet_plan, morlet_target
@@ -93,13 +94,34 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- paths
 
+#: Sigmas of wavelet beyond which its envelope is below exp(-84).
+SUPPORT_SIGMAS = 13.0
+
 
 @lru_cache(maxsize=4096)
+@on_disk("fir_morlet")
 @single_threaded_blas
 def _fir_morlet(sigma: float, xi: float, tol: float) -> np.ndarray:
     """The shortest zero-mean truncated wavelet meeting ``tol`` (complex, centred)."""
     return truncated_kernel(morlet_target(sigma, xi), sigma, tol, (0,), _resolution(sigma, xi),
                             walk=True)
+
+
+def _fir_min_taps(sigma: float, xi: float, tol: float) -> int:
+    """A lower bound on the length of any FIR whose error against the wavelet is <= tol.
+
+    A kernel supported on ``|k| <= r`` misses the wavelet's energy outside, so
+    its relative RMSE is at least ``sqrt(tail(r) / total)``: ``r`` must reach
+    the smallest radius whose tail is below ``tol**2``.  Nine tenths of that
+    radius, for safety against the design's own way of summing tails.
+    """
+    R = int(math.ceil(SUPPORT_SIGMAS * sigma)) + 10
+    e = np.abs(morlet_target(sigma, xi)(np.arange(R + 1))) ** 2
+    total = e[0] + 2.0 * e[1:].sum()
+    outside = 2.0 * np.cumsum(e[::-1])[::-1]  # outside[r] = energy at |k| >= r (r >= 1)
+    ok = np.nonzero(outside[1:] <= tol * tol * total)[0]
+    r = int(ok[0]) if ok.size else R  # outside[r + 1] <= tol^2 total: radius r suffices
+    return 2 * int(0.9 * r) + 1
 
 
 def _choose(sigma: float, xi: float, tol: float, method: str, transform: str, bank_method: str,
@@ -132,10 +154,12 @@ def _choose_for_tol(sigma: float, xi: float, tol: float, method: str, transform:
             if method != "auto":
                 raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='fir'") from None
     if method == "auto":
-        fir = _fir_morlet(sigma, xi, tol)
         # bank: one complex recursion per frequency plus fixed work; FIR: two real taps per tap
         best = min(candidates, key=lambda p: p.omegas.size, default=None)
         per_order = _taps_per_order()
+        if best is not None and 2 * _fir_min_taps(sigma, xi, tol) > per_order * (best.omegas.size + 1):
+            return ("bank", best, bank_method)  # no FIR meeting tol can be cheaper: skip its design
+        fir = _fir_morlet(sigma, xi, tol)
         if best is None or 2 * fir.size <= per_order * (best.omegas.size + 1):
             return ("fir", fir)
         return ("bank", best, bank_method)

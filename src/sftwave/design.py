@@ -44,6 +44,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ._plancache import on_disk
 from ._threads import single_threaded_blas
 
 __all__ = [
@@ -239,6 +240,7 @@ def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
 
 
 @lru_cache(maxsize=1024)
+@on_disk("fir_kernel")
 @single_threaded_blas
 def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
     """The shortest truncated Gaussian kernel with exact low moments whose error is at most ``tol``.
@@ -705,6 +707,7 @@ def _gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
 
 
 @lru_cache(maxsize=256)
+@on_disk("gaussian_ratio")
 @single_threaded_blas
 def _best_ratio(P: int, order: int, decay: float) -> tuple[float, float]:
     """Ratio K/sigma minimising the kernel error at sigma = _SIGMA_REF, and that error."""
@@ -736,6 +739,7 @@ def _first_order_to_try(order: int, tol: float) -> int:
 
 
 @lru_cache(maxsize=1024)
+@on_disk("gaussian_plan")
 @single_threaded_blas
 def gaussian_plan(sigma: float, order: int, tol: float, transform: str) -> Plan:
     """The cheapest SFT/ASFT plan for a Gaussian of ``sigma`` meeting ``tol``.

@@ -54,6 +54,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ._plancache import on_disk
 from ._threads import single_threaded_blas
 from .design import (
     ASFT_DECAY,
@@ -262,6 +263,7 @@ def _scan_then_refine(objective, lo: float, hi: float, step: float) -> tuple[flo
 
 
 @lru_cache(maxsize=512)
+@on_disk("morlet_direct_layout")
 @single_threaded_blas
 def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
     """(K/sigma, P_S offset from the centred run, error) minimising the error at sigma_ref.
@@ -290,6 +292,7 @@ def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, 
 
 
 @lru_cache(maxsize=512)
+@on_disk("morlet_multiply_ratio")
 @single_threaded_blas
 def _best_multiply_ratio(xi: float, P_M: int, decay: float, kappa_floor: float) -> tuple[float, float]:
     """K/sigma minimising the multiplication method's error at sigma_ref, and that error."""
@@ -318,6 +321,7 @@ def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) ->
 
 
 @lru_cache(maxsize=4096)
+@on_disk("morlet_plan")
 @single_threaded_blas
 def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
                 transform: str = "sft") -> Plan:
