@@ -132,10 +132,12 @@ def section_cwt(res: dict) -> str:
         rows = []
         for label, r in f["tools"].items():
             if "error" in r:
-                rows.append([label, "failed: " + " ".join(r["error"]), "", "", ""])
+                rows.append([label, "failed: " + " ".join(r["error"]), "", "", "", ""])
                 continue
             rows.append([label, sec(r["import_and_setup_s"]), sec(r["first_call_s"]),
-                         sec(r["second_call_s"]), f"{r['peak_rss_increase_mib']:.0f}"])
+                         sec(r["second_call_s"]), f"{r['peak_rss_increase_mib']:.0f}",
+                         "–" if r.get("second_call_peak_rss_increase_mib") is None
+                         else f"{r['second_call_peak_rss_increase_mib']:.0f}"])
         out += [
             "### First call and peak memory",
             "",
@@ -144,10 +146,11 @@ def section_cwt(res: dict) -> str:
             "'sftwave cold' starts with empty numba and plan caches (it compiles every kernel "
             "and designs every plan); 'sftwave cached' is the next process, which loads both "
             "from disk. Peak memory: how much the process's peak resident size grows during the "
-            "first call, output included.",
+            "first call (compiled code, plans and the output included), and during the second "
+            "call (working memory and output).",
             "",
             table(["run", "import + setup s", "first call s", "second call s",
-                   "peak memory growth MiB"], rows),
+                   "peak growth, first call MiB", "peak growth, second call MiB"], rows),
         ]
     return "\n".join(out).rstrip()
 

@@ -747,3 +747,18 @@ def test_morlet_transform_carrier_above_nyquist():
     for sigma, exc in ((0.0, ValueError), (-3.0, ValueError), (float("nan"), ValueError), ("3", TypeError)):
         with pytest.raises(exc, match="sigma"):
             morlet_transform(X, sigma)
+
+
+@pytest.mark.parametrize("tol", [1e-2, 1e-4, 1e-6])
+def test_fir_length_bound(tol):
+    """``_fir_min_taps`` never exceeds the length of the truncated wavelet actually designed.
+
+    'auto' skips designing the truncated wavelet when even this bound is costlier
+    than the best plan; a bound above the designed length could skip a cheaper FIR.
+    """
+    import sys
+
+    m = sys.modules["sftwave.cwt"]
+    for sigma in np.geomspace(0.6, 300.0, 25):
+        bound = m._fir_min_taps(float(sigma), 6.0, tol)
+        assert bound <= m._fir_morlet(float(sigma), 6.0, tol).size

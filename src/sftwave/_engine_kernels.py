@@ -27,11 +27,33 @@ from ._numba import _source_index
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo, lane_nhi,
               m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i, hop,
               kind, out):
-    """Run every group of lanes; see the module docstring for the arguments' meaning.
+    """Run every group of lanes in parallel (see :func:`run_group`).
+
+    Not cached on disk: with ``cache=True``, a second process that loaded
+    several specialisations from numba's cache crashed (segmentation fault,
+    numba 0.68.1, N = 1e6, 50 frequencies, float32 then float64 state; also
+    with one cached kernel per state dtype, and with the loop body inlined or
+    not; compare numba issues 4807 and 8578).  So each process compiles this
+    kernel at its first use of each specialisation (docs/benchmarks.md).
+    """
+    for g in prange(wr.shape[0]):
+        run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+                  lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r,
+                  base_i, hop, kind, out)
+
+
+@njit(inline="always")
+def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+              lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i,
+              hop, kind, out):
+    """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
+
+    Inlined into :func:`run_lanes` (a call per group cost 1.3-2.4 times the
+    time, measured: the loops no longer vectorised as well).
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
     ``phase`` (G,); the component arrays ``wr .. bi`` (G, P, W), in the state's
@@ -41,7 +63,7 @@ def run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, 
     numba's inlined helpers cost a quarter of the speed here, measured.)
     """
     G, P, W = wr.shape
-    for g in prange(G):
+    if True:
         sr = np.zeros((P, W), dtype=wr.dtype)
         si = np.zeros((P, W), dtype=wr.dtype)
         xn = np.zeros(W, dtype=wr.dtype)
