@@ -230,5 +230,6 @@ def section_targets(res: dict) -> str:
         return ""
     return "\n".join(["## Targets (issue 4)", "",
                       "Each target of issue 4 against this run's figures (the margin 'about 100×' "
-                      "is counted as met from 50×).", "",
+                      "is counted as met from 50×). What bounds the missed ones: "
+                      "[performance.md](performance.md).", "",
                       table(["target", "measured", ""], rows)])
