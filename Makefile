@@ -15,7 +15,13 @@ $(VENV)/.stamp-demo: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[demo,plot]"
 	touch $@
 
+# torch (the 'xp' engine's tests run on CPU torch) is pinned and installed first,
+# on its own, so that pip takes the CPU build (torch==2.13.0+cpu) and not the
+# GBs of a CUDA build that a looser spec could pull in.
+TORCH_SPEC ?= torch==2.13.0
+
 $(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PIP) install --quiet "$(TORCH_SPEC)"
 	$(PIP) install --quiet -e ".[test,demo,plot]"
 	touch $@
 

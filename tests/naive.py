@@ -23,6 +23,7 @@ __all__ = [
     "exact_morlet",
     "exact_morlet_transform",
     "walk_rel_error",
+    "sliding_sum_naive",
 ]
 
 #: scipy.ndimage boundary mode -> the np.pad mode that reproduces it.
@@ -205,3 +206,20 @@ def walk_rel_error(h, ref):
     h = np.asarray(h, dtype=np.complex128)
     ref = np.asarray(ref, dtype=np.complex128)
     return float(np.sqrt(np.sum(np.abs(np.cumsum(h - ref)) ** 2) / np.sum(np.abs(np.cumsum(ref)) ** 2)))
+
+
+# --------------------------------------------------------------------------- sliding sum
+
+
+def sliding_sum_naive(f, L, axis=-1):
+    """``h[n] = sum_{k<L} f[n + k]`` along ``axis``, one window at a time, in float64.
+
+    Returns ``max(N - L + 1, 0)`` entries along ``axis``.  Integer-valued
+    inputs give exact sums (float64 holds integers up to 2**53 exactly).
+    """
+    f = np.moveaxis(np.asarray(f, dtype=np.float64), axis, -1)
+    n_out = max(f.shape[-1] - L + 1, 0)
+    h = np.zeros(f.shape[:-1] + (n_out,))
+    for n in range(n_out):
+        h[..., n] = np.sum(f[..., n : n + L], axis=-1)
+    return np.moveaxis(h, -1, axis)

@@ -229,8 +229,12 @@ def test_channel_axes(shape, axis):
         assert Y.shape == moved.shape[:-1] + (3, moved.shape[-1])
         for idx in np.ndindex(moved.shape[:-1]):
             ref = cwt(moved[idx], freqs, **kw)
-            # the same plans on the same lines: identical up to the order of rounding
-            np.testing.assert_allclose(Y[idx], ref, rtol=0, atol=1e-13 * np.abs(ref).max())
+            # the same plans on the same lines, identical up to rounding; one line alone may
+            # run line by line ('iir1-2k', cwt.ENGINE_MIN_LANES) where all of them run on the
+            # lane engine, so the rounding is that of the recursions: a few eps times the
+            # input's size (the output of a 2-sample line can be far smaller than its input)
+            size = max(np.abs(ref).max(), np.abs(moved[idx]).max())
+            np.testing.assert_allclose(Y[idx], ref, rtol=0, atol=1e-13 * size)
         sigma = float(frequency_to_scale(0.1))
         y = morlet_transform(x, sigma, axis=axis, mode="mirror", method=method)
         assert y.shape == x.shape

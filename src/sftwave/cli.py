@@ -25,7 +25,42 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="folder for the PNG figures (default: the current one)")
     me.add_argument("--quick", action="store_true", help="only a few xi (seconds)")
     me.set_defaults(func=_run_morlet_error)
+    tm = paper_sub.add_parser("timing",
+                              help="section V-B: time of the SFT against truncated convolution "
+                                   "(GCT3, MCT3) versus N and sigma, on every engine (figures)")
+    tm.add_argument("--json", metavar="PATH", help="also write all values and the machine as JSON")
+    tm.add_argument("--out", "--outdir", dest="outdir", metavar="DIR", default=".",
+                    help="folder for the PNG figures (default: the current one)")
+    tm.add_argument("--quick", action="store_true", help="small sizes, few repetitions (seconds)")
+    tm.add_argument("--engines", type=_engine_list, default=None, metavar="LIST",
+                    help="comma-separated engines among numba, xp-numpy, xp-torch-cpu, "
+                         "xp-torch-cuda, cuda (default: all that can run here)")
+    tm.add_argument("--dtype", choices=("float32", "float64"), default="float32",
+                    help="dtype of the input signal (default float32)")
+    tm.add_argument("--threads", type=_thread_count, default=None, metavar="N",
+                    help="CPU threads for numba and torch (-1: all cores; default: their own "
+                         "defaults); 1 gives steadier times on a busy machine")
+    tm.set_defaults(func=_run_timing)
     return parser
+
+
+def _thread_count(text: str) -> int:
+    from ._threads import check_workers
+
+    try:
+        return check_workers(int(text), "threads")
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"threads must be a positive integer or -1; got {text!r}") from None
+
+
+def _engine_list(text: str) -> tuple[str, ...]:
+    from .paper.timing import check_engines
+
+    try:
+        return check_engines(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -44,6 +79,13 @@ def _run_morlet_error(args: argparse.Namespace) -> int:
     from .paper.morlet_error import main as morlet_error_main
 
     return morlet_error_main(json_path=args.json, outdir=args.outdir, quick=args.quick)
+
+
+def _run_timing(args: argparse.Namespace) -> int:
+    from .paper.timing import main as timing_main
+
+    return timing_main(json_path=args.json, outdir=args.outdir, quick=args.quick,
+                       engines=args.engines, dtype=args.dtype, threads=args.threads)
 
 
 def main(argv: list[str] | None = None) -> int:

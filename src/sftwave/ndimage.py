@@ -18,10 +18,12 @@ Where sftwave differs from scipy, on purpose:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.ndimage as _ndi
 
-from . import _fir, _numba, bank
+from . import _fir, _numba, bank, engines
 from ._checks import (
     MODE_CODES,
     TRANSFORMS,
@@ -121,7 +123,18 @@ _SHARED_DOC = """
     tol : float, optional
         Target relative RMSE of the kernel against the exact (untruncated)
         sampled Gaussian kernel, in [1e-9, 0.1].  Default: a quarter of the
-        kernel error of scipy at the given ``truncate``/``radius``."""
+        kernel error of scipy at the given ``truncate``/``radius``.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it (see :mod:`sftwave.engines`): ``'numba'``, the CPU
+        engine (numpy in, numpy out); ``'xp'``, array-API code (numpy, torch
+        on any device, CuPy; differentiable with torch autograd) computing the
+        SFT by the kernel integral on the sliding sum; ``'cuda'``, the
+        numba-cuda kernel.  None/``'auto'`` (default): ``'numba'`` for numpy
+        arrays, ``'xp'`` for other array types.  The engines other than
+        ``'numba'`` return the input's array type on its device, in its
+        floating dtype (float64 for integer input), and accept only
+        ``output=None``, ``transform`` 'auto'/'sft' and ``method``
+        'auto'/'integral'/'direct'."""
 
 
 def _fill_doc(func):
@@ -387,7 +400,8 @@ def gaussian_filter1d(
     method: str = "auto",
     transform: str = "auto",
     tol: float | None = None,
-) -> np.ndarray:
+    engine: str | None = None,
+) -> Any:
     """1-D Gaussian filter, or its first or second derivative, along one axis.
 
     A drop-in replacement for ``scipy.ndimage.gaussian_filter1d`` whose cost per
@@ -407,7 +421,8 @@ def gaussian_filter1d(
     Returns
     -------
     ndarray
-        The filtered array (``output`` itself if an array was given).
+        The filtered array (``output`` itself if an array was given); on the
+        engines other than 'numba', the input's array type.
 
     Examples
     --------
@@ -419,6 +434,11 @@ def gaussian_filter1d(
     >>> bool(np.sqrt(np.mean((y - ref) ** 2) / np.mean(ref ** 2)) < 1e-5)
     True
     """
+    eng = engines.resolve_engine(engine, input)
+    if eng != "numba":
+        return engines.gaussian_filter1d(
+            input, sigma, axis, order, output, mode, cval, truncate, radius=radius,
+            method=method, transform=transform, tol=tol, engine=eng)
     x = check_input_array(input)
     sigma = check_sigma(sigma)
     order = check_order(order)
@@ -450,7 +470,8 @@ def gaussian_filter(
     method: str = "auto",
     transform: str = "auto",
     tol: float | None = None,
-) -> np.ndarray:
+    engine: str | None = None,
+) -> Any:
     """Multidimensional Gaussian filter (a sequence of 1-D filters), like scipy's.
 
     Parameters
@@ -468,7 +489,8 @@ def gaussian_filter(
     Returns
     -------
     ndarray
-        The filtered array (``output`` itself if an array was given).
+        The filtered array (``output`` itself if an array was given); on the
+        engines other than 'numba', the input's array type.
 
     Examples
     --------
@@ -478,6 +500,11 @@ def gaussian_filter(
     >>> round(float(blurred.sum()), 6)
     1.0
     """
+    eng = engines.resolve_engine(engine, input)
+    if eng != "numba":
+        return engines.gaussian_filter(
+            input, sigma, order, output, mode, cval, truncate, radius=radius, axes=axes,
+            method=method, transform=transform, tol=tol, engine=eng)
     x = check_input_array(input)
     axes = check_axes(axes, x.ndim)
     naxes = len(axes)
