@@ -310,3 +310,18 @@ def test_float32_long_line_does_not_drift(ce, simulator):
         bound = 8 * rounding_bound(plan, x, np.finfo(np.float32).eps)
         assert np.all(err <= bound), (int(np.argmax(err)), float(err.max()), bound)
         assert not math.isnan(float(err[-1]))
+
+
+def test_torch_cpu_tensor_in_torch_tensor_out(plans):
+    """engine='cuda' with a torch tensor in host memory returns a torch tensor of its dtype,
+    with the numpy input's values (the tensor goes through numpy both ways)."""
+    torch = pytest.importorskip("torch")
+    import sftwave
+
+    x = np.random.default_rng(9).standard_normal(60)
+    for dtype in (torch.float64, torch.float32):
+        t = torch.as_tensor(x).to(dtype)
+        y = sftwave.gaussian_filter1d(t, 8.0, engine="cuda")
+        assert isinstance(y, torch.Tensor) and y.dtype == dtype and y.device.type == "cpu"
+        ref = sftwave.gaussian_filter1d(t.numpy(), 8.0, engine="cuda")
+        assert np.array_equal(y.numpy(), ref)

@@ -40,6 +40,7 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -143,7 +144,7 @@ def resolve_engine(engine: str | None, x: Any) -> str:
 
 def _filter1d_of(engine: str) -> Callable:
     if engine == "cuda":
-        return _cuda_module().filter1d
+        return _cuda_on_host_tensors(_cuda_module().filter1d)
     from . import xp_engine
 
     return xp_engine.filter1d
@@ -174,6 +175,23 @@ def _apply_path(x, path, engine: str, axis: int, mode: str, cval):
     from . import xp_engine
 
     return xp_engine.fir1d(x, path[1], axis=axis, mode=mode, cval=cval)
+
+
+def _cuda_on_host_tensors(filter1d: Callable) -> Callable:
+    """``cuda_engine.filter1d``, but a torch tensor in host memory comes back as one.
+
+    The CUDA engine takes numpy arrays (copied to the device and back) and device
+    arrays; a CPU torch tensor goes through numpy and is returned as a CPU tensor,
+    so that torch in gives torch out on every engine.
+    """
+
+    def wrapped(x, plan, **kw):
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(x, torch.Tensor) and x.device.type == "cpu":
+            return torch.from_numpy(filter1d(x.detach().numpy(), plan, **kw))
+        return filter1d(x, plan, **kw)
+
+    return wrapped
 
 
 # ----------------------------------------------------------------------------- validation
