@@ -396,3 +396,27 @@ def first_call(quick: bool) -> dict:
                 continue
             res["tools"][label] = json.loads(proc.stdout.strip().splitlines()[-1])
     return res
+
+
+def few_scales(quick: bool) -> dict:
+    """The lane engine against the bank line by line, for few lines times scales.
+
+    ``cwt``'s 'auto' runs fewer than ``cwt.ENGINE_MIN_LANES`` lanes line by line
+    ('iir1-2k'), the rest on the lane engine ('iir1'); this measures where the
+    two cross (float32, one line).
+    """
+    import sys as _sys
+
+    cwt_module = _sys.modules["sftwave.cwt"]
+    n = 20_000 if quick else 102_400
+    x = signal(n).astype(np.float32)
+    reps = 3 if quick else 9
+    rows = []
+    for F in (1, 2, 4, 6, 8, 16, 32):
+        freqs = np.geomspace(5.0, 100.0, F)
+        row = {"scales": F}
+        for label, bm in (("engine", "iir1"), ("line_by_line", "iir1-2k")):
+            t, _ = measure(lambda bm=bm: sftwave.cwt(x, freqs, FS, bank_method=bm), repeats=reps)
+            row[label] = t
+        rows.append(row)
+    return {"n": n, "engine_min_lanes": cwt_module.ENGINE_MIN_LANES, "rows": rows}

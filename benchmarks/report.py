@@ -15,43 +15,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from fmt import err, ms, num, ratio, table  # noqa: E402
 from report_cwt import section_cwt, section_targets, simpleitk_part  # noqa: E402
 
 
 WORKLOAD_KEYS = ("first_call", "gaussian1d", "gaussian2d", "crossover", "bank_methods",
-                 "float32_drift", "cwt", "cwt_first_call")
+                 "float32_drift", "cwt", "cwt_first_call", "cwt_few_scales")
 
 # ----------------------------------------------------------------------------- formatting
-
-
-def ms(v) -> str:
-    if v is None:
-        return "–"
-    if v >= 100:
-        return f"{v:,.0f}"
-    if v >= 10:
-        return f"{v:.1f}"
-    return f"{v:.2f}"
-
-
-def ratio(v) -> str:
-    if v is None:
-        return "–"
-    return f"{v:.0f}×" if v >= 100 else (f"{v:.1f}×" if v >= 10 else f"{v:.2f}×")
-
-
-def err(v) -> str:
-    return "–" if v is None else f"{v:.1e}"
-
-
-def num(v) -> str:
-    return f"{v:g}"
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" ---: " for _ in header) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def reps(t: dict) -> str:

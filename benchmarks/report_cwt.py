@@ -6,36 +6,7 @@ Used by report.py; every figure comes from the benchmark JSON.
 from __future__ import annotations
 
 
-def ratio(v) -> str:
-    if v is None:
-        return "–"
-    return f"{v:.0f}×" if v >= 100 else (f"{v:.1f}×" if v >= 10 else f"{v:.2f}×")
-
-
-def err(v) -> str:
-    return "–" if v is None else f"{v:.1e}"
-
-
-def num(v) -> str:
-    return f"{v:g}"
-
-
-def ms(v) -> str:
-    if v is None:
-        return "–"
-    return f"{v:,.0f}" if v >= 100 else (f"{v:.1f}" if v >= 10 else f"{v:.2f}")
-
-
-def sec(v) -> str:
-    if v is None:
-        return "–"
-    return f"{v:.3f}" if v < 10 else f"{v:.1f}"
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" ---: " for _ in header) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
+from fmt import err, ms, num, ratio, sec, table
 
 
 # ----------------------------------------------------------------------------- SimpleITK
@@ -127,6 +98,22 @@ def section_cwt(res: dict) -> str:
     ]
     for c in res["cwt"]["cases"]:
         out += _case_table(c)
+    fs = res.get("cwt_few_scales")
+    if fs:
+        rows = [[str(r["scales"]), sec(r["engine"]["median_s"]), sec(r["line_by_line"]["median_s"]),
+                 "engine" if r["engine"]["median_s"] < r["line_by_line"]["median_s"] else "line by line"]
+                for r in fs["rows"]]
+        out += [
+            "### Few scales: lane engine or line by line",
+            "",
+            f"One float32 line of {fs['n']:,} samples, 5 to 100 Hz: `bank_method='iir1'` (the lane "
+            "engine, groups of 16 lanes) against `'iir1-2k'` (the bank, one line and scale at a "
+            f"time). 'auto' runs fewer than {fs['engine_min_lanes']} lines times scales line by "
+            "line.",
+            "",
+            table(["scales", "engine s", "line by line s", "faster"], rows),
+            "",
+        ]
     f = res.get("cwt_first_call")
     if f:
         rows = []

@@ -77,6 +77,7 @@ WORKLOADS = [
     ("float32_drift", float32_drift.drift),
     ("cwt", bc.cwt),
     ("cwt_first_call", bc.first_call),
+    ("cwt_few_scales", bc.few_scales),
 ]
 
 

@@ -33,6 +33,8 @@ import math
 from functools import lru_cache
 from types import SimpleNamespace
 
+from ._numba import source_index  # the CPU kernels' extension rule, compiled here for the device
+
 __all__ = [
     "TILE_X",
     "TILE_Y",
@@ -49,53 +51,12 @@ TILE_X, TILE_Y = 16, 8
 #: Threads per block of the point-wise kernels.
 POINTWISE_THREADS = 128
 
-# boundary modes, as in sftwave._checks.MODE_CODES
-_REFLECT, _MIRROR, _NEAREST, _WRAP, _CONSTANT = 0, 1, 2, 3, 4
-
 _TWO_PI = 2.0 * math.pi
 
 #: ``numba.cuda``, bound by :func:`kernels` on first use.  The kernels must see
 #: it as a module global: numba-cuda's simulator swaps the globals that refer
 #: to ``numba.cuda`` for its fake module while a kernel runs.
 cuda = None
-
-
-def source_index(i: int, n: int, mode: int) -> int:
-    """Index into a line of length ``n`` that scipy.ndimage uses at position ``i`` (-1: cval).
-
-    The same rules as :func:`sftwave._numba._source_index`, for any ``i``
-    (also for extensions longer than the line).
-
-    Examples
-    --------
-    >>> [source_index(i, 3, 0) for i in range(-3, 6)]     # 'reflect': c b a | a b c | c b a
-    [2, 1, 0, 0, 1, 2, 2, 1, 0]
-    >>> [source_index(i, 3, 4) for i in (-1, 0, 2, 3)]    # 'constant': -1 means cval
-    [-1, 0, 2, -1]
-    """
-    if 0 <= i < n:
-        return i
-    if mode == _REFLECT:
-        period = 2 * n
-        i = i % period
-        if i >= n:
-            i = period - 1 - i
-        return i
-    if mode == _MIRROR:
-        if n == 1:
-            return 0
-        period = 2 * n - 2
-        i = i % period
-        if i >= n:
-            i = period - i
-        return i
-    if mode == _NEAREST:
-        if i < 0:
-            return 0
-        return n - 1
-    if mode == _WRAP:
-        return i % n
-    return -1
 
 
 def cycle_fraction(nu_hi: float, nu_lo: float, m: int) -> float:

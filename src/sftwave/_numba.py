@@ -24,9 +24,23 @@ _REFLECT, _MIRROR, _NEAREST, _WRAP, _CONSTANT = 0, 1, 2, 3, 4
 INTEGRAL, WINDOW, IIR1, IIR1_2K, IIR2 = 0, 1, 2, 3, 4
 
 
-@njit(cache=True, inline="always")
-def _source_index(i, n, mode):
-    """Index into a line of length n for position i under scipy's extension (-1: cval)."""
+def source_index(i: int, n: int, mode: int) -> int:
+    """Index into a line of length ``n`` that scipy.ndimage uses at position ``i`` (-1: cval).
+
+    ``mode`` is a code of ``sftwave._checks.MODE_CODES``; any ``i``, also for
+    extensions longer than the line.  Plain Python, compiled by numba for the
+    CPU kernels (:func:`_source_index`) and by numba-cuda for the device
+    kernels (:mod:`sftwave._cuda_kernels`).
+
+    Examples
+    --------
+    >>> [source_index(i, 3, 0) for i in range(-3, 6)]     # 'reflect': c b a | a b c | c b a
+    [2, 1, 0, 0, 1, 2, 2, 1, 0]
+    >>> [source_index(i, 3, 4) for i in (-1, 0, 2, 3)]    # 'constant': -1 means cval
+    [-1, 0, 2, -1]
+    """
+    if 0 <= i < n:
+        return i
     if mode == _REFLECT:
         period = 2 * n
         i = i % period
@@ -44,12 +58,13 @@ def _source_index(i, n, mode):
     if mode == _NEAREST:
         if i < 0:
             return 0
-        if i >= n:
-            return n - 1
-        return i
+        return n - 1
     if mode == _WRAP:
         return i % n
     return -1
+
+
+_source_index = njit(cache=True, inline="always")(source_index)
 
 
 @njit(cache=True)

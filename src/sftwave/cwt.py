@@ -108,6 +108,7 @@ def _fir_morlet(sigma: float, xi: float, tol: float) -> np.ndarray:
                             walk=True)
 
 
+@lru_cache(maxsize=4096)
 def _fir_min_taps(sigma: float, xi: float, tol: float) -> int:
     """A lower bound on the length of any FIR whose error against the wavelet is <= tol.
 
@@ -464,9 +465,8 @@ def cwt(
 
 #: Below this many rows times scales, 'auto' runs the bank line by line ('iir1-2k')
 #: instead of the lane engine, whose groups of ``engine.DEFAULT_WIDTH`` lanes would
-#: run mostly empty: measured on 102,400 float32 samples, the engine takes 13 ms
-#: for 1 to 8 scales, the bank 2.3 ms per scale (break-even at about 6).
-ENGINE_MIN_LANES = 6
+#: run mostly empty (measured by ``make bench``, docs/benchmarks.md, *Few scales*).
+ENGINE_MIN_LANES = 8
 
 
 def _resolve_bank_method(bank_method: str, arr: np.ndarray, axis: int, nscales: int) -> str:

@@ -619,6 +619,27 @@ def _save_atomic(fig, path: Path) -> None:
         raise
 
 
+def write_figures_reporting(write, results: dict, outdir: str | os.PathLike) -> int:
+    """``write(results, outdir)``, printing each file written; 1 (and why) if it could not be.
+
+    Shared by the paper experiments' command lines: a missing matplotlib or an
+    unwritable folder is reported on stderr, not raised, so that the JSON and
+    the printed tables still come out.
+    """
+    outdir = Path(outdir)
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        for path in write(results, outdir):
+            print(f"wrote {path}")
+    except ImportError:
+        print("error: matplotlib is needed for the figures (pip install matplotlib)", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write the figures in {outdir}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def write_figures(results: dict, outdir: str | os.PathLike = ".") -> list[Path]:
     """Draw the three figures as PNG files in ``outdir``; returns their paths.
 
@@ -778,18 +799,7 @@ def main(json_path: str | os.PathLike | None = None, outdir: str | os.PathLike =
           + ", ".join(f"{k} {v[0]:.2f}..{v[1]:.2f}" for k, v in summary["sftwave_over_paper"].items()))
     print(f"\ncomputed in {seconds:.1f} s")
 
-    status = 0
-    outdir = Path(outdir)
-    try:
-        outdir.mkdir(parents=True, exist_ok=True)
-        for path in write_figures(results, outdir):
-            print(f"wrote {path}")
-    except ImportError:
-        print("error: matplotlib is needed for the figures (pip install matplotlib)", file=sys.stderr)
-        status = 1
-    except OSError as exc:
-        print(f"error: cannot write the figures in {outdir}: {exc}", file=sys.stderr)
-        status = 1
+    status = write_figures_reporting(write_figures, results, outdir)
 
     if json_path is not None:
         data = dict(results)

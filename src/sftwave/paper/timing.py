@@ -106,7 +106,7 @@ from ..design import (
     scipy_kernel_error,
 )
 from ..morlet import morlet_plan, morlet_target
-from .morlet_error import _save_atomic
+from .morlet_error import _save_atomic, write_figures_reporting
 from .table1 import _write_json_atomic
 
 __all__ = [
@@ -907,18 +907,7 @@ def main(json_path: str | os.PathLike | None = None, outdir: str | os.PathLike =
           f"than MCT3")
     print(f"\ncomputed in {data['settings']['seconds']:.1f} s")
 
-    status = 0
-    outdir = Path(outdir)
-    try:
-        outdir.mkdir(parents=True, exist_ok=True)
-        for path in write_figures(data, outdir):
-            print(f"wrote {path}")
-    except ImportError:
-        print("error: matplotlib is needed for the figures (pip install matplotlib)", file=sys.stderr)
-        status = 1
-    except OSError as exc:
-        print(f"error: cannot write the figures in {outdir}: {exc}", file=sys.stderr)
-        status = 1
+    status = write_figures_reporting(write_figures, data, outdir)
     if json_path is not None:
         try:
             _write_json_atomic(json_path, data)
