@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench clean
+.PHONY: demo test test-boundscheck bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ demo: $(VENV)/.stamp-demo
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest
+
+# The whole suite with numba's bounds checks on (slower): no kernel may read or
+# write out of bounds on any tested input.  Its own kernel cache, so no kernel
+# compiled without the checks is loaded.
+test-boundscheck: $(VENV)/.stamp-test
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q
 
 $(VENV)/.stamp-bench: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[bench,demo,plot]"

@@ -45,8 +45,8 @@ import sys
 import tempfile
 import time
 
-import numba
 import numpy as np
+from sftwave import _pool
 import scipy.signal
 
 import sftwave
@@ -263,7 +263,7 @@ def cwt_case(n: int, nfreq: int, quick: bool) -> dict:
     fast_reps, slow_reps = (3, 1) if quick else (11, 3)
     res = {"n": n, "nfreq": nfreq, "fs": FS, "xi": XI, "freq_range_hz": [F_LO, F_HI],
            "signal": "random walk, cumsum of standard normal noise, seed 0",
-           "rows_checked": len(rows), "numba_threads": numba.get_num_threads(),
+           "rows_checked": len(rows), "numba_threads": _pool.threads(),
            "floor": floors((nfreq, n), fast_reps), "tools": []}
     for t in tools(x, freqs):
         slow = t["definition"] in ("pywt", "mne", "ssqueezepy")

@@ -20,8 +20,8 @@ import sys
 import tempfile
 import time
 
-import numba
 import numpy as np
+from sftwave import _pool
 import scipy.ndimage as ndi
 import scipy.signal
 
@@ -65,13 +65,9 @@ def timing(fn, *, repeats: int, warmup: bool = True) -> tuple[dict, np.ndarray]:
 
 
 def timing_1thread(fn, *, repeats: int) -> dict:
-    """:func:`timing` with numba limited to one thread (scipy's FIR always runs on one)."""
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
+    """:func:`timing` with sftwave limited to one thread (scipy's FIR always runs on one)."""
+    with _pool.limit(1):
         return timing(fn, repeats=repeats)[0]
-    finally:
-        numba.set_num_threads(threads)
 
 
 def rel_rmse(y, ref) -> float:
@@ -182,7 +178,7 @@ def gaussian1d(quick: bool) -> dict:
     floor = floor_1d(x, reps)
     cases = [(s, 0) for s in (2.0, 8.0, 32.0, 128.0, 512.0, 2048.0)] + [(128.0, 1), (128.0, 2)]
     rows = []
-    threads = numba.get_num_threads()
+    threads = _pool.threads()
     for sigma, order in cases:
         ref = reference(x, sigma, order)
         sft, y = timing(lambda: sftwave.gaussian_filter1d(x, sigma, order=order), repeats=reps)
@@ -268,7 +264,7 @@ def gaussian2d(quick: bool) -> dict:
         "dtype": "float32",
         "image": f"pywt.data.camera() (512x512), bicubic resize to {size}x{size}",
         "opencv_threads": cv2.getNumThreads(),
-        "numba_threads": numba.get_num_threads(),
+        "numba_threads": _pool.threads(),
         "memcpy_ms": memcpy["median_ms"],
         "rows": rows,
         "border_check_rel_rmse_vs_scipy_reflect": borders,
@@ -308,7 +304,7 @@ def crossover(quick: bool) -> dict:
     """
     n = 100_000 if quick else 1_000_000
     reps = 5 if quick else 15
-    threads = numba.get_num_threads()
+    threads = _pool.threads()
     x = random_walk(n, seed=2)
     rows = []
     for sigma in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0):
@@ -416,7 +412,7 @@ def bank_methods(quick: bool) -> dict:
                             "rel_rmse": rel_rmse(y, ref)})
             rows.append(row)
     return {"n": n, "sigma": sigma, "order": 0, "dtype": "float64",
-            "numba_threads": numba.get_num_threads(), "rows": rows}
+            "numba_threads": _pool.threads(), "rows": rows}
 
 
 _FIRST_CALL_SCRIPT = r"""

@@ -90,7 +90,7 @@ def section_1d(res: dict) -> str:
         "",
         f"N = {g['n']:,} {g['dtype']} samples ({g['signal']}), mode 'reflect', default "
         f"`truncate=4`. sftwave uses {g['numba_threads']} numba threads (the "
-        f"'1 thread' column: `numba.set_num_threads(1)`); scipy uses one. sftwave repetitions: "
+        f"'1 thread' column: `sftwave._pool.limit(1)`); scipy uses one. sftwave repetitions: "
         f"{s0['sftwave']['repeats']}; scipy: {s0['scipy']['repeats']} unless stated in "
         "brackets (its cost grows with sigma, so the largest sigmas get fewer).",
         "",

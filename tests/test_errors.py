@@ -148,8 +148,9 @@ def test_bad_truncate(fname, truncate, exc, echo):
 @pytest.mark.parametrize("fname", list(FUNCS))
 @pytest.mark.parametrize("radius,exc,echo", [
     (-1, ValueError, "got -1"),
-    (2.5, TypeError, "got 2.5"),
-    (3.0, TypeError, "got 3.0"),
+    (2.5, ValueError, "got 2.5"),     # scipy's test_gaussian_radius_invalid: ValueError
+    (3.0, ValueError, "got 3.0"),
+    ("3", TypeError, "got '3'"),
     (True, TypeError, "got True"),
 ])
 def test_bad_radius(fname, radius, exc, echo):
@@ -224,3 +225,54 @@ def test_never_runtime_error_for_forced_method_beyond_reach():
         gaussian_filter1d(X, 50.0, truncate=12.0, method="iir1")
     with pytest.raises(ValueError, match=_m("no SFT plan reaches", "tol=1e-07")):
         gaussian_filter1d(X, 1.5, order=2, tol=1e-7, method="iir1")
+
+
+# ----------------------------------------------------------------------------- issue 9, items 10-11
+
+
+@pytest.mark.parametrize("fname", list(FUNCS))
+@pytest.mark.parametrize("sigma", [2.0, 30.0])          # the direct path and the bank
+def test_read_only_output(fname, sigma):
+    out = np.zeros_like(X if fname == "gaussian_filter1d" else IMG)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="output array is read-only"):
+        FUNCS[fname](sigma=sigma, output=out)
+
+
+def test_read_only_cwt_out():
+    from sftwave import cwt
+
+    out = np.zeros((1, X.size), np.complex128)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="out array is read-only"):
+        cwt(X, [0.1], out=out)
+
+
+@pytest.mark.parametrize("fname", list(FUNCS))
+def test_ragged_input(fname):
+    with pytest.raises(ValueError, match=_m("input", "rectangular", "ragged list")):
+        FUNCS[fname](input=[[1.0, 2.0], [3.0]])
+
+
+def test_cwt_freqs_messages():
+    from sftwave import cwt
+
+    with pytest.raises(ValueError, match=_m("Nyquist", "fs/2 = 500.0", "got 500.0000001")):
+        cwt(X, [500.0000001], 1000.0)
+    with pytest.raises(TypeError, match=_m("freqs", "got None")):
+        cwt(X, None)
+    with pytest.raises(ValueError, match=_m("x", "rectangular", "ragged list")):
+        cwt([[1.0, 2.0], [3.0]], [0.1])
+
+
+@pytest.mark.parametrize("dt", [">f4", ">f8", ">c8", ">i2"])
+def test_non_native_byte_order_gives_native_dtypes(dt):
+    """Big-endian input behaves as its native twin (scipy returns native dtypes too)."""
+    from sftwave import cwt
+
+    x = (np.random.default_rng(0).standard_normal(300) * 100).astype(dt)
+    native = x.astype(np.dtype(dt).newbyteorder("="))
+    y, yn = cwt(x, [0.1, 0.3]), cwt(native, [0.1, 0.3])
+    assert y.dtype == yn.dtype and np.array_equal(y, yn)
+    g, gn = gaussian_filter1d(x, 5.0), gaussian_filter1d(native, 5.0)
+    assert g.dtype == gn.dtype and np.array_equal(g, gn)

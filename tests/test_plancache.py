@@ -68,6 +68,53 @@ def test_damaged_file_is_designed_again(cache_dir):
     assert len(calls) == 2
 
 
+def test_swapped_file_is_not_used(cache_dir):
+    """A valid file moved to another key's place is designed again, not returned (issue 9.8)."""
+    design, calls = _counting("t8")
+    design(2.0)
+    design(5.0)
+    a, b = sorted((_plancache.cache_root() / "t8").glob("*.pkl"))
+    a_bytes, b_bytes = a.read_bytes(), b.read_bytes()
+    a.write_bytes(b_bytes)
+    b.write_bytes(a_bytes)
+    assert np.array_equal(design(2.0)["coef"], np.arange(5) * 2.0)
+    assert np.array_equal(design(5.0)["coef"], np.arange(5) * 5.0)
+    assert len(calls) == 4
+    design(2.0)  # overwritten with the right content
+    assert len(calls) == 4
+
+
+@pytest.mark.parametrize("foreign", [
+    ("ok", "a plan of someone else"),   # the old unchecked layout
+    {"some": "dict"},
+    [1, 2, 3],
+])
+def test_foreign_pickle_is_not_used(cache_dir, foreign):
+    """A readable pickle that is not this cache's record is designed again (issue 9.8)."""
+    import pickle
+
+    design, calls = _counting("t9")
+    design(4.0)
+    (path,) = (_plancache.cache_root() / "t9").glob("*.pkl")
+    path.write_bytes(pickle.dumps(foreign))
+    assert np.array_equal(design(4.0)["coef"], np.arange(5) * 4.0)
+    assert len(calls) == 2
+
+
+def test_corrupted_content_is_not_used(cache_dir):
+    """A record whose content no longer matches its checksum is designed again."""
+    import pickle
+
+    design, calls = _counting("t10")
+    design(6.0)
+    (path,) = (_plancache.cache_root() / "t10").glob("*.pkl")
+    box = pickle.loads(path.read_bytes())
+    box["payload"] = box["payload"].replace(b"order", b"ordex")
+    path.write_bytes(pickle.dumps(box))
+    assert design(6.0)["order"] == 0
+    assert len(calls) == 2
+
+
 def test_errors_are_kept_and_raised_again(cache_dir):
     design, calls = _counting("t4")
     for _ in range(2):

@@ -56,6 +56,8 @@ def _path_half_width(path):
     """Largest |k| with h[k] != 0 for a path."""
     if path[0] == "direct":  # the kernel itself, or scipy's radius
         return int(path[1]) if np.ndim(path[1]) == 0 else np.asarray(path[1]).size // 2
+    if path[0] == "wide":  # the exact kernel: below exp(-84) of its peak beyond this
+        return exact_support(path[1])
     plan = path[1]
     return max(plan.lag, plan.length - 1 - plan.lag)
 

@@ -49,17 +49,34 @@ def _is_real_number(value: Any) -> bool:
 
 
 def check_input_array(input: Any, name: str = "input") -> np.ndarray:
-    """Return ``input`` as an ndarray of a supported numeric dtype."""
+    """Return ``input`` as an ndarray of a supported numeric dtype, in native byte order.
+
+    A non-native (big-endian on x86) array is converted once, so that every
+    dtype rule downstream sees ``float32`` as ``float32`` (scipy.ndimage also
+    returns native dtypes for such input).
+    """
     try:
         arr = np.asarray(input)
-    except Exception as exc:  # pragma: no cover - numpy gives rich errors itself
+    except ValueError as exc:  # a ragged nested sequence
+        raise ValueError(f"{name} must be a rectangular array of numbers (nested sequences of "
+                         f"equal lengths); got a ragged {type(input).__name__}") from None
+    except Exception as exc:
         raise TypeError(f"{name} must be array-like; got {type(input).__name__}") from exc
     if arr.dtype == np.bool_ or arr.dtype.kind not in "uifc":
         raise TypeError(
             f"{name} must have a numeric (integer, float or complex) dtype; "
             f"got dtype {arr.dtype}"
         )
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     return arr
+
+
+def check_writeable(array: np.ndarray, name: str = "output") -> np.ndarray:
+    """``array``, which the caller will write into: refuse a read-only one with scipy's words."""
+    if not array.flags.writeable:
+        raise ValueError(f"{name} array is read-only")
+    return array
 
 
 def check_sigma(sigma: Any, name: str = "sigma", *, allow_zero: bool = False) -> float:
@@ -136,10 +153,18 @@ def check_truncate(truncate: Any, name: str = "truncate") -> float:
 
 
 def check_radius(radius: Any, name: str = "radius") -> int | None:
+    """``radius`` as scipy takes it: None or a non-negative integer.
+
+    A number that is not an integer (``2.5``, also ``3.0``) is a ``ValueError``,
+    as in scipy; a bool or a non-number is a ``TypeError``.
+    """
     if radius is None:
         return None
-    if isinstance(radius, (bool, np.bool_)) or not isinstance(radius, numbers.Integral):
+    radius = _scalar(radius)
+    if isinstance(radius, (bool, np.bool_)) or not _is_real_number(radius):
         raise TypeError(f"{name} must be None or a non-negative integer; got {radius!r}")
+    if not isinstance(radius, numbers.Integral):
+        raise ValueError(f"{name} must be None or a non-negative integer; got {radius!r}")
     if int(radius) < 0:
         raise ValueError(f"{name} must be None or a non-negative integer; got {radius!r}")
     return int(radius)

@@ -3,10 +3,14 @@
 A *lane* is one windowed complex recursion set (one plan on one stretch of one
 extended line).  Lanes are run in groups of W side by side, in
 structure-of-arrays form (``state[p, lane]``), so that the innermost loop runs
-over lanes with no branch and vectorises; groups run in parallel.  Lane ``l``
+over lanes with no branch and vectorises; groups run side by side on
+sftwave's thread pool (:func:`sftwave._pool.parallel_for`; each kernel here is
+serial over a range of groups or rows).  Lane ``l``
 of group ``g`` starts empty at ``m = start``, reads ``xe[row, m + shift]`` (and
 the sample leaving its window, ``L`` earlier, once ``L`` samples have entered)
-and, for ``m`` in the group's range, writes its output ``n = m - off`` when
+until its last output, and zeros after it (a lane never reads beyond what its
+own outputs need, so the extended line is only as long as they need) and, for
+``m`` in the group's range, writes its output ``n = m - off`` when
 ``lane_nlo <= n < lane_nhi`` and ``n`` is a multiple of ``hop`` (all lanes of a
 group share the phase of ``m`` modulo ``hop``, so between outputs the
 combination is skipped).
@@ -20,46 +24,49 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from ._jit import kernel
 
 from ._numba import _source_index
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
 
 
-@njit(parallel=True)
-def run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo, lane_nhi,
-              m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i, hop,
-              kind, out):
-    """Run every group of lanes in parallel (see :func:`run_group`).
+@kernel(nogil=True, noalias=True)
+def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
+              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci,
+              ar, br, ai, bi, base_r, base_i, hop, kind, out):
+    """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`).
 
-    Not cached on disk: with ``cache=True``, a second process that loaded
-    several specialisations from numba's cache crashed (segmentation fault,
-    numba 0.68.1, N = 1e6, 50 frequencies, float32 then float64 state; also
-    with one cached kernel per state dtype, and with the loop body inlined or
-    not; compare numba issues 4807 and 8578).  So each process compiles this
-    kernel at its first use of each specialisation (docs/benchmarks.md).
+    Serial and cached on disk; ``noalias`` (see :mod:`sftwave._jit`): ``xe``
+    is the engine's own buffer, and no two arguments share memory.  (While
+    this was numba's ``parallel=True``
+    kernel, a second process that loaded several of its specialisations from
+    numba's cache crashed, numba 0.68.1; the serial kernel does not.)
     """
-    for g in prange(wr.shape[0]):
+    for g in range(lo_group, hi_group):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                  lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r,
-                  base_i, hop, kind, out)
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br, ai, bi,
+                  base_r, base_i, hop, kind, out)
 
 
-@njit(inline="always")
+@kernel(inline="always")
 def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-              lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i,
-              hop, kind, out):
+              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br, ai, bi,
+              base_r, base_i, hop, kind, out):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
     Inlined into :func:`run_lanes` (a call per group cost 1.3-2.4 times the
     time, measured: the loops no longer vectorised as well).
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
-    ``phase`` (G,); the component arrays ``wr .. bi`` (G, P, W), in the state's
-    dtype; ``out`` (rows, outputs // hop rounded up, channels).  From
+    ``m_stop``, ``phase`` (G,); the component arrays ``wr .. bi`` (G, P, W), in the
+    state's dtype; ``out`` (rows, outputs // hop rounded up, channels).  From
     ``m_steady`` on, every lane of the group has started and has ``L`` samples
-    behind it, so the reads need no test.  (The loops are written out in full:
+    behind it, and until ``m_stop`` no lane has passed its last output, so the
+    reads between need no test.  Outside that range a lane reads its sample
+    only between its start and its last output (``lane_off + lane_nhi - 1``),
+    zero otherwise.  (The loops are written out in full:
     numba's inlined helpers cost a quarter of the speed here, measured.)
     """
     G, P, W = wr.shape
@@ -71,15 +78,27 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
         accr = np.zeros(W, dtype=wr.dtype)
         acci = np.zeros(W, dtype=wr.dtype)
         steady = m_steady[g]
+        stop = m_stop[g]
         for m in range(m_lo[g], m_hi[g]):
-            if m < steady:
-                for j in range(W):
-                    # a lane starts empty at its own first sample: nothing enters before
-                    # it, nothing leaves until L samples have entered
-                    s = m + lane_shift[g, j]
-                    t = m - lane_start[g, j]
-                    xn[j] = xe[lane_row[g, j], s] if t >= 0 else 0.0
-                    xo[j] = xe[lane_row[g, j], s - lane_L[g, j]] if t >= lane_L[g, j] else 0.0
+            if m < steady or m >= stop:
+                if m < stop:
+                    for j in range(W):
+                        # a lane starts empty at its own first sample: nothing enters
+                        # before it, nothing leaves until L samples have entered
+                        s = m + lane_shift[g, j]
+                        t = m - lane_start[g, j]
+                        xn[j] = xe[lane_row[g, j], s] if t >= 0 else 0.0
+                        xo[j] = xe[lane_row[g, j], s - lane_L[g, j]] if t >= lane_L[g, j] else 0.0
+                else:
+                    for j in range(W):
+                        # ... and after its last output it reads nothing (its state is
+                        # no longer used)
+                        s = m + lane_shift[g, j]
+                        t = m - lane_start[g, j]
+                        live = m - lane_off[g, j] < lane_nhi[g, j]
+                        xn[j] = xe[lane_row[g, j], s] if t >= 0 and live else 0.0
+                        xo[j] = (xe[lane_row[g, j], s - lane_L[g, j]]
+                                 if t >= lane_L[g, j] and live else 0.0)
             else:
                 for j in range(W):
                     s = m + lane_shift[g, j]
@@ -127,10 +146,13 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                     out[lane_out[g, j], n // hop, 0] = v
 
 
-@njit(cache=True, parallel=True)
-def extend_rows(x2d, rows, lo, length, front, mode, cval, centre, xe):
-    """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around."""
-    for i in prange(rows.shape[0]):
+@kernel(nogil=True)
+def extend_rows(lo_i, hi_i, x2d, rows, lo, length, front, mode, cval, centre, xe):
+    """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around.
+
+    For ``lo_i <= i < hi_i``.
+    """
+    for i in range(lo_i, hi_i):
         x = x2d[rows[i]]
         n = x.shape[0]
         c = centre[i]

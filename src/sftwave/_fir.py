@@ -8,17 +8,22 @@ otherwise.  These kernels do the same operations, in the same order, for
 every output sample, so their results are identical to scipy's bit for bit;
 they only arrange the loops so that independent outputs are computed side by
 side (along a line, or across the contiguous inner dimension when the axis is
-not the last) and run on all threads.
+not the last).  The kernels are serial over a range of tasks (rows, or blocks
+of inner elements); :func:`sftwave._pool.parallel_for` runs them on all threads.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+
+from ._jit import kernel
 
 from ._numba import _source_index
 
 SYMMETRIC, ANTISYMMETRIC, GENERAL = 1, -1, 0
+
+#: inner elements side by side in one task of :func:`fir_inner`
+INNER_BLOCK = 256
 
 
 def symmetry(weights: np.ndarray) -> int:
@@ -36,7 +41,7 @@ def symmetry(weights: np.ndarray) -> int:
     return GENERAL
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _line_point(buf, i, w, c, sym):
     """One output of scipy's correlation at buffer position i (the centre tap)."""
     if sym == 1:
@@ -56,13 +61,13 @@ def _line_point(buf, i, w, c, sym):
     return acc
 
 
-@njit(cache=True, parallel=True)
-def fir_lines(x2d, w, sym, mode, cval, out2d):
-    """Correlate every row of x2d with the weights w (scipy's order), into out2d."""
+@kernel(nogil=True)
+def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
+    """Correlate rows ``lo_row <= r < hi_row`` of x2d with the weights w (scipy's order)."""
     rows, n = x2d.shape
     c = w.shape[0] // 2
     size2 = w.shape[0] - c - 1
-    for r in prange(rows):
+    for r in range(lo_row, hi_row):
         buf = np.empty(n + c + size2)
         x = x2d[r]
         for t in range(buf.shape[0]):
@@ -99,15 +104,18 @@ def fir_lines(x2d, w, sym, mode, cval, out2d):
             o[i] = acc[i]
 
 
-@njit(cache=True, parallel=True)
-def fir_inner(x3, w, sym, mode, cval, out3):
-    """Correlate along axis 1 of x3 (outer, n, inner), the inner elements side by side."""
+@kernel(nogil=True)
+def fir_inner(lo_task, hi_task, x3, w, sym, mode, cval, out3):
+    """Correlate along axis 1 of x3 (outer, n, inner), the inner elements side by side.
+
+    Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
+    """
     outer, n, inner = x3.shape
     c = w.shape[0] // 2
     size2 = w.shape[0] - c - 1
-    block = 256
+    block = INNER_BLOCK
     nblocks = -(-inner // block)
-    for task in prange(outer * nblocks):
+    for task in range(lo_task, hi_task):
         o_idx = task // nblocks
         b0 = (task % nblocks) * block
         b1 = min(inner, b0 + block)
@@ -130,7 +138,7 @@ def fir_inner(x3, w, sym, mode, cval, out3):
                 out3[o_idx, i, b0 + t] = acc[t]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _row_into(x3, o, k, b0, nb, n, mode, cval, wk, acc, first):
     """acc (=|+=) x_extended[k] * wk over the block."""
     src = k if 0 <= k < n else _source_index(k, n, mode)
@@ -152,7 +160,7 @@ def _row_into(x3, o, k, b0, nb, n, mode, cval, wk, acc, first):
             acc[t] += np.float64(row[b0 + t]) * wk
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pair_into(x3, o, k1, k2, b0, nb, n, mode, cval, wk, sign, acc):
     """acc += (x_extended[k1] + sign x_extended[k2]) * wk over the block."""
     s1 = k1 if 0 <= k1 < n else _source_index(k1, n, mode)

@@ -1,5 +1,9 @@
 """Numba kernels of the exponential-sum bank.  No validation here; ``cache=True``.
 
+The loops over independent work items are serial ``nogil`` kernels over a
+range of items, ``kernel(lo, hi, ...)``, run side by side by
+:func:`sftwave._pool.parallel_for` (no numba threading layer: see that module).
+
 All kernels compute, for one stretch of one line, the components
 
     T_p[m] = sum_{j=0}^{L-1} w_p^j xe[m - j]          (xe[<0] = 0)
@@ -15,10 +19,13 @@ kept in float64 whatever the input dtype.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from ._jit import kernel
 
 # mode codes, as in sftwave._checks.MODE_CODES
 _REFLECT, _MIRROR, _NEAREST, _WRAP, _CONSTANT = 0, 1, 2, 3, 4
+
+#: inner elements side by side in one task of :func:`bank_inner`
+INNER_BLOCK = 64
 
 # method codes, as in sftwave.bank.METHODS
 INTEGRAL, WINDOW, IIR1, IIR1_2K, IIR2 = 0, 1, 2, 3, 4
@@ -64,10 +71,10 @@ def source_index(i: int, n: int, mode: int) -> int:
     return -1
 
 
-_source_index = njit(cache=True, inline="always")(source_index)
+_source_index = kernel(inline="always")(source_index)
 
 
-@njit(cache=True)
+@kernel
 def segment_mean(x, lo, length, cval):
     """Mean of the part of x inside positions lo .. lo+length-1 (cval if none is)."""
     n = x.shape[0]
@@ -81,7 +88,7 @@ def segment_mean(x, lo, length, cval):
     return acc / (b - a)
 
 
-@njit(cache=True)
+@kernel
 def fill_line(x, lo, buf, mode, cval, centre):
     """buf[t] = (x extended at position lo + t) - centre, scipy.ndimage's extension."""
     n = x.shape[0]
@@ -97,7 +104,7 @@ def fill_line(x, lo, buf, mode, cval, centre):
                 buf[t] = x[j] - centre
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _emit(coef, base, tr, ti, out, row, idx):
     nch = coef.shape[0]
     P = coef.shape[2]
@@ -108,7 +115,7 @@ def _emit(coef, base, tr, ti, out, row, idx):
         out[row, idx, ch] = acc
 
 
-@njit(cache=True)
+@kernel
 def _core_iir1(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order complex recursion truncated by L: T = w T + x[m] - w^L x[m-L]."""
     P = wr.shape[0]
@@ -152,7 +159,7 @@ def _core_iir1(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
         _emit(coef, base, tr, ti, out, row, start + m - (L - 1))
 
 
-@njit(cache=True)
+@kernel
 def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order recursion truncated by L-1 (the paper's 2K), plus the end sample.
 
@@ -178,7 +185,7 @@ def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
             _emit(coef, base, ur, ui, out, row, start + m - (L - 1))
 
 
-@njit(cache=True)
+@kernel
 def _core_iir2(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """Second-order real recursion (Sugimoto), truncated by L-1, plus the end sample.
 
@@ -227,13 +234,13 @@ def _core_iir2(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
             _emit(coef, base, ur, ui, out, row, start + m - (L - 1))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _tpow(fine, coarse, S, p, t):
     """base_p ** t from a two-level table (t >= 0)."""
     return coarse[p, t // S] * fine[p, t % S]
 
 
-@njit(cache=True)
+@kernel
 def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Kernel integral by prefix sums (paper eqs. kernel, kernelInter), in blocks.
 
@@ -263,7 +270,7 @@ def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
                     out[row, start + b0 + q, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
 
 
-@njit(cache=True)
+@kernel
 def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Windowed kernel integral by its own recurrence (paper eq. kernelIntZenka).
 
@@ -300,10 +307,10 @@ def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
                     out[row, idx, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
 
 
-@njit(cache=True, parallel=True)
-def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
+@kernel(nogil=True)
+def run_bank(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval, method,
              wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
-    """Run one bank method over work items (row, start, count) in parallel.
+    """Run one bank method over work items ``lo_item <= it < hi_item`` (row, start, count).
 
     Item ``it`` extends line ``x2d[rows[it]]`` over the positions
     ``starts[it] - pad_before`` .. ``+ counts[it] + L - 2`` and writes outputs
@@ -312,7 +319,7 @@ def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
     the kernel's sum ``dc`` (exact, and it keeps an offset out of the
     recursions' rounding).
     """
-    for it in prange(rows.shape[0]):
+    for it in range(lo_item, hi_item):
         r = rows[it]
         s = starts[it]
         c = counts[it]
@@ -333,8 +340,8 @@ def run_bank(x2d, rows, starts, counts, pad_before, L, mode, cval, method,
             _core_window(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
 
 
-@njit(cache=True, parallel=True)
-def bank_inner(x3, pad_before, L, mode, cval, wr, wi, cr, ci, ca, cb, dc, out3):
+@kernel(nogil=True)
+def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, ca, cb, dc, out3):
     """The iir1 bank along axis 1 of x3 (outer, n, inner), inner elements side by side.
 
     For an axis that is not the last of a C-ordered array, neighbouring inner
@@ -342,12 +349,13 @@ def bank_inner(x3, pad_before, L, mode, cval, wr, wi, cr, ci, ca, cb, dc, out3):
     block, and the recursions of the block run as one vector.  One real output
     channel (coefficients ``ca`` on Re T_p, ``cb`` on Im T_p; ``dc`` the kernel's
     sum).  Each element of the block is filtered minus its mean along the axis.
+    Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
     """
     outer, n, inner = x3.shape
     P = wr.shape[0]
-    block = 64
+    block = INNER_BLOCK
     nblocks = -(-inner // block)
-    for task in prange(outer * nblocks):
+    for task in range(lo_task, hi_task):
         o = task // nblocks
         b0 = (task % nblocks) * block
         nb = min(inner, b0 + block) - b0

@@ -10,9 +10,11 @@ off), else ``$XDG_CACHE_HOME/sftwave`` or ``~/.cache/sftwave``; below it one
 folder per version of sftwave's source (a hash of the package's ``.py``
 files), so a changed design never reads an old plan.  Files are written to a
 temporary name and renamed into place (atomic: concurrent processes see a
-whole file or none); a file that cannot be read is designed again and
-rewritten; a folder that cannot be written is simply not used.  The files are
-pickles, read only from that folder (as numba's cache is).
+whole file or none); a folder that cannot be written is simply not used.  The
+files are pickles, read only from that folder (as numba's cache is).  Each
+file holds the full key it was stored under and a SHA-256 of its content, and
+both are checked when it is read: a file that is truncated, corrupted, foreign
+or copied from another key's place is designed again and overwritten, never used.
 """
 
 from __future__ import annotations
@@ -55,8 +57,12 @@ def cache_root() -> Path | None:
     return base / source_hash()
 
 
+#: Layout of a cache file: a pickled dict with these fields.
+_FORMAT = "sftwave-plan-cache-1"
+
+
 def _key(args: tuple, kwargs: dict) -> str:
-    """A file name for the arguments: exact (floats by their hex form), then hashed."""
+    """The full key of the arguments: exact (floats by their hex form)."""
 
     def canon(v):
         if isinstance(v, float):
@@ -65,25 +71,45 @@ def _key(args: tuple, kwargs: dict) -> str:
             return tuple(canon(u) for u in v)
         return (type(v).__name__, repr(v))
 
-    text = repr((canon(args), tuple(sorted((k, canon(v)) for k, v in kwargs.items()))))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return repr((canon(args), tuple(sorted((k, canon(v)) for k, v in kwargs.items()))))
 
 
-def _load(path: Path):
+def _file_name(name: str, key: str) -> str:
+    return hashlib.sha256(f"{name}\0{key}".encode()).hexdigest()[:32] + ".pkl"
+
+
+def _digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def _load(path: Path, name: str, key: str):
+    """The record stored for ``key`` under ``name``, or None if the file is missing or not it."""
     try:
         with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:  # missing, truncated by a crash, unreadable: design again
+            box = pickle.load(f)
+        if not (isinstance(box, dict) and box.get("format") == _FORMAT
+                and box.get("name") == name and box.get("key") == key
+                and isinstance(box.get("payload"), bytes)
+                and box.get("sha256") == _digest(box["payload"])):
+            return None
+        record = pickle.loads(box["payload"])
+    except Exception:  # missing, truncated by a crash, corrupted, foreign: design again
         return None
+    if isinstance(record, tuple) and len(record) == 2 and record[0] in ("ok", "error"):
+        return record
+    return None
 
 
-def _store(path: Path, record) -> None:
+def _store(path: Path, name: str, key: str, record) -> None:
+    payload = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+    box = {"format": _FORMAT, "name": name, "key": key, "sha256": _digest(payload),
+           "payload": payload}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump(record, f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(box, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -106,14 +132,15 @@ def on_disk(name: str) -> Callable[[F], F]:
             root = cache_root()
             if root is None:
                 return func(*args, **kwargs)
-            path = root / name / f"{_key(args, kwargs)}.pkl"
-            record = _load(path)
-            if not (isinstance(record, tuple) and len(record) == 2 and record[0] in ("ok", "error")):
+            key = _key(args, kwargs)
+            path = root / name / _file_name(name, key)
+            record = _load(path, name, key)
+            if record is None:
                 try:
                     record = ("ok", func(*args, **kwargs))
                 except ValueError as exc:
                     record = ("error", str(exc))
-                _store(path, record)
+                _store(path, name, key, record)
             if record[0] == "error":
                 raise ValueError(record[1])
             return record[1]

@@ -46,26 +46,3 @@ def check_workers(workers, name: str = "workers") -> int | None:
     if workers < 1:
         raise ValueError(f"{name} must be a positive integer or -1; got {workers!r}")
     return workers
-
-
-class numba_threads:
-    """Context manager running numba's parallel kernels on ``workers`` threads (None: unchanged)."""
-
-    def __init__(self, workers: int | None):
-        self.workers = workers
-        self.previous = None
-
-    def __enter__(self):
-        if self.workers is not None:
-            import numba
-
-            self.previous = numba.get_num_threads()
-            numba.set_num_threads(min(self.workers, numba.config.NUMBA_NUM_THREADS))
-        return self
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            import numba
-
-            numba.set_num_threads(self.previous)
-        return False

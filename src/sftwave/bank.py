@@ -39,11 +39,11 @@ SFT, :math:`\alpha > 0` the ASFT.  The methods:
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
-from . import _numba
+from . import _numba, _pool
+from ._pool import parallel_for
 from ._checks import MODE_CODES, check_choice
 from .design import Plan
 
@@ -77,13 +77,8 @@ def resolve_method(method: str, name: str = "method") -> str:
 
 
 def threads() -> int:
-    """Number of threads the bank runs on (numba's)."""
-    try:
-        import numba
-
-        return int(numba.get_num_threads())
-    except Exception:  # pragma: no cover
-        return os.cpu_count() or 1
+    """Number of threads the bank runs on (sftwave's pool, :func:`sftwave._pool.threads`)."""
+    return _pool.threads()
 
 
 def _work_items(nrows: int, n: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -181,11 +176,13 @@ def run(
     sums = _window_sums(w, L)
     dc = coef[:, 0, :] @ sums.real + coef[:, 1, :] @ sums.imag  # each channel's kernel sum
     rows, starts, counts = _work_items(nrows, n, L)
-    _numba.run_bank(
-        x2d, rows, starts, counts, int(pad_before), int(L), MODE_CODES[mode], float(cval), code,
+    work = float(np.sum(counts + L)) * (omegas.size + 1)
+    parallel_for(
+        _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
+        MODE_CODES[mode], float(cval), code,
         np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
         np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
-        B, wf, wc, zf, zc, S, coef, np.ascontiguousarray(dc), out,
+        B, wf, wc, zf, zc, S, coef, np.ascontiguousarray(dc), out, work=work,
     )
     return out
 

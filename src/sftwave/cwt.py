@@ -29,19 +29,20 @@ from typing import Any
 import numpy as np
 import scipy.ndimage as _ndi
 
-from . import bank, engine, engines
+from . import _pool, bank, engine, engines
 from ._checks import (
     TRANSFORMS,
     check_axis,
     check_choice,
     check_cval,
     check_input_array,
+    check_writeable,
     check_mode,
     check_sigma,
     check_tol,
 )
 from ._plancache import on_disk
-from ._threads import check_workers, numba_threads, single_threaded_blas
+from ._threads import check_workers, single_threaded_blas
 from .design import TOL_FLOOR, truncated_kernel
 from .morlet import _resolution, morlet_plan, morlet_target
 
@@ -201,6 +202,8 @@ def _check_positive(value, name: str) -> float:
 
 
 def _check_freqs(freqs, fs: float) -> np.ndarray:
+    if freqs is None or isinstance(freqs, (str, bytes)):
+        raise TypeError(f"freqs must be a positive number or a 1-D sequence of them; got {freqs!r}")
     try:
         f = np.asarray(freqs, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -213,7 +216,8 @@ def _check_freqs(freqs, fs: float) -> np.ndarray:
         raise ValueError(f"freqs must be positive and finite; got {float(f[bad][0])!r} among them")
     if (f > fs / 2).any():
         raise ValueError(
-            f"freqs must not exceed the Nyquist frequency fs/2 = {fs / 2:g}; got {f.max():g}"
+            f"freqs must not exceed the Nyquist frequency fs/2 = {fs / 2!r}; "
+            f"got {float(f.max())!r}"
         )
     return f
 
@@ -520,7 +524,7 @@ def _cwt_output(out, shape: tuple, out_dtype: np.dtype) -> np.ndarray:
         raise ValueError(f"out must have dtype {out_dtype}; got {out.dtype}")
     if not out.flags.c_contiguous:
         raise ValueError("out must be C-contiguous")
-    return out
+    return check_writeable(out, "out")
 
 
 def _kind_of(y: np.ndarray, output: str) -> np.ndarray:
@@ -557,7 +561,7 @@ def _transform_rows(arr, axis, sigmas, xi, method, transform, mode, cval, tol, b
     parts = [moved.real, moved.imag] if complex_input else [moved]
     rows = [np.ascontiguousarray(p, dtype=work).reshape(nrows, n) for p in parts]
     cdtype = np.dtype(np.complex64 if single else np.complex128)
-    with numba_threads(workers):
+    with _pool.limit(workers):
         if use_engine:
             lanes = [engine.Lane(path[1], r, r * F + i, 0, n)
                      for i, path in enumerate(paths) if path[0] == "bank" for r in range(nrows)]

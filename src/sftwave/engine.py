@@ -29,6 +29,7 @@ import numpy as np
 
 from . import _engine_kernels as _k
 from ._checks import MODE_CODES
+from ._pool import parallel_for
 from .bank import _window_sums
 from .design import Plan
 
@@ -92,7 +93,10 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     dtype = np.dtype(dtype)
     R, N = x2d.shape
     code = KINDS[kind]
-    hop = int(hop)
+    # Only the outputs n < N that are multiples of hop are written, so any hop >= N
+    # writes the same (n = 0) as hop = N: bounding it bounds the front room and the
+    # idle steps below by the signal's length, whatever decim the caller asked for.
+    hop = max(1, min(int(hop), N))
 
     pad_l = max(ln.plan.pad_before for ln in lanes)
     pad_r = max(ln.plan.pad_after for ln in lanes)
@@ -102,8 +106,8 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     row_index = {int(r): i for i, r in enumerate(rows_used)}
     centre = x2d[rows_used].mean(axis=1, dtype=np.float64)
     xe = np.empty((rows_used.size, front + length + hop + 1), dtype=dtype)
-    _k.extend_rows(x2d, rows_used, -pad_l, length, front, MODE_CODES[mode], float(cval),
-                   centre.astype(dtype), xe)
+    parallel_for(_k.extend_rows, rows_used.size, x2d, rows_used, -pad_l, length, front,
+                 MODE_CODES[mode], float(cval), centre.astype(dtype), xe, work=xe.size)
 
     # group lanes of similar window so that a group's common range wastes little
     order = sorted(range(len(lanes)), key=lambda i: (lanes[i].plan.length, lanes[i].in_row,
@@ -125,11 +129,12 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     m_lo = np.zeros(G, np.int64)
     m_hi = np.zeros(G, np.int64)
     m_steady = np.zeros(G, np.int64)
+    m_stop = np.zeros(G, np.int64)
     phase = np.zeros(G, np.int64)
     for g in range(G):
         members = order[g * width:(g + 1) * width]
         c0 = None
-        lasts, steadies = [], []
+        lasts, steadies, stops = [], [], []
         for j, i in enumerate(members):
             ln = lanes[i]
             plan = ln.plan
@@ -164,13 +169,22 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
             lane_nhi[g, j] = ln.n_hi
             lasts.append(C - shift + ln.n_hi - 1)
             steadies.append(q + plan.length)
+            stops.append(C - shift + ln.n_hi)
         m_lo[g] = 0
         m_hi[g] = max(lasts) + 1
-        # dummy lanes (an empty range, never written) start with the group and read row 0
-        lane_start[g, len(members):] = 0
-        lane_shift[g, len(members):] = front
+        # dummy lanes (an empty range, never written) read what the group's first lane reads
+        k = len(members)
+        lane_row[g, k:] = lane_row[g, 0]
+        lane_shift[g, k:] = lane_shift[g, 0]
+        lane_L[g, k:] = lane_L[g, 0]
+        lane_start[g, k:] = lane_start[g, 0]
         m_steady[g] = max(max(steadies), 1)
+        # from the first lane's last output on, the reads are checked (lanes of a group
+        # differ in window and range, and none reads beyond what its own outputs need)
+        m_stop[g] = min(stops)
         phase[g] = c0
-    _k.run_lanes(xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                 lane_nhi, m_lo, m_hi, m_steady, phase, wr, wi, cr, ci, ar, br, ai, bi, base_r, base_i, hop, code, out)
+    work = float(np.sum(m_hi - m_lo)) * P * width
+    parallel_for(_k.run_lanes, G, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out,
+                 lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br,
+                 ai, bi, base_r, base_i, hop, code, out, work=work)
     return out

@@ -32,6 +32,7 @@ from ._checks import (
     check_choice,
     check_cval,
     check_input_array,
+    check_writeable,
     check_mode,
     check_order,
     check_radius,
@@ -40,8 +41,11 @@ from ._checks import (
     check_truncate,
     per_axis,
 )
+from ._pool import parallel_for
+from ._wide import WIDE_FACTOR, gaussian_wide
 from .design import (
     TOL_FLOOR,
+    fir_error,
     fir_kernel,
     gaussian_plan,
     scipy_gaussian_kernel,
@@ -163,6 +167,7 @@ def _get_output(output, x: np.ndarray, complex_input: bool) -> np.ndarray:
         raise TypeError(f"output must be None, a dtype or an ndarray; got {type(output).__name__}")
     if output.shape != x.shape:
         raise ValueError(f"output shape {output.shape} does not match input shape {x.shape}")
+    check_writeable(output, "output")
     if output.dtype == np.bool_ or output.dtype.kind not in "uifc":
         raise TypeError(f"output must have a numeric dtype; got {output.dtype}")
     if complex_input and output.dtype.kind != "c":
@@ -184,16 +189,26 @@ def _scipy_radius(sigma: float, truncate: float, radius: int | None) -> int:
 def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
                 method: str = "auto", transform: str = "auto", tol: float | None = None,
                 n: int | None = None):
-    """Decide how one axis is filtered: ``('direct', kernel)`` or ``('bank', plan, method)``.
+    """Decide how one axis is filtered: ``('direct', kernel)``, ``('bank', plan, method)`` or ``('wide', sigma, order)``.
 
     The accuracy target is ``tol`` or, without it, a quarter of the kernel
-    error of scipy at ``truncate``/``radius``.  The direct path's kernel is scipy's own
+    error of scipy at ``truncate``.  The direct path's kernel is scipy's own
     for orders 0 and 1 without ``tol`` (bit-identical results), otherwise the
     shortest moment-corrected kernel meeting the target
     (:func:`sftwave.design.fir_kernel`): scipy's second-derivative kernel leaks
-    the signal's mean, and a user's ``tol`` must hold on either path.  ``n``,
-    the signal's length along the axis, tightens the target for signals
-    shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``).
+    the signal's mean, and a user's ``tol`` must hold on either path.
+
+    An explicit ``radius`` (without ``tol``) is the user's support: the kernel
+    is scipy's, truncated there, for every order, on the direct path, so the
+    result is scipy's bit for bit (for order 2 this includes scipy's leak of
+    the signal's mean, which the default path's kernel corrects).  A bank
+    ``method`` cannot honour a support (``ValueError``).
+
+    ``n``, the signal's length along the axis, tightens the target for
+    signals shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``);
+    with ``method='auto'``, a plan whose window exceeds ``WIDE_FACTOR * n``
+    becomes ``'wide'``: the exact untruncated filter by FFT
+    (:mod:`sftwave._wide`), at a cost bounded by the signal, not by sigma.
 
     Examples
     --------
@@ -202,13 +217,21 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
     >>> kind, plan, method = choose_path(64.0, 0)
     >>> kind, method, plan.info["P"]
     ('bank', 'iir1', 6)
+    >>> choose_path(64.0, 0, radius=100)[1].size      # scipy's kernel, truncated at 100
+    201
+    >>> choose_path(1e7, 2, n=1000)[0]
+    'wide'
     """
     transform = "sft" if transform == "auto" else transform
-    if tol is None:
-        r_scipy = _scipy_radius(sigma, truncate, radius)
-        target = DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, r_scipy)
-    else:
-        target = tol
+    if radius is not None and tol is None:
+        if method not in ("auto", "direct"):
+            raise ValueError(
+                f"radius={radius!r} fixes the kernel's support (a truncated kernel, "
+                f"computed directly), which method={method!r} cannot honour: pass "
+                f"method='auto' or 'direct', or truncate= instead of radius")
+        return ("direct", scipy_gaussian_kernel(sigma, order, radius))
+    r_scipy = _scipy_radius(sigma, truncate, None)
+    target = DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, r_scipy) if tol is None else tol
 
     def direct():
         if tol is None and order < 2:
@@ -222,7 +245,7 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
         if method == "auto":
             return direct()
         raise ValueError(
-            f"the SFT cannot reach the accuracy of truncate={truncate!r}/radius={radius!r} "
+            f"the SFT cannot reach the accuracy of truncate={truncate!r} "
             f"(kernel error {target / DEFAULT_TOL_FACTOR:.2g}); pass tol>={TOL_FLOOR:g} "
             f"or method='direct'"
         )
@@ -236,11 +259,29 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
             return direct()
         raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='direct'") from None
     if method == "auto":
-        fir = direct()
         # one complex recursion per frequency, with or without decay, plus fixed work
-        if fir[1].size <= DIRECT_TAPS_PER_ORDER / bank.threads() * (plan.omegas.size + 1):
-            return fir
+        max_taps = DIRECT_TAPS_PER_ORDER / bank.threads() * (plan.omegas.size + 1)
+        if _fir_may_fit(sigma, order, target, tol, r_scipy, max_taps):
+            fir = direct()
+            if fir[1].size <= max_taps:
+                return fir
+        if n is not None and plan.length > WIDE_FACTOR * n:
+            return ("wide", float(sigma), int(order))
     return ("bank", plan, bank_method)
+
+
+def _fir_may_fit(sigma: float, order: int, target: float, tol: float | None, r_scipy: int,
+                 max_taps: float) -> bool:
+    """Whether the direct path's kernel can have at most ``max_taps`` taps (without building it).
+
+    scipy's kernel has ``2 r + 1`` taps; the shortest moment-corrected kernel
+    has more than ``max_taps`` if the one at that radius misses the target.
+    Keeps the cost of the choice bounded when sigma is large.
+    """
+    if tol is None and order < 2:
+        return 2 * r_scipy + 1 <= max_taps
+    radius = int(max_taps) // 2
+    return radius >= 1 and fir_error(float(sigma), int(order), radius) <= target
 
 
 def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
@@ -297,12 +338,14 @@ def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
     coef = plan.coef[0]
     sums = bank._window_sums(w, plan.length)
     dc = float(coef[0] @ sums.real + coef[1] @ sums.imag)
-    _numba.bank_inner(x.reshape(outer, n, inner), plan.pad_before, plan.length, MODE_CODES[mode],
+    tasks = outer * -(-inner // _numba.INNER_BLOCK)
+    parallel_for(_numba.bank_inner, tasks, x.reshape(outer, n, inner), plan.pad_before, plan.length, MODE_CODES[mode],
                       float(cval), np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
                       np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
                       np.ascontiguousarray(coef[0], dtype=np.float64),
                       np.ascontiguousarray(coef[1], dtype=np.float64), dc,
-                      res.reshape(outer, n, inner))
+                      res.reshape(outer, n, inner),
+                      work=float(x.size + plan.length * outer * inner) * (w.size + 1))
     if out is None or res is out:
         return res
     np.copyto(out, res, casting="unsafe")
@@ -325,11 +368,14 @@ def _direct_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval:
     inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
     sym = _fir.symmetry(weights)
     code = MODE_CODES[mode]
+    work = float(x.size) * weights.size
     if inner == 1:
-        _fir.fir_lines(x.reshape(-1, n), weights, sym, code, float(cval), res.reshape(-1, n))
+        parallel_for(_fir.fir_lines, outer, x.reshape(-1, n), weights, sym, code, float(cval),
+                     res.reshape(-1, n), work=work)
     else:
-        _fir.fir_inner(x.reshape(outer, n, inner), weights, sym, code, float(cval),
-                       res.reshape(outer, n, inner))
+        tasks = outer * -(-inner // _fir.INNER_BLOCK)
+        parallel_for(_fir.fir_inner, tasks, x.reshape(outer, n, inner), weights, sym, code,
+                     float(cval), res.reshape(outer, n, inner), work=work)
     if out is None or res is out:
         return res
     np.copyto(out, res, casting="unsafe")
@@ -337,7 +383,7 @@ def _direct_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval:
 
 
 def _filter_axis(x: np.ndarray, step, mode: str, cval: float, out: np.ndarray | None) -> np.ndarray:
-    """One axis of a real floating array, by the bank or by scipy's direct FIR."""
+    """One axis of a real floating array: by the bank, scipy's direct FIR or the wide-kernel limit."""
     axis, sigma, order, path = step
     if path[0] == "direct":
         weights = np.ascontiguousarray(path[1][::-1])
@@ -351,7 +397,21 @@ def _filter_axis(x: np.ndarray, step, mode: str, cval: float, out: np.ndarray | 
             return res
         np.copyto(out, res, casting="unsafe")  # e.g. float16, which scipy cannot write
         return out
+    if path[0] == "wide":
+        return _wide_axis(x, axis, path[1], path[2], mode, cval, out)
     return _bank_axis(x, axis, path[1], path[2], mode, cval, out)
+
+
+def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cval: float,
+               out: np.ndarray | None) -> np.ndarray:
+    """A kernel many times wider than the line: its exact limit (:mod:`sftwave._wide`)."""
+    moved = np.moveaxis(x, axis, -1)
+    res = gaussian_wide(moved.reshape(-1, moved.shape[-1]), sigma, order, mode, cval)
+    res = np.moveaxis(res.reshape(moved.shape), -1, axis)
+    if out is None:
+        return res.astype(x.dtype, copy=False)
+    np.copyto(out, res, casting="unsafe")
+    return out
 
 
 def _run_axes(x: np.ndarray, steps, modes, cval: float, out: np.ndarray | None) -> np.ndarray:

@@ -97,7 +97,8 @@ from typing import Any
 
 import numpy as np
 
-from .._threads import check_workers, numba_threads
+from .. import _pool
+from .._threads import check_workers
 from ..design import (
     TOL_FLOOR,
     gaussian_plan,
@@ -658,7 +659,7 @@ def _cpu_threads(threads: int | None):
     """numba's and (if imported) torch's thread counts set to ``threads`` (None: unchanged)."""
     torch = sys.modules.get("torch")
     previous = torch.get_num_threads() if torch is not None else None
-    with numba_threads(threads):
+    with _pool.limit(threads):
         try:
             if threads is not None and torch is not None:
                 torch.set_num_threads(threads)

@@ -1,0 +1,146 @@
+"""sftwave's parallel loops on numba's OpenMP layer (before issue 9) against its own thread pool.
+
+Runs the same workloads in fresh processes against two source trees (``--old``
+and ``--new``, each a checkout's ``src`` folder), with scipy and MNE timed in
+the same processes as anchors, and prints medians and ratios:
+
+* per-call cost of small inputs (a 1000-sample line, a 64 x 64 image), idle and
+  with the other cores busy (a spinning process per other core: OpenMP's
+  workers spin-wait after each parallel region, which cost milliseconds then);
+* ordinary workloads: N = 1e6 at sigma 128, a 2048 x 2048 float32 image at
+  sigma 8, a 1e5-sample scalogram of 200 frequencies (complex64), MNE's EEG
+  job (60 epochs x 32 channels x 1000 samples at 250 Hz, 37 frequencies,
+  7 cycles, power, decim 4);
+* a fresh process's first ``cwt`` call with the caches filled.
+
+    python benchmarks/threading_ab.py --old /tmp/oldtree/src --new src [--reps 7]
+
+Results go to stdout and, with ``--json``, to a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+CHILD = r"""
+import json, statistics, sys, time
+import numpy as np
+import scipy.ndimage as ndi
+import sftwave
+
+reps = int(sys.argv[1])
+rng = np.random.default_rng(0)
+line = rng.standard_normal(1000)
+small = rng.standard_normal((64, 64)).astype(np.float32)
+big = np.cumsum(rng.standard_normal(1_000_000))
+img = rng.standard_normal((2048, 2048)).astype(np.float32)
+sig = rng.standard_normal(100_000).astype(np.float32)
+freqs = np.geomspace(0.002, 0.45, 200)
+eeg = rng.standard_normal((60, 32, 1000))
+eeg_f = np.linspace(4.0, 40.0, 37)
+
+def med(fn, n):
+    fn()
+    ts = []
+    for _ in range(n):
+        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+def mne_eeg():
+    from mne.time_frequency import tfr_array_morlet
+    return tfr_array_morlet(eeg, 250.0, eeg_f, n_cycles=7.0, output="power", decim=4, n_jobs=1)
+
+res = {
+  "line_sigma8": med(lambda: sftwave.gaussian_filter1d(line, 8.0), 50 * reps),
+  "line_sigma64": med(lambda: sftwave.gaussian_filter1d(line, 64.0), 50 * reps),
+  "scipy_line_sigma8": med(lambda: ndi.gaussian_filter1d(line, 8.0), 50 * reps),
+  "img64_sigma4": med(lambda: sftwave.gaussian_filter(small, 4.0), 50 * reps),
+  "scipy_img64_sigma4": med(lambda: ndi.gaussian_filter(small, 4.0), 50 * reps),
+}
+if sys.argv[2] == "full":
+    res.update({
+      "n1e6_sigma128": med(lambda: sftwave.gaussian_filter1d(big, 128.0), reps),
+      "scipy_n1e6_sigma128": med(lambda: ndi.gaussian_filter1d(big, 128.0), 3),
+      "img2048_sigma8": med(lambda: sftwave.gaussian_filter(img, 8.0), reps),
+      "scipy_img2048_sigma8": med(lambda: ndi.gaussian_filter(img, 8.0), 3),
+      "cwt_1e5_200": med(lambda: sftwave.cwt(sig, freqs), reps),
+      "eeg_power": med(lambda: sftwave.cwt(eeg, eeg_f, 250.0, xi=7.0, output="power", decim=4), reps),
+      "mne_eeg_power": med(mne_eeg, 3),
+    })
+print(json.dumps(res))
+"""
+
+FIRST = r"""
+import time
+t0 = time.perf_counter()
+import numpy as np, sftwave
+t1 = time.perf_counter()
+sftwave.cwt(np.random.default_rng(0).standard_normal(100_000).astype(np.float32),
+            np.geomspace(0.002, 0.45, 200))
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1)
+"""
+
+
+def run_child(src: str, reps: int, kind: str, env_extra: dict | None = None) -> dict:
+    env = dict(os.environ, PYTHONPATH=src, **(env_extra or {}))
+    out = subprocess.run([sys.executable, "-c", CHILD, str(reps), kind], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def first_call(src: str) -> tuple[float, float]:
+    env = dict(os.environ, PYTHONPATH=src)
+    for _ in range(2):  # the first fills the caches
+        out = subprocess.run([sys.executable, "-c", FIRST], env=env, capture_output=True,
+                             text=True, check=True)
+    imp, call = map(float, out.stdout.split())
+    return imp, call
+
+
+def busy_others():
+    """One spinning process per other core."""
+    n = max(1, (os.cpu_count() or 2) - 1)
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True)
+    ap.add_argument("--new", required=True)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    trees = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
+    results: dict = {}
+    for name, src in trees.items():
+        results[name] = {"idle": run_child(src, args.reps, "full")}
+    for name, src in trees.items():
+        procs = busy_others()
+        try:
+            results[name]["busy"] = run_child(src, args.reps, "small")
+        finally:
+            for p in procs:
+                p.kill()
+        results[name]["first_call"] = first_call(src)
+    print(f"{'workload':24s} {'old (OpenMP)':>14s} {'new (pool)':>12s} {'new/old':>8s}")
+    for cond in ("idle", "busy"):
+        for k in results["old"][cond]:
+            o, n = results["old"][cond][k], results["new"][cond][k]
+            print(f"{cond + ' ' + k:24s} {o * 1e3:12.3f}ms {n * 1e3:10.3f}ms {n / o:8.2f}")
+    for i, what in enumerate(("import", "first cwt (cached)")):
+        o, n = results["old"]["first_call"][i], results["new"]["first_call"][i]
+        print(f"{what:24s} {o:13.3f}s {n:11.3f}s {n / o:8.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Issue 9's thread-safety criterion: 8 user threads calling every public function at once,
+in a fresh process, never crash in 20 repeated runs, and match the sequential results bit for bit.
+
+Each run is ``python tests/threads_child.py 8`` in a new process; the first
+``--cold`` runs also start with empty numba and plan caches (so compilation and
+plan design happen in the threads), the rest load from the caches the first
+run filled.  Prints one line per run and a summary; exits non-zero on any
+failure.
+
+    python benchmarks/threads_stress.py [--runs 20] [--cold 3] [--threads 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHILD = Path(__file__).resolve().parent.parent / "tests" / "threads_child.py"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--cold", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=8)
+    args = ap.parse_args()
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="sftwave-stress-") as tmp:
+        for i in range(args.runs):
+            cache = Path(tmp) / (f"cold{i}" if i < args.cold else "warm")
+            env = dict(os.environ, NUMBA_CACHE_DIR=str(cache / "numba"),
+                       SFTWAVE_CACHE_DIR=str(cache / "plans"))
+            t0 = time.perf_counter()
+            proc = subprocess.run([sys.executable, str(CHILD), str(args.threads)], env=env,
+                                  capture_output=True, text=True)
+            dt = time.perf_counter() - t0
+            ok = proc.returncode == 0 and proc.stdout.startswith("OK")
+            failures += not ok
+            kind = "cold" if i < args.cold else "warm"
+            print(f"run {i + 1:2d} ({kind}): exit {proc.returncode:4d}  {dt:6.1f} s  "
+                  f"{proc.stdout.strip()[:60] or proc.stderr.strip()[-200:]}", flush=True)
+    print(f"{args.runs - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

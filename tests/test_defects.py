@@ -1,0 +1,199 @@
+"""Regressions of issue 9 (crashes and wrong results on valid input), one block per item.
+
+Items 2 and 3 (threads, fork) are in tests/test_threads.py, item 8 (the plan
+cache) in tests/test_plancache.py, items 10 and 11 (error messages, dtypes) in
+tests/test_errors.py and tests/test_cwt.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.ndimage as ndi
+
+import sftwave
+from sftwave.ndimage import choose_path
+
+from naive import exact_gaussian_filter1d, rel_rmse
+
+# ----------------------------------------------------------------------------- 1: lane reads
+
+
+_LANES = r"""
+import numpy as np, sftwave
+f = [0.0002, 0.05, 0.08, 0.12, 0.18, 0.25, 0.33, 0.45]
+for n in (100_000, 101_000):
+    sftwave.cwt(np.random.default_rng(n).standard_normal(n), f)
+sftwave.cwt(np.random.default_rng(0).standard_normal(4000), np.geomspace(2, 400, 10), 1000.0)
+sftwave.cwt(np.random.default_rng(0).standard_normal(2000), np.linspace(5, 45, 9), 250.0,
+            output="power", decim=3)
+print("OK")
+"""
+
+
+@pytest.mark.slow
+def test_lane_engine_reads_in_bounds(tmp_path):
+    """The issue's crashing snippet, with numba's bounds checks on (a fresh kernel cache).
+
+    Lanes of one group differ in window; each used to read the line up to the
+    longest one's end, past the buffer (a segmentation fault for n = 1e5).
+    """
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "nb"))
+    proc = subprocess.run([sys.executable, "-c", _LANES], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "OK"
+
+
+def test_lanes_of_very_different_windows_are_exact():
+    """A group mixing a window longer than the signal with short ones: each row as alone."""
+    x = np.random.default_rng(5).standard_normal(3000)
+    freqs = [0.0004, 0.05, 0.3]
+    together = sftwave.cwt(x, freqs)
+    for i, f in enumerate(freqs):
+        # the same recursions, started at other alignments: equal to rounding
+        assert rel_rmse(together[i], sftwave.cwt(x, [f])[0]) < 1e-12
+
+
+# ----------------------------------------------------------------------------- 4: radius
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+@pytest.mark.parametrize("radius", [0, 3, 7, 40, 120])
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest"])
+def test_radius_is_scipys_support(order, radius, mode):
+    """An explicit radius gives scipy's truncated kernel: scipy's result, bit for bit (was 77 % off)."""
+    x = np.random.default_rng(radius).standard_normal(2000)
+    got = sftwave.gaussian_filter1d(x, 20.0, order=order, radius=radius, mode=mode, cval=0.5)
+    want = ndi.gaussian_filter1d(x, 20.0, order=order, radius=radius, mode=mode, cval=0.5)
+    assert np.array_equal(got, want)
+
+
+def test_radius_per_axis_in_gaussian_filter():
+    img = np.random.default_rng(0).standard_normal((60, 70))
+    got = sftwave.gaussian_filter(img, (20.0, 9.0), radius=(7, 30))
+    assert np.array_equal(got, ndi.gaussian_filter(img, (20.0, 9.0), radius=(7, 30)))
+
+
+def test_radius_with_a_bank_method_is_refused():
+    with pytest.raises(ValueError, match=r"radius=7 .*method='iir1'"):
+        sftwave.gaussian_filter1d(np.zeros(100), 20.0, radius=7, method="iir1")
+
+
+# ----------------------------------------------------------------------------- 5: tiny sigma
+
+
+@pytest.mark.parametrize("sigma", [0.005, 0.01, 0.02, 0.03, 0.1])
+@pytest.mark.parametrize("order", [0, 1])
+def test_tiny_sigma_matches_scipy(sigma, order):
+    """A derivative kernel narrower than a sample underflows to zero: scipy's result, no error."""
+    x = np.random.default_rng(1).standard_normal(500)
+    got = sftwave.gaussian_filter1d(x, sigma, order=order)
+    assert np.array_equal(got, ndi.gaussian_filter1d(x, sigma, order=order))
+
+
+@pytest.mark.parametrize("sigma", [0.005, 0.02, 0.1])
+def test_tiny_sigma_second_derivative(sigma):
+    """Order 2 (sftwave's moment-exact kernel, not scipy's): the exact sampled kernel's result.
+
+    The reference is the sampled kernel normalised by its own sum (as scipy
+    and sftwave normalise; tests/naive.py's continuous normalisation differs
+    below sigma = 1.5), over |k| <= 3, where the rest underflows.
+    """
+    from naive import extend
+
+    from sftwave.design import gaussian_target
+
+    x = np.random.default_rng(1).standard_normal(500)
+    T = gaussian_target(sigma, 2)(np.arange(-3, 4))
+    want = np.convolve(extend(x, 3, 3, "reflect"), T, mode="valid")
+    got = sftwave.gaussian_filter1d(x, sigma, order=2)
+    assert rel_rmse(got, want) < 1e-14
+
+
+def test_tiny_sigma_with_tol():
+    x = np.random.default_rng(1).standard_normal(500)
+    got = sftwave.gaussian_filter1d(x, 0.02, order=1, tol=1e-6)
+    assert np.array_equal(got, np.zeros_like(x))   # the exact kernel is zero in float64
+
+
+# ----------------------------------------------------------------------------- 6: huge sigma
+
+
+@pytest.mark.parametrize("mode", ["reflect", "mirror", "wrap", "nearest", "constant"])
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_kernel_wider_than_signal_is_exact(mode, order):
+    """sigma >> n: the exact limit, equal to the direct definition (tests/naive.py)."""
+    x = np.random.default_rng(order).standard_normal((2, 40)) + 2.0
+    sigma = 400.0
+    assert choose_path(sigma, order, n=40)[0] == "wide"
+    got = sftwave.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=-1.0)
+    want = exact_gaussian_filter1d(x, sigma, order, mode, -1.0)
+    scale = np.max(np.abs(x))
+    assert np.max(np.abs(got - want)) <= 1e-13 * scale
+
+
+def test_wide_path_is_chosen_only_when_the_window_dwarfs_the_signal():
+    assert choose_path(1e7, 0, n=1000)[0] == "wide"
+    assert choose_path(100.0, 0, n=100_000)[0] == "bank"
+    assert choose_path(1e7, 0, n=1000, method="iir1")[0] == "bank"   # a forced method is run
+
+
+@pytest.mark.parametrize("order", [0, 2])
+def test_huge_sigma_memory_is_bounded_by_the_signal(order):
+    """sigma = 1e7 on 1e5 samples: memory of a few signals, not of tens of sigma (was GiBs)."""
+    x = np.random.default_rng(0).standard_normal(100_000)
+    sftwave.gaussian_filter1d(x[:1000], 1e7, order=order)     # designs and compiles
+    tracemalloc.start()
+    try:
+        y = sftwave.gaussian_filter1d(x, 1e7, order=order)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * x.nbytes, peak
+    assert np.all(np.isfinite(y))
+
+
+# ----------------------------------------------------------------------------- 7: decim
+
+
+@pytest.mark.parametrize("decim", [10**4, 10**8, 10**9])
+def test_memory_does_not_grow_with_decim(decim):
+    x = np.random.default_rng(0).standard_normal(4000)
+    freqs = np.geomspace(2, 400, 10)
+    ref = sftwave.cwt(x, freqs, 1000.0)[:, :1]
+    tracemalloc.start()
+    try:
+        y = sftwave.cwt(x, freqs, 1000.0, decim=decim)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert y.shape == (10, 1)
+    assert np.array_equal(y, ref)
+    assert peak < 50 * x.nbytes, peak
+
+
+# ----------------------------------------------------------------------------- 9: import
+
+
+_NO_LOCATOR = r"""
+import numba.core.caching as caching
+caching.CacheImpl._locator_classes = []      # as with a read-only install and HOME
+import numpy as np, sftwave
+y = sftwave.gaussian_filter1d(np.arange(50.0), 3.0)
+z = sftwave.cwt(np.sin(np.arange(2000.0)), [0.1, 0.2], output="abs")
+print("OK", y.shape, z.shape)
+"""
+
+
+def test_import_without_a_writable_cache():
+    """numba finds no cache location: sftwave imports and runs, compiling in the process."""
+    proc = subprocess.run([sys.executable, "-c", _NO_LOCATOR], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.startswith("OK")
