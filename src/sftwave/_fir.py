@@ -109,6 +109,9 @@ def fir_inner(lo_task, hi_task, x3, w, sym, mode, cval, out3):
     """Correlate along axis 1 of x3 (outer, n, inner), the inner elements side by side.
 
     Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
+    Each task first copies its block of the input (n x INNER_BLOCK), so
+    ``out3`` may be ``x3`` itself (filtering in place, as scipy's line buffers
+    allow): :func:`sftwave.gaussian_filter` then needs one output array only.
     """
     outer, n, inner = x3.shape
     c = w.shape[0] // 2
@@ -121,19 +124,23 @@ def fir_inner(lo_task, hi_task, x3, w, sym, mode, cval, out3):
         b1 = min(inner, b0 + block)
         nb = b1 - b0
         acc = np.empty(nb)
+        col = np.empty((1, n, nb), dtype=x3.dtype)   # this block of the input, read first
+        for i in range(n):
+            for t in range(nb):
+                col[0, i, t] = x3[o_idx, i, b0 + t]
         for i in range(n):
             if sym == 1:
-                _row_into(x3, o_idx, i, b0, nb, n, mode, cval, w[c], acc, True)
+                _row_into(col, 0, i, 0, nb, n, mode, cval, w[c], acc, True)
                 for j in range(-c, 0):
-                    _pair_into(x3, o_idx, i + j, i - j, b0, nb, n, mode, cval, w[c + j], 1.0, acc)
+                    _pair_into(col, 0, i + j, i - j, 0, nb, n, mode, cval, w[c + j], 1.0, acc)
             elif sym == -1:
-                _row_into(x3, o_idx, i, b0, nb, n, mode, cval, w[c], acc, True)
+                _row_into(col, 0, i, 0, nb, n, mode, cval, w[c], acc, True)
                 for j in range(-c, 0):
-                    _pair_into(x3, o_idx, i + j, i - j, b0, nb, n, mode, cval, w[c + j], -1.0, acc)
+                    _pair_into(col, 0, i + j, i - j, 0, nb, n, mode, cval, w[c + j], -1.0, acc)
             else:
-                _row_into(x3, o_idx, i + size2, b0, nb, n, mode, cval, w[c + size2], acc, True)
+                _row_into(col, 0, i + size2, 0, nb, n, mode, cval, w[c + size2], acc, True)
                 for j in range(-c, size2):
-                    _row_into(x3, o_idx, i + j, b0, nb, n, mode, cval, w[c + j], acc, False)
+                    _row_into(col, 0, i + j, 0, nb, n, mode, cval, w[c + j], acc, False)
             for t in range(nb):
                 out3[o_idx, i, b0 + t] = acc[t]
 

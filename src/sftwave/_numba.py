@@ -350,6 +350,8 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
     channel (coefficients ``ca`` on Re T_p, ``cb`` on Im T_p; ``dc`` the kernel's
     sum).  Each element of the block is filtered minus its mean along the axis.
     Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
+    Each task copies its block of the input (in the pass that takes the
+    means) before writing, so ``out3`` may be ``x3`` itself (in place).
     """
     outer, n, inner = x3.shape
     P = wr.shape[0]
@@ -360,9 +362,12 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
         b0 = (task % nblocks) * block
         nb = min(inner, b0 + block) - b0
         centre = np.zeros(nb)
+        col = np.empty((n, nb))   # this block of the input, read first
         for i in range(n):
             for t in range(nb):
-                centre[t] += x3[o, i, b0 + t]
+                v = x3[o, i, b0 + t]
+                col[i, t] = v
+                centre[t] += v
         for t in range(nb):
             centre[t] /= n
         sr = np.zeros((P, nb))
@@ -381,7 +386,7 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
                     xn[t] = cv[t]
             else:
                 for t in range(nb):
-                    xn[t] = x3[o, src, b0 + t] - centre[t]
+                    xn[t] = col[src, t] - centre[t]
             if m >= L:
                 k2 = k - L
                 src2 = k2 if 0 <= k2 < n else _source_index(k2, n, mode)
@@ -390,7 +395,7 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
                         xo[t] = cv[t]
                 else:
                     for t in range(nb):
-                        xo[t] = x3[o, src2, b0 + t] - centre[t]
+                        xo[t] = col[src2, t] - centre[t]
             for t in range(nb):
                 acc[t] = centre[t] * dc
             for p in range(P):

@@ -69,6 +69,9 @@ _MIN_CHUNK = 1 << 15
 #: cannot accumulate beyond one chunk (the SFT's only drift in float64).
 _MAX_CHUNK = 1 << 22
 
+#: Rows up to this long may be filtered in place (one work item each).
+MAX_IN_PLACE = _MAX_CHUNK
+
 
 def resolve_method(method: str, name: str = "method") -> str:
     """Validate a bank method name (the argument ``name``); ``'auto'`` becomes the default."""
@@ -81,11 +84,12 @@ def threads() -> int:
     return _pool.threads()
 
 
-def _work_items(nrows: int, n: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Split rows into (row, start, count) items so all threads have work."""
+def _work_items(nrows: int, n: int, L: int,
+                split: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Split rows into (row, start, count) items so all threads have work (``split=False``: whole rows)."""
     nthreads = threads()
-    chunks = -(-n // _MAX_CHUNK)
-    if nrows < 2 * nthreads:
+    chunks = -(-n // _MAX_CHUNK) if split else 1
+    if split and nrows < 2 * nthreads:
         want = -(-2 * nthreads // max(nrows, 1))
         chunks = max(chunks, min(want, n // max(_MIN_CHUNK, 8 * L)))
     size = -(-n // max(chunks, 1))
@@ -147,12 +151,16 @@ def run(
     mode: str = "reflect",
     cval: float = 0.0,
     method: str = "iir1",
+    whole_rows: bool = False,
 ) -> np.ndarray:
     """Run a bank over the rows of ``x2d`` into ``out`` (rows, n_out, channels).
 
     ``coef`` has shape (channels, 2, P) and is real.  Output ``i`` of row ``r``
     uses the positions ``i - pad_before .. i - pad_before + L - 1`` of the row
-    extended by ``mode``.
+    extended by ``mode``.  ``whole_rows`` runs each row as one work item (each
+    copies its row before writing), so ``out`` may be ``x2d`` itself (in place,
+    for rows of at most ``MAX_IN_PLACE`` samples); otherwise a row is split
+    among the threads.
     """
     nrows = x2d.shape[0]
     n = out.shape[1]
@@ -175,7 +183,7 @@ def run(
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     sums = _window_sums(w, L)
     dc = coef[:, 0, :] @ sums.real + coef[:, 1, :] @ sums.imag  # each channel's kernel sum
-    rows, starts, counts = _work_items(nrows, n, L)
+    rows, starts, counts = _work_items(nrows, n, L, split=not whole_rows)
     work = float(np.sum(counts + L)) * (omegas.size + 1)
     parallel_for(
         _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
@@ -188,14 +196,14 @@ def run(
 
 
 def apply(plan: Plan, x2d: np.ndarray, out: np.ndarray, *, mode: str, cval: float,
-          method: str) -> np.ndarray:
-    """Filter every row of ``x2d`` with a real plan into ``out`` (rows, n, outputs)."""
+          method: str, whole_rows: bool = False) -> np.ndarray:
+    """Filter every row of ``x2d`` with a real plan into ``out`` (rows, n, outputs); see :func:`run`."""
     coef = plan.coef
     if np.iscomplexobj(coef):
         # complex target: real and imaginary parts are two real channels
         coef = np.stack([coef.real, coef.imag], axis=1).reshape(-1, 2, coef.shape[-1])
     return run(x2d, plan.omegas, plan.alpha, plan.length, plan.pad_before, coef, out,
-               mode=mode, cval=cval, method=method)
+               mode=mode, cval=cval, method=method, whole_rows=whole_rows)
 
 
 def components(x_ext: np.ndarray, omegas, alpha: float, L: int, method: str = "iir1") -> np.ndarray:

@@ -304,8 +304,13 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         and out.flags.c_contiguous
     )
     if direct_write:
-        bank.apply(plan, x2d, out.reshape(-1, n, 1), mode=mode, cval=cval, method=method)
-        return out
+        out2d = out.reshape(-1, n)
+        overlap = np.may_share_memory(x2d, out2d)
+        if not overlap or (_same_memory(x2d, out2d) and n <= bank.MAX_IN_PLACE):
+            # in place: one work item per row, which copies its row before writing
+            bank.apply(plan, x2d, out2d[..., None], mode=mode, cval=cval, method=method,
+                       whole_rows=overlap)
+            return out
     res = np.empty((x2d.shape[0], n, 1), dtype=x.dtype)
     bank.apply(plan, x2d, res, mode=mode, cval=cval, method=method)
     res = np.moveaxis(res.reshape(shape), -1, axis)
@@ -315,15 +320,22 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     return out
 
 
-def _writable_in_place(x: np.ndarray, out: np.ndarray | None) -> bool:
-    """Whether the kernels may write straight into ``out``: a float C-ordered array apart from ``x``.
+def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` are the same elements in the same layout (``a`` is ``b`` as data)."""
+    return (a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
 
-    The kernels read neighbours on both sides of the sample they write (and the
-    boundary modes read back from the ends), so an output that overlaps the
-    input goes through a fresh array.
+
+def _writable_in_place(x: np.ndarray, out: np.ndarray | None) -> bool:
+    """Whether the FIR and non-last-axis kernels may write straight into ``out``.
+
+    ``out`` must be a float C-ordered array apart from ``x``, or ``x`` itself:
+    those kernels copy each line (or block of lines) before writing it, so
+    filtering in place is safe, but an output that partly overlaps the input
+    goes through a fresh array.
     """
     return (out is not None and out.dtype in (np.float32, np.float64) and out.flags.c_contiguous
-            and not np.may_share_memory(x, out))
+            and (not np.may_share_memory(x, out) or _same_memory(x, out)))
 
 
 def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
@@ -414,17 +426,38 @@ def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cv
     return out
 
 
-def _run_axes(x: np.ndarray, steps, modes, cval: float, out: np.ndarray | None) -> np.ndarray:
-    """Apply the steps in turn; the last one writes into ``out`` if given."""
+def _run_axes(x: np.ndarray, steps, modes, cval: float, out: np.ndarray | None,
+              owned: bool = False) -> np.ndarray:
+    """Apply the steps in turn, in one buffer, and return the result (in ``out`` if given).
+
+    As in scipy, the first axis writes into one array of the working dtype
+    (``out`` itself when it has that dtype and layout; ``x`` itself when it is
+    the caller's own working copy, ``owned``) and every later axis filters that
+    array in place, so the call needs no more memory than its output (plus the
+    working copy of an integer or float16 input).
+    """
     if not steps:
         if out is None:
             return x.copy()
         np.copyto(out, x, casting="unsafe")
         return out
-    last = len(steps) - 1
-    for i, (step, mode) in enumerate(zip(steps, modes)):
-        x = _filter_axis(x, step, mode, cval, out if i == last else None)
-    return x
+    if (out is not None and out.dtype == x.dtype and out.flags.c_contiguous
+            and not np.may_share_memory(x, out)):
+        buf = out
+    elif owned and x.flags.c_contiguous:
+        buf = x
+    else:
+        buf = np.empty(x.shape, dtype=x.dtype)
+    src = x
+    for step, mode in zip(steps, modes):
+        res = _filter_axis(src, step, mode, cval, buf)
+        if res is not buf:   # a path that could not write into buf (a layout it refuses)
+            np.copyto(buf, res)
+        src = buf
+    if out is None or buf is out:
+        return buf
+    np.copyto(out, buf, casting="unsafe")
+    return out
 
 
 def _dispatch(x: np.ndarray, output, steps, modes, cval: float) -> np.ndarray:
@@ -439,7 +472,7 @@ def _dispatch(x: np.ndarray, output, steps, modes, cval: float) -> np.ndarray:
         out.imag = _run_axes(x.imag.astype(wd), steps, modes, float(np.imag(cval)), None)
         return out
     work = x.astype(_work_dtype(x.dtype), copy=False)
-    return _run_axes(work, steps, modes, cval, out)
+    return _run_axes(work, steps, modes, cval, out, owned=work is not x)
 
 
 # ----------------------------------------------------------------------------- public API
