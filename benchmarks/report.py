@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from fmt import err, ms, num, ratio, table  # noqa: E402
+from fmt import err, ms, num, ratio, sec, table  # noqa: E402
 from report_cwt import section_cwt, section_targets, simpleitk_part  # noqa: E402
 
 
@@ -414,6 +414,53 @@ def reading(res: dict) -> str:
     return "\n".join(out)
 
 
+_LABELS = {
+    "line_sigma8": ("`gaussian_filter1d`, 1000 samples, sigma 8 (direct FIR)", "scipy_line_sigma8"),
+    "line_sigma64": ("`gaussian_filter1d`, 1000 samples, sigma 64 (bank)", "scipy_line_sigma8"),
+    "img64_sigma4": ("`gaussian_filter`, 64 x 64 float32, sigma 4", "scipy_img64_sigma4"),
+    "n1e6_sigma128": ("`gaussian_filter1d`, N = 1e6, sigma 128", "scipy_n1e6_sigma128"),
+    "img2048_sigma8": ("`gaussian_filter`, 2048 x 2048 float32, sigma 8", "scipy_img2048_sigma8"),
+    "cwt_1e5_200": ("`cwt`, 1e5 float32 samples, 200 frequencies, complex64", None),
+    "eeg_power": ("`cwt`, EEG 60 x 32 x 1000 at 250 Hz, 37 freqs, 7 cycles, power, decim 4",
+                  "mne_eeg_power"),
+}
+
+
+def section_threading(_res: dict) -> str:
+    """The thread pool against numba's OpenMP layer (benchmarks/threading_ab.py), if it was run."""
+    path = HERE / "results" / "threading_ab.json"
+    if not path.exists():
+        return ""
+    ab = json.loads(path.read_text())
+    meta = ab["meta"]
+    rows = []
+    for cond, label in (("idle", "idle"), ("busy", "other core busy")):
+        for key, (text, anchor) in _LABELS.items():
+            if key not in ab["old"][cond]:
+                continue
+            o, n = ab["old"][cond][key], ab["new"][cond][key]
+            a = ab["new"][cond].get(anchor) if anchor else None
+            rows.append([f"{text}, {label}", ms(o * 1e3), ms(n * 1e3), ratio(o / n),
+                         "–" if a is None else ratio(a / n)])
+    for i, what in enumerate(("`import sftwave` in a fresh process (s)",
+                              "first `cwt` of a fresh process, caches filled (s)")):
+        o, n = ab["old"]["first_call"][i], ab["new"]["first_call"][i]
+        rows.append([what, sec(o), sec(n), ratio(o / n), "–"])
+    return "\n".join([
+        "## Threads: sftwave's own pool against numba's OpenMP layer (issue 9)",
+        "",
+        f"`{meta['command']}` ({meta['date']}, {meta['cpus']} CPUs, load average at start "
+        f"{', '.join(f'{v:.2f}' for v in meta['load_average_at_start'] or [])}). Each tree in fresh "
+        f"processes, medians of {meta['reps']} repetitions (50x that for the small calls); 'old' is "
+        "the code before issue 9 (parallel loops on numba's OpenMP layer), 'new' the serial "
+        "`nogil` kernels on sftwave's own pool. The anchor (scipy.ndimage, or MNE's "
+        "`tfr_array_morlet` with `n_jobs=1`) ran in the same process as 'new'; "
+        "'anchor / new' above 1 means sftwave is faster.",
+        "",
+        table(["workload", "old (ms)", "new (ms)", "old / new", "anchor / new"], rows),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -425,7 +472,7 @@ def render(res: dict) -> str:
     if res.get("quick"):
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_targets, reading, section_1d, section_2d, section_cwt,
-             section_first_call, section_crossover, section_bank, section_drift]
+             section_first_call, section_crossover, section_bank, section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 

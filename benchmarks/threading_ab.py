@@ -15,17 +15,21 @@ the same processes as anchors, and prints medians and ratios:
 
     python benchmarks/threading_ab.py --old /tmp/oldtree/src --new src [--reps 7]
 
-Results go to stdout and, with ``--json``, to a file.
+Results go to stdout and to ``benchmarks/results/threading_ab.json`` (``--json``),
+from which ``benchmarks/report.py`` writes its section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import subprocess
 import sys
-import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
 import json, statistics, sys, time
@@ -114,9 +118,11 @@ def main() -> int:
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--json", default=None)
+    ap.add_argument("--json", default=str(HERE / "results" / "threading_ab.json"))
+    ap.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
     args = ap.parse_args()
     trees = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
+    load0 = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     results: dict = {}
     for name, src in trees.items():
         results[name] = {"idle": run_child(src, args.reps, "full")}
@@ -136,9 +142,20 @@ def main() -> int:
     for i, what in enumerate(("import", "first cwt (cached)")):
         o, n = results["old"]["first_call"][i], results["new"]["first_call"][i]
         print(f"{what:24s} {o:13.3f}s {n:11.3f}s {n / o:8.2f}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+    results["meta"] = {
+        "command": f".venv/bin/python benchmarks/threading_ab.py --old {args.old} --new {args.new} "
+                   f"--reps {args.reps}",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "load_average_at_start": load0, "reps": args.reps,
+    }
+    with open(args.json, "w") as f:
+        json.dump(results, f, indent=1)
+    if not args.no_doc and Path(args.json).resolve() == (HERE / "results" / "threading_ab.json"):
+        sys.path.insert(0, str(HERE))
+        import report
+
+        report.main()
     return 0
 
 

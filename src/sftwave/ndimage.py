@@ -11,6 +11,12 @@ Where sftwave differs from scipy, on purpose:
   only for ``order=0``; a derivative with zero sigma is a ``ValueError``
   (scipy silently returns the input for it).
 * Bad arguments raise ``ValueError``/``TypeError``, never ``RuntimeError``.
+* ``truncate`` sets the accuracy of the SFT path (at least that of scipy's
+  kernel truncated there), not its support; an explicit ``radius`` is the
+  support, and gives scipy's result.
+* A kernel many times wider than the signal (sigma far beyond the length
+  along the axis) gives the exact, untruncated Gaussian's result, computed
+  by FFT at a cost bounded by the signal (:mod:`sftwave._wide`).
 * :func:`gaussian_filter` keeps its intermediate results in floating point and
   casts once at the end; scipy casts after every axis, so integer outputs can
   differ from scipy's by one unit.
@@ -111,8 +117,11 @@ _SHARED_DOC = """
         the SFT path: at least that of scipy's kernel truncated there.
         Default 4.0.
     radius : None or int, optional
-        Radius of the direct path's kernel, overriding ``truncate`` as in scipy
-        (and, without ``tol``, the accuracy target likewise).
+        The kernel's support, overriding ``truncate`` as in scipy: without
+        ``tol``, the kernel is scipy's, truncated at ``radius``, computed
+        directly (the result is scipy's bit for bit, at a cost that grows with
+        ``radius``); a bank ``method`` cannot honour it and raises.  A
+        non-integer or negative radius is a ``ValueError``, as in scipy.
     method : {'auto', 'direct', 'iir1', 'iir1-2k', 'iir2', 'integral', 'window'}, optional
         ``'direct'`` is scipy's truncated FIR (exact for the given truncation;
         its cost grows with sigma).  The others are SFT bank methods (see
@@ -127,7 +136,7 @@ _SHARED_DOC = """
     tol : float, optional
         Target relative RMSE of the kernel against the exact (untruncated)
         sampled Gaussian kernel, in [1e-9, 0.1].  Default: a quarter of the
-        kernel error of scipy at the given ``truncate``/``radius``.
+        kernel error of scipy at the given ``truncate``.
     engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
         Who computes it (see :mod:`sftwave.engines`): ``'numba'``, the CPU
         engine (numpy in, numpy out); ``'xp'``, array-API code (numpy, torch
