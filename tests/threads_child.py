@@ -1,12 +1,13 @@
 """Child script of tests/test_threads.py and benchmarks/threads_stress.py: many threads, first calls.
 
-Run as ``python tests/threads_child.py THREADS``.  Every public function is
-called from ``THREADS`` threads at once (each thread starting at a different
-function, all released together by a barrier, so the first calls - numba's
-compilation or cache loading, plan design - happen concurrently), then once
-more sequentially; the script prints ``OK`` when every threaded result equals
-the sequential one bit for bit, and exits non-zero otherwise.  A crash of the
-process is what the callers watch for.
+Run as ``python tests/threads_child.py THREADS``.  First, for each public
+function in turn, ``THREADS`` threads released together by a barrier make the
+same call at once (the issue's crash: concurrent first calls of one kernel,
+whether numba compiles it or loads it from its cache, and concurrent plan
+design); then every thread runs all the calls, each starting at a different
+one.  Finally each call runs once sequentially; the script prints ``OK`` when
+every threaded result equals the sequential one bit for bit, and exits
+non-zero otherwise.  A crash of the process is what the callers watch for.
 """
 
 from __future__ import annotations
@@ -51,12 +52,16 @@ def main(nthreads: int) -> int:
 
     def worker(i: int) -> None:
         try:
-            barrier.wait()
-            for j in range(len(work)):
-                name, fn = work[(i + j) % len(work)]
+            for name, fn in work:          # all threads on the same call at once
+                barrier.wait()
                 results[(i, name)] = np.asarray(fn())
+            barrier.wait()
+            for j in range(len(work)):     # then all calls, each thread starting elsewhere
+                name, fn = work[(i + j) % len(work)]
+                results[(i + nthreads, name)] = np.asarray(fn())
         except BaseException as exc:  # reported below
             errors.append(exc)
+            barrier.abort()
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(nthreads)]
     for t in threads:
