@@ -442,8 +442,8 @@ def section_threading(_res: dict) -> str:
             a = ab["new"][cond].get(anchor) if anchor else None
             rows.append([f"{text}, {label}", ms(o * 1e3), ms(n * 1e3), ratio(o / n),
                          "–" if a is None else ratio(a / n)])
-    for i, what in enumerate(("`import sftwave` in a fresh process (s)",
-                              "first `cwt` of a fresh process, caches filled (s)")):
+    for i, what in enumerate(("`import sftwave` in a fresh process (s, median of 5 processes)",
+                              "first `cwt` of a fresh process, caches filled (s, median of 5)")):
         o, n = ab["old"]["first_call"][i], ab["new"]["first_call"][i]
         rows.append([what, sec(o), sec(n), ratio(o / n), "–"])
     return "\n".join([

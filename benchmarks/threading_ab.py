@@ -25,6 +25,7 @@ import argparse
 import datetime
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -98,13 +99,16 @@ def run_child(src: str, reps: int, kind: str, env_extra: dict | None = None) -> 
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def first_call(src: str) -> tuple[float, float]:
+def first_call(src: str, runs: int = 5) -> tuple[float, float]:
+    """Medians over ``runs`` fresh processes (after one that fills the caches)."""
     env = dict(os.environ, PYTHONPATH=src)
-    for _ in range(2):  # the first fills the caches
+    times = []
+    for _ in range(runs + 1):
         out = subprocess.run([sys.executable, "-c", FIRST], env=env, capture_output=True,
                              text=True, check=True)
-    imp, call = map(float, out.stdout.split())
-    return imp, call
+        times.append(tuple(map(float, out.stdout.split())))
+    times = times[1:]
+    return (statistics.median(t[0] for t in times), statistics.median(t[1] for t in times))
 
 
 def busy_others():
@@ -155,7 +159,7 @@ def main() -> int:
         sys.path.insert(0, str(HERE))
         import report
 
-        report.main()
+        report.main([])
     return 0
 
 

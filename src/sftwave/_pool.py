@@ -130,14 +130,16 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
-def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None) -> None:
+def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None,
+                 chunks: int | None = None) -> None:
     """Run ``kernel(lo, hi, *args)`` over chunks ``[lo, hi)`` of ``range(ntasks)``, on all threads.
 
     The chunks partition ``range(ntasks)``; the kernel must treat its tasks
     independently (each writes its own outputs), so the result does not depend
     on which thread ran which chunk.  ``work`` (about one multiply-add per
     unit), if given and below :data:`SERIAL_WORK`, keeps the loop on the calling
-    thread.  Exceptions raised by the kernel on any thread are re-raised here
+    thread.  ``chunks`` (default four per thread) sets how finely the tasks
+    are dealt out: few heavy tasks balance best one per chunk.  Exceptions raised by the kernel on any thread are re-raised here
     after every chunk has finished.
     """
     ntasks = int(ntasks)
@@ -148,7 +150,7 @@ def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None
             or (work is not None and work < SERIAL_WORK)):
         kernel(0, ntasks, *args)
         return
-    nchunks = min(ntasks, 4 * nthreads)
+    nchunks = min(ntasks, 4 * nthreads if chunks is None else max(1, int(chunks)))
     bounds = [ntasks * i // nchunks for i in range(nchunks + 1)]
     counter = itertools.count()  # next() on it is atomic under the GIL
 

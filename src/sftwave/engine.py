@@ -186,5 +186,5 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     work = float(np.sum(m_hi - m_lo)) * P * width
     parallel_for(_k.run_lanes, G, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out,
                  lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br,
-                 ai, bi, base_r, base_i, hop, code, out, work=work)
+                 ai, bi, base_r, base_i, hop, code, out, work=work, chunks=G)
     return out
