@@ -451,7 +451,8 @@ def section_threading(_res: dict) -> str:
         "",
         f"`{meta['command']}` ({meta['date']}, {meta['cpus']} CPUs, load average at start "
         f"{', '.join(f'{v:.2f}' for v in meta['load_average_at_start'] or [])}). Each tree in fresh "
-        f"processes, medians of {meta['reps']} repetitions (50x that for the small calls); 'old' is "
+        f"processes, alternating {meta.get('rounds', 1)} times; each figure is the median over the "
+        f"rounds of medians of {meta['reps']} repetitions (50x that for the small calls); 'old' is "
         "the code before issue 9 (parallel loops on numba's OpenMP layer), 'new' the serial "
         "`nogil` kernels on sftwave's own pool. The anchor (scipy.ndimage, or MNE's "
         "`tfr_array_morlet` with `n_jobs=1`) ran in the same process as 'new'; "

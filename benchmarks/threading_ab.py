@@ -13,7 +13,7 @@ the same processes as anchors, and prints medians and ratios:
   7 cycles, power, decim 4);
 * a fresh process's first ``cwt`` call with the caches filled.
 
-    python benchmarks/threading_ab.py --old /tmp/oldtree/src --new src [--reps 7]
+    python benchmarks/threading_ab.py --old /tmp/oldtree/src --new src [--reps 7] [--rounds 3]
 
 Results go to stdout and to ``benchmarks/results/threading_ab.json`` (``--json``),
 from which ``benchmarks/report.py`` writes its section of docs/benchmarks.md.
@@ -122,21 +122,28 @@ def main() -> int:
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="old and new alternate this many times; each figure is the median")
     ap.add_argument("--json", default=str(HERE / "results" / "threading_ab.json"))
     ap.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
     args = ap.parse_args()
     trees = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
     load0 = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    runs: dict = {name: {"idle": [], "busy": []} for name in trees}
+    for _ in range(args.rounds):   # alternate, so a disturbance hits both or neither
+        for name, src in trees.items():
+            runs[name]["idle"].append(run_child(src, args.reps, "full"))
+        for name, src in trees.items():
+            procs = busy_others()
+            try:
+                runs[name]["busy"].append(run_child(src, args.reps, "small"))
+            finally:
+                for p in procs:
+                    p.kill()
     results: dict = {}
     for name, src in trees.items():
-        results[name] = {"idle": run_child(src, args.reps, "full")}
-    for name, src in trees.items():
-        procs = busy_others()
-        try:
-            results[name]["busy"] = run_child(src, args.reps, "small")
-        finally:
-            for p in procs:
-                p.kill()
+        results[name] = {cond: {k: statistics.median(r[k] for r in runs[name][cond])
+                                for k in runs[name][cond][0]} for cond in ("idle", "busy")}
         results[name]["first_call"] = first_call(src)
     print(f"{'workload':24s} {'old (OpenMP)':>14s} {'new (pool)':>12s} {'new/old':>8s}")
     for cond in ("idle", "busy"):
@@ -148,10 +155,10 @@ def main() -> int:
         print(f"{what:24s} {o:13.3f}s {n:11.3f}s {n / o:8.2f}")
     results["meta"] = {
         "command": f".venv/bin/python benchmarks/threading_ab.py --old {args.old} --new {args.new} "
-                   f"--reps {args.reps}",
+                   f"--reps {args.reps} --rounds {args.rounds}",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "load_average_at_start": load0, "reps": args.reps,
+        "load_average_at_start": load0, "reps": args.reps, "rounds": args.rounds,
     }
     with open(args.json, "w") as f:
         json.dump(results, f, indent=1)

@@ -36,10 +36,10 @@ from ._checks import (
     check_choice,
     check_cval,
     check_input_array,
-    check_writeable,
     check_mode,
     check_sigma,
     check_tol,
+    check_writeable,
 )
 from ._plancache import on_disk
 from ._threads import check_workers, single_threaded_blas

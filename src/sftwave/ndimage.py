@@ -38,13 +38,13 @@ from ._checks import (
     check_choice,
     check_cval,
     check_input_array,
-    check_writeable,
     check_mode,
     check_order,
     check_radius,
     check_sigma,
     check_tol,
     check_truncate,
+    check_writeable,
     per_axis,
 )
 from ._pool import parallel_for
@@ -191,14 +191,10 @@ def _work_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float64)
 
 
-def _scipy_radius(sigma: float, truncate: float, radius: int | None) -> int:
-    return int(radius) if radius is not None else int(truncate * sigma + 0.5)
-
-
 def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
                 method: str = "auto", transform: str = "auto", tol: float | None = None,
                 n: int | None = None):
-    """Decide how one axis is filtered: ``('direct', kernel)``, ``('bank', plan, method)`` or ``('wide', sigma, order)``.
+    """Decide how one axis is filtered: ``('direct', kernel)``, ``('bank', plan, method)``, ``('wide', ...)``.
 
     The accuracy target is ``tol`` or, without it, a quarter of the kernel
     error of scipy at ``truncate``.  The direct path's kernel is scipy's own
@@ -239,7 +235,7 @@ def choose_path(sigma: float, order: int, *, truncate: float = 4.0, radius: int 
                 f"computed directly), which method={method!r} cannot honour: pass "
                 f"method='auto' or 'direct', or truncate= instead of radius")
         return ("direct", scipy_gaussian_kernel(sigma, order, radius))
-    r_scipy = _scipy_radius(sigma, truncate, None)
+    r_scipy = int(truncate * sigma + 0.5)   # scipy's radius at this truncate
     target = DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, r_scipy) if tol is None else tol
 
     def direct():
