@@ -181,3 +181,40 @@ def test_results_do_not_depend_on_which_thread_ran_a_chunk():
     ref = sftwave.cwt(x, [0.01, 0.05, 0.2], output="power")
     for _ in range(3):
         assert np.array_equal(sftwave.cwt(x, [0.01, 0.05, 0.2], output="power"), ref)
+
+
+def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
+    """Designs in several threads never overlap, and each sees BLAS limited to one thread.
+
+    threadpoolctl's limit is process-wide: overlapping designs used to restore
+    each other's BLAS thread count mid-fit, and threaded scalograms then
+    differed from sequential ones in the last bits.
+    """
+    import time
+
+    from threadpoolctl import threadpool_info
+
+    from sftwave._threads import single_threaded_blas
+
+    state = {"active": 0, "most": 0, "blas": set()}
+    lock = threading.Lock()
+
+    @single_threaded_blas
+    def design(i):
+        with lock:
+            state["active"] += 1
+            state["most"] = max(state["most"], state["active"])
+        state["blas"].update(p["num_threads"] for p in threadpool_info()
+                             if p["user_api"] == "blas")
+        time.sleep(0.005)
+        with lock:
+            state["active"] -= 1
+        return i
+
+    threads = [threading.Thread(target=design, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert state["most"] == 1
+    assert state["blas"] <= {1}
