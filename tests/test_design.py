@@ -89,7 +89,8 @@ def test_scipy_gaussian_kernel_equals_scipy(sigma, order, radius):
 
 
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("sigma,radius", [(1.5, 6), (8.0, 32), (8.0, 96), (100.0, 400)])
+@pytest.mark.parametrize("sigma,radius", [(1.5, 6), (8.0, 32), (8.0, 96), (100.0, 400),
+                                          (5000.0, 3000), (5000.0, 20000)])  # sub-grid sums
 def test_scipy_kernel_error_independent(sigma, order, radius):
     h = design.scipy_gaussian_kernel(sigma, order, radius)
     R = exact_support(sigma) + radius
@@ -97,7 +98,10 @@ def test_scipy_kernel_error_independent(sigma, order, radius):
     full = np.zeros(k.size)
     full[R - radius : R + radius + 1] = h
     expect = rel_rmse(full, exact_kernel(sigma, order, k))
-    assert design.scipy_kernel_error(sigma, order, radius) == pytest.approx(expect, rel=1e-6, abs=1e-15)
+    # beyond 2**15 points the sums run on a sub-grid (stride 6 at sigma 5000): the
+    # trapezoid's relative error is about (stride / sigma)^2, measured 3.5e-6 here
+    rel = 1e-6 if sigma < 1000 else 1e-5
+    assert design.scipy_kernel_error(sigma, order, radius) == pytest.approx(expect, rel=rel, abs=1e-15)
 
 
 # --------------------------------------------------------------------------- plans
