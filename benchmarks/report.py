@@ -44,7 +44,7 @@ def section_machine(res: dict) -> str:
         f"`{res.get('out', 'benchmarks/results/benchmarks.json')}`.",
         f"* Date: {m['date']}.",
         f"* CPU: {m['cpu_model']}, {m['cpu_count']} cores ({m['cpus_available']} available); "
-        f"numba threads {m['numba_threads']}, OpenCV threads {m['opencv_threads']}; "
+        f"sftwave threads {m['numba_threads']}, OpenCV threads {m['opencv_threads']}; "
         "scipy.ndimage is single-threaded."
         + (f" Load average at start: {', '.join(f'{x:.2f}' for x in load)}." if load else ""),
         f"* Python {m['python']} on {m['platform']}; numpy {v['numpy']}, scipy {v['scipy']}, "
@@ -89,7 +89,7 @@ def section_1d(res: dict) -> str:
         "## 1-D: `gaussian_filter1d`",
         "",
         f"N = {g['n']:,} {g['dtype']} samples ({g['signal']}), mode 'reflect', default "
-        f"`truncate=4`. sftwave uses {g['numba_threads']} numba threads (the "
+        f"`truncate=4`. sftwave uses {g['numba_threads']} threads (the "
         f"'1 thread' column: `sftwave._pool.limit(1)`); scipy uses one. sftwave repetitions: "
         f"{s0['sftwave']['repeats']}; scipy: {s0['scipy']['repeats']} unless stated in "
         "brackets (its cost grows with sigma, so the largest sigmas get fewer).",
@@ -128,7 +128,7 @@ def section_2d(res: dict) -> str:
         "`truncate=4` (OpenCV's own default size from sigma is different). "
         f"Repetitions: {reps(r0['sftwave'])}; for scipy and OpenCV {reps(r0['scipy'])} "
         f"({reps(rl['scipy'])} at sigma {num(rl['sigma'])}). OpenCV uses "
-        f"{g['opencv_threads']} threads, sftwave {g['numba_threads']} numba threads. "
+        f"{g['opencv_threads']} threads, sftwave {g['numba_threads']} threads. "
         f"memcpy of the image: {ms(g['memcpy_ms'])} ms.",
         "",
         table(["sigma", "OpenCV ksize", "sftwave path", "sftwave ms", "scipy ms", "OpenCV ms",
@@ -215,7 +215,7 @@ def section_crossover(res: dict) -> str:
         "scipy's FIR for orders 0 and 1, the moment-corrected kernel for order 2; taps = its "
         "length) and `method='iir1'` (bank orders = number of frequencies in the plan plus one, "
         "the fixed work per sample, as the 'auto' rule counts them), the "
-        f"bank on {nt} numba threads and on 1. 'no plan': the bank cannot reach the default "
+        f"bank on {nt} threads and on 1. 'no plan': the bank cannot reach the default "
         "accuracy there. 'auto picks' is the current rule: direct if taps <= "
         f"`DIRECT_TAPS_PER_ORDER` / threads = {num(c['current_DIRECT_TAPS_PER_ORDER'])} / "
         f"{nt} = {num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))} per bank "

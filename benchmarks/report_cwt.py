@@ -72,7 +72,7 @@ def _case_table(c: dict) -> list[str]:
         f"Output fill (a fresh complex64 array of the scalogram's size, written once; numpy, one "
         f"thread): {sec(fill)} s; into an existing array {sec(fl['fill_reused_complex64_s'])} s; "
         f"a memcpy of it {sec(fl['memcpy_complex64_s'])} s. sftwave ran on "
-        f"{c['numba_threads']} numba threads.",
+        f"{c['numba_threads']} threads.",
         "",
     ]
 

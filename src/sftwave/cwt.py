@@ -280,8 +280,9 @@ def morlet_transform(
     bank_method : str, optional
         The bank's method (see :mod:`sftwave.bank`); default ``'auto'``.
     workers : int, optional
-        Threads to use (scipy.fft's convention: -1 for all cores); default all
-        of numba's threads.
+        Threads to use (scipy.fft's convention: -1 for all cores), for this
+        call only; default all the CPUs the process may use, or
+        ``SFTWAVE_NUM_THREADS`` (see ``sftwave._pool``).
     engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
         Who computes it (see :mod:`sftwave.engines`): ``'numba'``, the CPU
         engine; ``'xp'``, array-API code (numpy, torch on any device, CuPy;
@@ -403,8 +404,9 @@ def cwt(
         A C-contiguous array of the output's shape and dtype to write into (and
         return), as numpy's ``out=``: no allocation per call.
     workers : int, optional
-        Threads to use (scipy.fft's convention: -1 for all cores); default all
-        of numba's threads.
+        Threads to use (scipy.fft's convention: -1 for all cores), for this
+        call only; default all the CPUs the process may use, or
+        ``SFTWAVE_NUM_THREADS`` (see ``sftwave._pool``).
     engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
         Who computes it (see :mod:`sftwave.engines`): ``'numba'``, the CPU
         engine; ``'xp'``, array-API code (numpy, torch on any device, CuPy;

@@ -671,7 +671,7 @@ def _print_timings(ecg: np.ndarray, freqs: np.ndarray, fs: float, n: int, first:
     rows, vs_mne = timings(signal, freqs, fs)
     print(f"(b) time: pywt.data.ecg() ({ecg.size} samples) tiled end to end to {n} samples, "
           f"{freqs.size} frequencies {freqs.min():g}-{freqs.max():g} Hz, complex output, zero padding, "
-          f"float64;\n    median of up to 3 runs after a warm-up; sftwave on {bank.threads()} numba "
+          f"float64;\n    median of up to 3 runs after a warm-up; sftwave on {bank.threads()} "
           "thread(s), MNE and pywt on one (their FFTs)")
     print(format_timings(rows))
     if vs_mne is not None:

@@ -90,7 +90,7 @@ _SCIPY_OUTPUT_TYPES = {np.dtype(t) for t in (
 #: single-threaded direct FIR (measured: 1.36 ns per sample and order against
 #: 0.22 ns per sample and tap at 7 to 8 orders; break-even 5.6 taps per order
 #: with the bank on one thread, 3.1 on two: the crossover section of
-#: docs/benchmarks.md).  The bank runs on all numba threads, so the direct FIR
+#: docs/benchmarks.md).  The bank runs on all of sftwave's threads, so the direct FIR
 #: is chosen when its taps are at most this many per order, divided by the
 #: thread count.
 DIRECT_TAPS_PER_ORDER = 5.5
