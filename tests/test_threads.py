@@ -218,3 +218,14 @@ def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
         t.join()
     assert state["most"] == 1
     assert state["blas"] <= {1}
+
+
+@pytest.mark.parametrize("value,expect", [("1", 1), ("3", 3), ("0", None), ("many", None)])
+def test_thread_count_from_the_environment(value, expect):
+    """SFTWAVE_NUM_THREADS sets the default thread count; not a positive integer: ignored."""
+    code = "from sftwave import _pool; print(_pool.threads(), _pool._available_cpus())"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, SFTWAVE_NUM_THREADS=value))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    threads, cpus = map(int, proc.stdout.split())
+    assert threads == (cpus if expect is None else expect)
