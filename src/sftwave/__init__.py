@@ -10,8 +10,10 @@ sample that does not depend on the width:
 True
 """
 
-from .cwt import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
+from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
+from .apply import apply_plan
 from .ndimage import gaussian_filter, gaussian_filter1d
+from .workers import get_workers, set_workers
 
 __all__ = [
     "gaussian_filter",
@@ -20,6 +22,9 @@ __all__ = [
     "cwt",
     "frequency_to_scale",
     "scale_to_frequency",
+    "apply_plan",
+    "get_workers",
+    "set_workers",
     "__version__",
 ]
 __version__ = "0.1.0.dev0"

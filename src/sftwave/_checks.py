@@ -27,9 +27,6 @@ MODES = {
     "grid-constant": "constant",
 }
 
-#: Integer codes of the canonical modes, as the numba kernels take them.
-MODE_CODES = {"reflect": 0, "mirror": 1, "nearest": 2, "wrap": 3, "constant": 4}
-
 TRANSFORMS = ("auto", "sft", "asft")
 
 #: Smallest and largest accepted ``tol`` (relative RMSE of the kernel).
@@ -57,7 +54,7 @@ def check_input_array(input: Any, name: str = "input") -> np.ndarray:
     """
     try:
         arr = np.asarray(input)
-    except ValueError as exc:  # a ragged nested sequence
+    except ValueError:  # a ragged nested sequence
         raise ValueError(f"{name} must be a rectangular array of numbers (nested sequences of "
                          f"equal lengths); got a ragged {type(input).__name__}") from None
     except Exception as exc:
@@ -202,3 +199,135 @@ def per_axis(value: Any, naxes: int, name: str) -> list:
             f"({naxes}); got {value!r}"
         )
     return seq
+
+
+def check_positive(value: Any, name: str) -> float:
+    """A positive finite real number (``fs``, ``xi``)."""
+    value = _scalar(value)
+    if not _is_real_number(value):
+        raise TypeError(f"{name} must be a real number; got {value!r}")
+    v = float(value)
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be a positive finite number; got {value!r}")
+    return v
+
+
+def check_freqs(freqs: Any, fs: float, name: str = "freqs") -> np.ndarray:
+    """Frequencies: a positive number or a 1-D sequence of them, each at most ``fs / 2``."""
+    if freqs is None or isinstance(freqs, (str, bytes)):
+        raise TypeError(f"{name} must be a positive number or a 1-D sequence of them; got {freqs!r}")
+    try:
+        f = np.asarray(freqs, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a sequence of real numbers; got {freqs!r}") from exc
+    if f.ndim > 1:
+        raise ValueError(f"{name} must be a scalar or a 1-D sequence; got shape {f.shape}")
+    f = np.atleast_1d(f)
+    bad = ~np.isfinite(f) | (f <= 0)
+    if bad.any():
+        raise ValueError(f"{name} must be positive and finite; got {float(f[bad][0])!r} among them")
+    if (f > fs / 2).any():
+        raise ValueError(
+            f"{name} must not exceed the Nyquist frequency fs/2 = {fs / 2!r}; "
+            f"got {float(f.max())!r}"
+        )
+    return f
+
+
+def check_below_nyquist(sigma: float, xi: float) -> None:
+    """The wavelet's centre frequency ``xi / sigma`` must not exceed pi."""
+    if xi / sigma > math.pi:
+        raise ValueError(
+            f"the wavelet's centre frequency xi/sigma = {xi / sigma:.4g} rad/sample exceeds "
+            f"Nyquist (pi): increase sigma (got {sigma!r}) or decrease xi (got {xi!r})"
+        )
+
+
+def check_decim(decim: Any, name: str = "decim") -> int:
+    """A positive integer (``[::decim]``)."""
+    if isinstance(decim, (bool, np.bool_)) or not isinstance(decim, numbers.Integral):
+        raise TypeError(f"{name} must be a positive integer; got {decim!r}")
+    if int(decim) < 1:
+        raise ValueError(f"{name} must be a positive integer; got {decim!r}")
+    return int(decim)
+
+
+def check_workers(workers: Any, name: str = "workers") -> int | None:
+    """scipy.fft's convention: None (all threads), a positive count, or -1 for all cores."""
+    import os
+
+    if workers is None:
+        return None
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, numbers.Integral):
+        raise TypeError(f"{name} must be None or an integer; got {workers!r}")
+    workers = int(workers)
+    cores = os.cpu_count() or 1
+    if workers == -1:
+        return cores
+    if workers < 1:
+        raise ValueError(f"{name} must be a positive integer or -1; got {workers!r}")
+    return workers
+
+
+def scalogram_dtype(dtype: Any, single: bool, output: str) -> np.dtype:
+    """The dtype of a scalogram: ``dtype`` checked against ``output``, or the default.
+
+    The default is complex64 (float32 for real outputs) for single-precision
+    input (``single``), complex128 (float64) otherwise.
+    """
+    base = np.dtype(np.complex64 if single else np.complex128)
+    if dtype is None:
+        return base if output == "complex" else np.dtype(base.char.lower())  # F->f, D->d
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as exc:
+        raise TypeError(f"dtype must be a numpy dtype; got {dtype!r}") from exc
+    if output == "complex" and dt.kind != "c":
+        raise ValueError(f"dtype must be complex for output='complex'; got {dt}")
+    if output != "complex" and dt.kind != "f":
+        raise ValueError(f"dtype must be a real floating dtype for output={output!r}; got {dt}")
+    return dt
+
+
+def check_out(out: Any, shape: tuple, dtype: np.dtype, name: str = "out") -> np.ndarray:
+    """numpy's ``out=``: a writeable C-contiguous ndarray of exactly this shape and dtype."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name} must be None or an ndarray; got {type(out).__name__}")
+    if out.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}; got {out.shape}")
+    if out.dtype != dtype:
+        raise ValueError(f"{name} must have dtype {dtype}; got {out.dtype}")
+    if not out.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous")
+    return check_writeable(out, name)
+
+
+def output_array(output: Any, x: np.ndarray) -> np.ndarray:
+    """scipy.ndimage's ``output`` rule, with ValueError/TypeError instead of RuntimeError.
+
+    None: a new array of ``x``'s dtype; a dtype: a new array of it; an array:
+    itself, checked (shape, writeable, numeric, complex for complex input).
+    """
+    complex_input = x.dtype.kind == "c"
+    if output is None:
+        return np.empty(x.shape, dtype=x.dtype)
+    if isinstance(output, (type, np.dtype, str)):
+        try:
+            dtype = np.dtype(output)
+        except TypeError as exc:
+            raise TypeError(f"output must be an array or a numeric dtype; got {output!r}") from exc
+        if dtype == np.bool_ or dtype.kind not in "uifc":
+            raise TypeError(f"output must have a numeric dtype; got {output!r}")
+        if complex_input and dtype.kind != "c":
+            raise TypeError(f"output must have a complex dtype for complex input; got {output!r}")
+        return np.empty(x.shape, dtype=dtype)
+    if not isinstance(output, np.ndarray):
+        raise TypeError(f"output must be None, a dtype or an ndarray; got {type(output).__name__}")
+    if output.shape != x.shape:
+        raise ValueError(f"output shape {output.shape} does not match input shape {x.shape}")
+    check_writeable(output, "output")
+    if output.dtype == np.bool_ or output.dtype.kind not in "uifc":
+        raise TypeError(f"output must have a numeric dtype; got {output.dtype}")
+    if complex_input and output.dtype.kind != "c":
+        raise TypeError(f"output must have a complex dtype for complex input; got {output.dtype}")
+    return output

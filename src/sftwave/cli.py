@@ -45,7 +45,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _thread_count(text: str) -> int:
-    from ._threads import check_workers
+    from ._checks import check_workers
 
     try:
         return check_workers(int(text), "threads")
@@ -55,7 +55,7 @@ def _thread_count(text: str) -> int:
 
 
 def _engine_list(text: str) -> tuple[str, ...]:
-    from .paper.timing import check_engines
+    from .experiments.paper.timing import check_engines
 
     try:
         return check_engines(text)
@@ -64,25 +64,25 @@ def _engine_list(text: str) -> tuple[str, ...]:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from .demo import main as demo_main
+    from .experiments.demo import main as demo_main
 
     return demo_main()
 
 
 def _run_table1(args: argparse.Namespace) -> int:
-    from .paper.table1 import main as table1_main
+    from .experiments.paper.table1 import main as table1_main
 
     return table1_main(json_path=args.json)
 
 
 def _run_morlet_error(args: argparse.Namespace) -> int:
-    from .paper.morlet_error import main as morlet_error_main
+    from .experiments.paper.morlet_error import main as morlet_error_main
 
     return morlet_error_main(json_path=args.json, outdir=args.outdir, quick=args.quick)
 
 
 def _run_timing(args: argparse.Namespace) -> int:
-    from .paper.timing import main as timing_main
+    from .experiments.paper.timing import main as timing_main
 
     return timing_main(json_path=args.json, outdir=args.outdir, quick=args.quick,
                        engines=args.engines, dtype=args.dtype, threads=args.threads)

@@ -1,0 +1,148 @@
+"""One numpydoc fragment per repeated parameter (scipy's ``docfiller`` habit).
+
+A public function's docstring names a fragment as ``%(name)s`` on a line of
+its own, indented as a parameter entry; :func:`docfiller` puts the fragment
+there.  Each parameter is described once, so the Gaussian filters and the
+wavelet transforms cannot drift apart in what they say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["DOCS", "docfiller"]
+
+F = TypeVar("F", bound=Callable)
+
+_ENGINE_LIMITS = (
+    "The engines other than ``'numba'`` return the input's array type on its "
+    "device and accept only ``transform`` 'auto'/'sft', ``bank_method`` "
+    "'auto'/'integral', and none of ``output`` (as an array or dtype), ``dtype``, "
+    "``out``, ``workers``."
+)
+
+DOCS: dict[str, str] = {
+    "mode": """\
+mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap', 'grid-constant', 'grid-mirror', 'grid-wrap'}, optional
+    How the input is extended beyond its boundaries, exactly as in
+    scipy.ndimage (also for signals shorter than the kernel).  Default
+    'reflect' (MNE pads with zeros: ``mode='constant'``).""",
+    "cval": """\
+cval : scalar, optional
+    Value to fill past edges of input if ``mode`` is 'constant'.  Default 0.0.
+    For complex input it may be complex: as in scipy, the real part is
+    extended with ``cval.real`` and the imaginary part with ``cval.imag``.""",
+    "bank_method": """\
+bank_method : {'auto', 'iir1', 'iir1-2k', 'iir2', 'integral', 'window'}, optional
+    How the SFT bank computes its components (see
+    :mod:`sftwave.engines.numba.bank`): all give the same result to rounding.
+    ``'auto'`` (default) picks the fastest on the engine.""",
+    "transform": """\
+transform : {'auto', 'sft', 'asft'}, optional
+    The sliding transform of the bank: ``'sft'`` (no decay) or ``'asft'``
+    (attenuated, bounded state).  ``'auto'`` (default) is the SFT, except in
+    the CPU scalogram at single-precision output, whose recursions then run in
+    float32 with the ASFT (see Notes of :func:`sftwave.cwt`).""",
+    "engine": """\
+engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+    Who computes it (see :mod:`sftwave.engines`): ``'numba'``, the CPU engine
+    (numpy in, numpy out); ``'xp'``, array-API code (numpy, torch on any
+    device, CuPy; differentiable with torch autograd) computing the SFT by the
+    kernel integral on the sliding sum; ``'cuda'``, the numba-cuda kernel.
+    None/``'auto'`` (default): ``'numba'`` for numpy arrays, ``'xp'`` for
+    other array types.  """ + _ENGINE_LIMITS,
+    "workers": """\
+workers : int, optional
+    Threads to use (scipy.fft's convention: -1 for all cores), for this call
+    only; default all the CPUs the process may use, or ``SFTWAVE_NUM_THREADS``
+    (see :mod:`sftwave.engines.numba.pool`).""",
+    "xi": """\
+xi : float, optional
+    Radians per standard deviation of the wavelet (default 6): the number MNE
+    calls ``n_cycles``.""",
+    "morlet_method": """\
+method : {'auto', 'fir', 'bank', 'direct', 'multiply'}, optional
+    How each wavelet is realised (:func:`sftwave.plans.select_morlet`):
+    ``'fir'``, the shortest exact-mean truncated wavelet meeting ``tol``;
+    ``'direct'`` and ``'multiply'``, the paper's bank designs (sections III-A
+    and III-B); ``'bank'``, the one of them with fewer components; ``'auto'``
+    (default), that or the FIR, whichever is cheaper (the FIR for the
+    smallest scales).""",
+    "morlet_tol": """\
+tol : float, optional
+    Each wavelet's kernel error against the exact sampled wavelet: the larger
+    of its relative RMSE (a white-noise input's error) and its random-walk
+    error (a 1/f^2 input's; see :func:`sftwave.plans.fit.walk_error`).  Default
+    1e-4, which keeps every row within 1e-3 (relative RMSE) of the exact
+    transform, also for a real ECG; ``tol=1e-6`` keeps rows within about 3e-6.
+    A signal whose spectrum falls faster than a random walk's can come out at
+    several times ``tol`` in its weakest rows (about 6 times on an ECG).""",
+    "scalogram_dtype": """\
+dtype : dtype, optional
+    Output dtype.  Default: complex64 (float32 for real outputs) for
+    float32/float16/complex64 input, complex128 (float64) otherwise.""",
+}
+
+
+DOCS["gaussian_shared"] = """\
+input : array_like
+    The input array: integer, float or complex (real and imaginary parts
+    are filtered separately).
+output : array or dtype, optional
+    The array in which to place the output, or the dtype of the returned
+    array.  By default an array of the same dtype as ``input`` is created
+    (scipy's rule: integer inputs give integer outputs, cast once).
+""" + DOCS["mode"] + "\n" + DOCS["cval"] + """
+truncate : float, optional
+    As in scipy: the FIR truncates the kernel at ``truncate`` standard
+    deviations.  Without ``tol``, it also sets the accuracy of the bank: at
+    least that of scipy's kernel truncated there.  Default 4.0.
+radius : None or int, optional
+    The kernel's support, overriding ``truncate`` as in scipy: without
+    ``tol``, the kernel is scipy's, truncated at ``radius``, computed as an
+    FIR (the result is scipy's bit for bit, at a cost that grows with
+    ``radius``); ``method='bank'`` cannot honour it and raises.  A
+    non-integer or negative radius is a ``ValueError``, as in scipy.
+method : {'auto', 'fir', 'bank'}, optional
+    ``'fir'`` is scipy's truncated kernel (exact for the given truncation;
+    its cost grows with sigma); ``'bank'`` the SFT bank (cost independent of
+    sigma); ``'auto'`` (default) the FIR where it is cheaper (small sigma) or
+    where the accuracy asked is beyond the SFT (below ``1e-9``), and the bank
+    otherwise (:func:`sftwave.plans.select_gaussian`).
+""" + DOCS["bank_method"] + "\n" + DOCS["transform"] + """
+tol : float, optional
+    Target relative RMSE of the kernel against the exact (untruncated)
+    sampled Gaussian kernel, in [1e-9, 0.1].  Default: a quarter of the
+    kernel error of scipy at the given ``truncate``.
+""" + DOCS["engine"]
+
+def docfiller(func: F) -> F:
+    """Replace each ``%(name)s`` line of ``func``'s docstring by the fragment ``DOCS[name]``.
+
+    The fragment is indented as the placeholder is.
+
+    Examples
+    --------
+    >>> @docfiller
+    ... def f(x, mode="reflect"):
+    ...     '''Doc.
+    ...
+    ...     Parameters
+    ...     ----------
+    ...     %(mode)s
+    ...     '''
+    >>> "scipy.ndimage" in f.__doc__
+    True
+    """
+    lines = []
+    for line in (func.__doc__ or "").split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("%(") and stripped.endswith(")s"):
+            indent = line[: len(line) - len(line.lstrip())]
+            fragment = DOCS[stripped[2:-2]]
+            lines.extend(indent + part if part else part for part in fragment.split("\n"))
+        else:
+            lines.append(line)
+    func.__doc__ = "\n".join(lines)
+    return func

@@ -1,0 +1,258 @@
+"""Engines: who computes a plan, behind one protocol, chosen by the input's array type or ``engine=``.
+
+``'numba'`` (:mod:`sftwave.engines.numba`)
+    The CPU engine: numpy in, numpy out, every bank method, SFT and ASFT,
+    ``output=``, ``dtype=``, ``out=``, ``workers=``.  The default for numpy
+    arrays and anything that is not an array-API array (lists, scalars).
+``'xp'`` (:mod:`sftwave.engines.array_api`)
+    Array-API code: the SFT by the kernel integral on the sliding sum of the
+    paper's Algorithm 1, on numpy, torch tensors on any device and CuPy arrays;
+    the result is the input's array type on its device, differentiable with
+    torch's autograd.  The default for torch tensors and CuPy arrays.
+``'cuda'`` (:mod:`sftwave.engines.cuda`)
+    The numba-cuda kernel of the paper's Algorithms 2-3, with the contract of
+    ``'xp'``.
+
+``'auto'`` (or None) picks ``'numba'`` for numpy arrays and ``'xp'`` for other
+array types.  No environment variable switches engines.
+
+The protocol.  An engine is an object with
+
+* ``asarray(x, name)``, ``is_complex(x)``, ``is_single(x)``: its array input;
+* ``fir_taps_per_order()``: its cost figure for the plan selectors (None:
+  the bank wherever a plan meets the target);
+* ``bank_method(name, lanes)`` and ``transform(name, ...)``: ``'auto'`` resolved;
+* ``filter(x, steps, cval=, output=, bank_method=)``: the separable filter,
+  ``steps`` a list of ``(axis, plan, mode)`` applied in turn;
+* ``scalogram(x, plans, axis=, mode=, cval=, kind=, decim=, dtype=, out=,
+  workers=, bank_method=, tol=)``: one output row per plan along ``axis``.
+
+What each engine can do is its :class:`Capabilities` entry in
+:data:`CAPABILITIES`, checked in one place (:func:`check_request`) before any
+work, so that the public functions validate the same way for every engine.
+A new engine is a module with an ``ENGINE`` object and a :func:`register` call;
+the conformance test (``tests/test_conformance.py``) then covers it.
+
+Examples
+--------
+>>> import numpy as np
+>>> resolve_engine(None, np.zeros(3))
+'numba'
+>>> resolve_engine("xp", np.zeros(3))
+'xp'
+>>> CAPABILITIES["xp"].transforms
+('auto', 'sft')
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._checks import TRANSFORMS, check_choice
+
+__all__ = [
+    "Capabilities",
+    "CAPABILITIES",
+    "available",
+    "BANK_METHODS",
+    "names",
+    "unregister",
+    "check_request",
+    "get",
+    "register",
+    "resolve_engine",
+]
+
+#: Bank methods of the CPU engine (see :mod:`sftwave.engines.numba.bank`).
+BANK_METHODS = ("auto", "iir1", "iir1-2k", "iir2", "integral", "window")
+
+#: Top-level modules of array types that 'auto' sends to the 'xp' engine.
+_XP_MODULES = frozenset({"torch", "cupy", "jax", "jaxlib"})
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What one engine does, and what it needs installed.
+
+    Attributes
+    ----------
+    module : str
+        The module holding its ``ENGINE`` object (imported on first use).
+    transforms : tuple of str
+        ``transform`` values it accepts.
+    bank_methods : tuple of str
+        ``bank_method`` values it accepts.
+    output : bool
+        Whether it takes the Gaussian filters' ``output`` (an array or dtype).
+    dtype, out, workers : bool
+        Whether it takes the scalogram's ``dtype=`` and ``out=``, and ``workers=``.
+    wide : bool
+        Whether it runs :class:`~sftwave.plans.WidePlan` (Gaussians far wider
+        than the signal, by their exact limit).
+    requires : tuple of (module, package, extra)
+        Modules it imports, and the package and extra that provide each.
+    """
+
+    module: str
+    transforms: tuple[str, ...]
+    bank_methods: tuple[str, ...]
+    output: bool
+    dtype: bool
+    out: bool
+    workers: bool
+    wide: bool = False
+    requires: tuple[tuple[str, str, str], ...] = ()
+
+
+#: The registry: every engine by name.
+CAPABILITIES: dict[str, Capabilities] = {
+    "numba": Capabilities("sftwave.engines.numba", TRANSFORMS, BANK_METHODS, output=True,
+                          dtype=True, out=True, workers=True, wide=True,
+                          requires=(("numba", "numba", "the core dependencies"),)),
+    "xp": Capabilities("sftwave.engines.array_api", ("auto", "sft"), ("auto", "integral"),
+                       output=False, dtype=False, out=False, workers=False,
+                       requires=(("array_api_compat", "array-api-compat", "xp"),)),
+    "cuda": Capabilities("sftwave.engines.cuda", ("auto", "sft"), ("auto", "integral"),
+                         output=False, dtype=False, out=False, workers=False,
+                         requires=(("numba_cuda", "numba-cuda", "cuda"),
+                                   ("array_api_compat", "array-api-compat", "xp"))),
+}
+
+_LOADED: dict[str, Any] = {}
+
+
+def names() -> tuple[str, ...]:
+    """Accepted ``engine`` names: ``'auto'`` and every registered engine."""
+    return ("auto", *CAPABILITIES)
+
+
+def register(name: str, capabilities: Capabilities, engine: Any | None = None) -> None:
+    """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``)."""
+    CAPABILITIES[name] = capabilities
+    _LOADED.pop(name, None)
+    if engine is not None:
+        _LOADED[name] = engine
+
+
+def unregister(name: str) -> None:
+    """Remove an engine registered by :func:`register`."""
+    CAPABILITIES.pop(name, None)
+    _LOADED.pop(name, None)
+
+
+def _is_xp_array(x: Any) -> bool:
+    """Whether ``x`` is an array of another library than numpy (torch, CuPy, ...)."""
+    if isinstance(x, np.ndarray):
+        return False
+    return hasattr(x, "__array_namespace__") or type(x).__module__.partition(".")[0] in _XP_MODULES
+
+
+def _check_installed(name: str, caps: Capabilities) -> None:
+    for module, package, extra in caps.requires:
+        if importlib.util.find_spec(module) is None:
+            hint = (f"pip install 'sftwave[{extra}]'" if extra != "the core dependencies"
+                    else f"pip install {package}")
+            raise ImportError(f"engine={name!r} needs the {package} package, which is not "
+                              f"installed: {hint}")
+
+
+def resolve_engine(engine: str | None, x: Any) -> str:
+    """The engine that runs ``x``: ``engine`` checked, or chosen by ``x``'s array type.
+
+    Parameters
+    ----------
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}
+        None and ``'auto'`` choose ``'numba'`` for numpy arrays (and anything
+        that is not an array-API array, such as lists) and ``'xp'`` for other
+        array types (torch tensors, CuPy arrays).
+    x : object
+        The input.
+
+    Returns
+    -------
+    str
+        A registered engine's name.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the valid ones are listed).
+    ImportError
+        Where a package the engine needs is missing (the message names it and
+        the extra that installs it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> resolve_engine("auto", [1.0, 2.0])
+    'numba'
+    """
+    if engine is None:
+        engine = "auto"
+    check_choice(engine, names(), "engine")
+    if engine == "auto":
+        engine = "xp" if _is_xp_array(x) else "numba"
+    _check_installed(engine, CAPABILITIES[engine])
+    return engine
+
+
+def get(name: str) -> Any:
+    """The engine object registered as ``name`` (its module imported on first use)."""
+    caps = CAPABILITIES[name]
+    _check_installed(name, caps)
+    if name not in _LOADED:
+        _LOADED[name] = importlib.import_module(caps.module).ENGINE
+    return _LOADED[name]
+
+
+def available(name: str) -> bool:
+    """Whether engine ``name`` can run here (its packages installed, and, for 'cuda', a GPU or the simulator).
+
+    Examples
+    --------
+    >>> available("numba")
+    True
+    """
+    try:
+        eng = get(name)
+    except ImportError:
+        return False
+    return bool(getattr(eng, "available", lambda: True)())
+
+
+def check_request(name: str, *, transform: str | None = None, bank_method: str | None = None,
+                  output: Any = None, dtype: Any = None, out: Any = None,
+                  workers: Any = None) -> None:
+    """Reject, naming the parameter, what engine ``name`` cannot do (from its capabilities).
+
+    ``transform`` and ``bank_method`` are checked against the full lists
+    first (an unknown name is a ``ValueError`` listing them), then against the
+    engine's; ``output``, ``dtype``, ``out`` and ``workers`` must be None where
+    the engine does not take them.
+
+    Examples
+    --------
+    >>> check_request("xp", transform="asft")
+    Traceback (most recent call last):
+    ...
+    ValueError: transform='asft' is not supported with engine='xp' (use 'auto', 'sft', or engine='numba'); got 'asft'
+    """
+    caps = CAPABILITIES[name]
+    for param, value, valid, every in (("transform", transform, caps.transforms, TRANSFORMS),
+                                       ("bank_method", bank_method, caps.bank_methods, BANK_METHODS)):
+        if value is None:
+            continue
+        check_choice(value, every, param)
+        if value not in valid:
+            ok = ", ".join(repr(v) for v in valid)
+            raise ValueError(f"{param}={value!r} is not supported with engine={name!r} "
+                             f"(use {ok}, or engine='numba'); got {value!r}")
+    for param, value in (("output", output), ("dtype", dtype), ("out", out), ("workers", workers)):
+        if value is not None and not getattr(caps, param):
+            raise ValueError(f"{param} is not supported with engine={name!r} (only the 'numba' "
+                             f"engine takes it); got {param}={value!r}")

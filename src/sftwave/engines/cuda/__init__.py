@@ -1,0 +1,60 @@
+"""The CUDA engine (``engine='cuda'``): the paper's GPU kernel (Algorithms 2-3), numba-cuda.
+
+``filters``
+    ``filter1d`` (an SFT plan along one axis by the device sliding sum) and
+    the bare ``sliding_sum``; numpy arrays (copied to the device and back) or
+    device arrays (numba, torch CUDA tensors, CuPy).
+``kernels``
+    The device kernels, built on first use (``numba.cuda`` is imported
+    inside the functions, never at import time).
+
+Everything but the SFT plans (the FIR plans of the smallest scales, the
+loops over axes and scales) is the array-API engine's code, which this
+engine extends.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from ...plans.fit import SFTPlan
+from ..array_api import ArrayAPIEngine
+from . import filters
+
+__all__ = ["ENGINE", "CudaEngine"]
+
+
+class CudaEngine(ArrayAPIEngine):
+    """The array-API engine with its SFT plans run by the numba-cuda kernel."""
+
+    name = "cuda"
+
+    def available(self) -> bool:
+        """Whether a GPU (or the simulator) can run the kernels here."""
+        return filters.available()
+
+    def asarray(self, x: Any, name: str) -> Any:
+        """Device arrays (numba, torch CUDA, CuPy) as they are; anything else as the 'xp' engine takes it."""
+        if filters.is_device(x) and filters.library(x) not in ("torch", "cupy"):
+            return x
+        return super().asarray(x, name)
+
+    def is_complex(self, x: Any) -> bool:
+        if filters.is_device(x) and filters.library(x) not in ("torch", "cupy"):
+            return np.dtype(x.dtype).kind == "c"
+        return super().is_complex(x)
+
+    def _filter1d(self, x: Any, plan: SFTPlan, axis: int, mode: str, cval) -> Any:
+        # a torch tensor in host memory goes through numpy and comes back as one,
+        # so that torch in gives torch out on every engine
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(x, torch.Tensor) and x.device.type == "cpu":
+            return torch.from_numpy(filters.filter1d(x.detach().numpy(), plan, axis=axis,
+                                                     mode=mode, cval=cval))
+        return filters.filter1d(x, plan, axis=axis, mode=mode, cval=cval)
+
+
+ENGINE = CudaEngine()

@@ -1,0 +1,76 @@
+"""The CPU engine (``engine='numba'``): numpy in, numpy out, every bank method, SFT and ASFT.
+
+Its parts, each a module with one job:
+
+``bank`` / ``bank_kernels``
+    The exponential-sum bank over rows (five interchangeable methods).
+``lanes`` / ``lane_kernels``
+    Many plans side by side (structure of arrays), output written once in its
+    final kind, every ``decim``-th sample: the scalogram's throughput engine.
+``fir_kernels``
+    Truncated kernels, with scipy's arithmetic (the small scales).
+``wide``
+    Gaussians far wider than the signal, by their exact FFT limit.
+``filters`` / ``scalogram``
+    The two operations of the engine protocol, built from the above.
+``pool`` / ``_jit``
+    sftwave's own thread pool (serial ``nogil`` kernels over task ranges) and
+    the kernels' decorator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._checks import check_input_array
+from . import pool, scalogram
+from .filters import filter_axes
+
+__all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER"]
+
+#: The bank costs, per sample, about its number of frequencies plus one (the
+#: fixed work: filling the line, the loop, writing the output) "orders"; one
+#: order on one thread costs about as much as this many taps of the
+#: single-threaded FIR (measured: 1.36 ns per sample and order against 0.22 ns
+#: per sample and tap at 7 to 8 orders; break-even 5.6 taps per order with the
+#: bank on one thread, 3.1 on two: the crossover section of docs/benchmarks.md).
+#: The bank runs on all of sftwave's threads, so the FIR is chosen when its taps
+#: are at most this many per order, divided by the thread count.
+DIRECT_TAPS_PER_ORDER = 5.5
+
+
+class NumbaEngine:
+    """The CPU engine: the engine protocol (:mod:`sftwave.engines`) on numpy arrays."""
+
+    name = "numba"
+
+    def asarray(self, x: Any, name: str) -> np.ndarray:
+        return check_input_array(x, name)
+
+    def is_complex(self, x: np.ndarray) -> bool:
+        return x.dtype.kind == "c"
+
+    def is_single(self, x: np.ndarray) -> bool:
+        return x.dtype in (np.float32, np.float16, np.complex64)
+
+    def fir_taps_per_order(self) -> float:
+        return DIRECT_TAPS_PER_ORDER / pool.threads()
+
+    def bank_method(self, bank_method: str, lanes: int) -> str:
+        return scalogram.resolve_bank_method(bank_method, lanes)
+
+    def transform(self, transform: str, *, single: bool, complex_input: bool, tol: float,
+                  bank_method: str) -> str:
+        return scalogram.transform_for(transform, single=single, complex_input=complex_input, tol=tol,
+                             bank_method=bank_method)
+
+    def filter(self, x: np.ndarray, steps, *, cval, output=None, bank_method: str = "auto"):
+        return filter_axes(x, steps, cval=cval, output=output, bank_method=bank_method)
+
+    def scalogram(self, x: np.ndarray, plans, **kwargs):
+        return scalogram.scalogram(x, plans, **kwargs)
+
+
+ENGINE = NumbaEngine()

@@ -1,0 +1,243 @@
+"""The CPU engine's separable filters: one plan per axis, in one buffer, scipy's output rules.
+
+Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
+the bank (:mod:`~sftwave.engines.numba.bank`; its ``iir1`` method along a
+non-last axis by a kernel that keeps the contiguous inner elements side by
+side), a :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same
+arithmetic as scipy's ``correlate1d``, on all threads) and a
+:class:`~sftwave.plans.fit.WidePlan` by its exact FFT limit
+(:mod:`~sftwave.engines.numba.wide`).  As in scipy, the first axis writes into
+one array of the working dtype and every later axis filters it in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.ndimage as _ndi
+
+from ..._checks import output_array
+from ...plans.fit import FIRPlan, SFTPlan, WidePlan
+from .._boundary import MODE_CODES
+from . import bank
+from . import bank_kernels as _numba
+from . import fir_kernels as _fir
+from .pool import parallel_for
+from .wide import gaussian_wide
+
+__all__ = ["filter_axes", "fir_axis"]
+
+#: Output dtypes scipy.ndimage.correlate1d can write.
+_SCIPY_OUTPUT_TYPES = {np.dtype(t) for t in (
+    np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+    np.float32, np.float64, np.complex64, np.complex128)}
+
+
+def _work_dtype(dtype: np.dtype) -> np.dtype:
+    """Floating dtype in which a real input is handed to the bank."""
+    if dtype == np.float32 or dtype == np.float16:
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
+               out: np.ndarray | None) -> np.ndarray:
+    """Filter a real floating array along one axis with the bank.
+
+    Writes into ``out`` (any numeric dtype, cast as scipy casts) if given, else
+    returns a new array of ``x``'s dtype.
+    """
+    if (method == "iir1" and axis < x.ndim - 1 and x.flags.c_contiguous
+            and x.dtype in (np.float32, np.float64)):
+        # a non-last axis: the contiguous inner elements side by side, no transposes
+        return _bank_inner_axis(x, axis, plan, mode, cval, out)
+    moved = np.moveaxis(x, axis, -1)
+    shape = moved.shape
+    n = shape[-1]
+    x2d = np.ascontiguousarray(moved).reshape(-1, n)
+    direct_write = (
+        out is not None and out.dtype == x.dtype and axis == x.ndim - 1
+        and out.flags.c_contiguous
+    )
+    if direct_write:
+        out2d = out.reshape(-1, n)
+        overlap = np.may_share_memory(x2d, out2d)
+        if not overlap or (_same_memory(x2d, out2d) and n <= bank.MAX_IN_PLACE):
+            # in place: one work item per row, which copies its row before writing
+            bank.apply(plan, x2d, out2d[..., None], mode=mode, cval=cval, method=method,
+                       whole_rows=overlap)
+            return out
+    res = np.empty((x2d.shape[0], n, 1), dtype=x.dtype)
+    bank.apply(plan, x2d, res, mode=mode, cval=cval, method=method)
+    res = np.moveaxis(res.reshape(shape), -1, axis)
+    if out is None:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` are the same elements in the same layout (``a`` is ``b`` as data)."""
+    return (a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
+def _writable_in_place(x: np.ndarray, out: np.ndarray | None) -> bool:
+    """Whether the FIR and non-last-axis kernels may write straight into ``out``.
+
+    ``out`` must be a float C-ordered array apart from ``x``, or ``x`` itself:
+    those kernels copy each line (or block of lines) before writing it, so
+    filtering in place is safe, but an output that partly overlaps the input
+    goes through a fresh array.
+    """
+    return (out is not None and out.dtype in (np.float32, np.float64) and out.flags.c_contiguous
+            and (not np.may_share_memory(x, out) or _same_memory(x, out)))
+
+
+def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
+                     out: np.ndarray | None) -> np.ndarray:
+    """The iir1 bank along a non-last axis of a C-contiguous array (see ``_numba.bank_inner``)."""
+    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    n = x.shape[axis]
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    w = plan.w
+    c = np.exp(plan.length * np.log(w))
+    coef = plan.coef[0]
+    dc = float(plan.kernel_sum[0])
+    tasks = outer * -(-inner // _numba.INNER_BLOCK)
+    parallel_for(_numba.bank_inner, tasks, x.reshape(outer, n, inner), plan.pad_before, plan.length, MODE_CODES[mode],
+                      float(cval), np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
+                      np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
+                      np.ascontiguousarray(coef[0], dtype=np.float64),
+                      np.ascontiguousarray(coef[1], dtype=np.float64), dc,
+                      res.reshape(outer, n, inner),
+                      work=float(x.size + plan.length * outer * inner) * (w.size + 1))
+    if out is None or res is out:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: float,
+                 out: np.ndarray | None) -> np.ndarray | None:
+    """scipy's correlate1d, computed by sftwave's FIR kernels (same arithmetic, all threads).
+
+    For C-contiguous float32/float64 arrays: along the last axis line by line,
+    along another axis with the contiguous inner elements side by side.
+    Returns None where the layout does not suit (the caller uses scipy).
+    """
+    if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous:
+        return None
+    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    n = x.shape[axis]
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    sym = _fir.symmetry(weights)
+    code = MODE_CODES[mode]
+    work = float(x.size) * weights.size
+    if inner == 1:
+        parallel_for(_fir.fir_lines, outer, x.reshape(-1, n), weights, sym, code, float(cval),
+                     res.reshape(-1, n), work=work)
+    else:
+        tasks = outer * -(-inner // _fir.INNER_BLOCK)
+        parallel_for(_fir.fir_inner, tasks, x.reshape(outer, n, inner), weights, sym, code,
+                     float(cval), res.reshape(outer, n, inner), work=work)
+    if out is None or res is out:
+        return res
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def _filter_axis(x: np.ndarray, step, method: str, cval: float,
+                 out: np.ndarray | None) -> np.ndarray:
+    """One axis of a real floating array: by the bank, the FIR or the wide-kernel limit."""
+    axis, plan, mode = step
+    if isinstance(plan, FIRPlan):
+        weights = np.ascontiguousarray(plan.kernel[::-1])
+        fast = fir_axis(x, axis, weights, mode, cval, out)
+        if fast is not None:
+            return fast
+        if out is not None and out.dtype in _SCIPY_OUTPUT_TYPES:
+            return _ndi.correlate1d(x, weights, axis=axis, output=out, mode=mode, cval=cval)
+        res = _ndi.correlate1d(x, weights, axis=axis, output=x.dtype, mode=mode, cval=cval)
+        if out is None:
+            return res
+        np.copyto(out, res, casting="unsafe")  # e.g. float16, which scipy cannot write
+        return out
+    if isinstance(plan, WidePlan):
+        return _wide_axis(x, axis, plan.sigma, plan.order, mode, cval, out)
+    if isinstance(plan, SFTPlan):
+        return _bank_axis(x, axis, plan, method, mode, cval, out)
+    raise TypeError(f"plan must be an SFTPlan, FIRPlan or WidePlan; got {type(plan).__name__}")
+
+
+def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cval: float,
+               out: np.ndarray | None) -> np.ndarray:
+    """A kernel many times wider than the line: its exact limit (:mod:`sftwave.engines.numba.wide`)."""
+    moved = np.moveaxis(x, axis, -1)
+    res = gaussian_wide(moved.reshape(-1, moved.shape[-1]), sigma, order, mode, cval)
+    res = np.moveaxis(res.reshape(moved.shape), -1, axis)
+    if out is None:
+        return res.astype(x.dtype, copy=False)
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | None,
+              owned: bool = False) -> np.ndarray:
+    """Apply the steps in turn, in one buffer, and return the result (in ``out`` if given).
+
+    As in scipy, the first axis writes into one array of the working dtype
+    (``out`` itself when it has that dtype and layout; ``x`` itself when it is
+    the caller's own working copy, ``owned``) and every later axis filters that
+    array in place, so the call needs no more memory than its output (plus the
+    working copy of an integer or float16 input).
+    """
+    if not steps:
+        if out is None:
+            return x.copy()
+        np.copyto(out, x, casting="unsafe")
+        return out
+    if (out is not None and out.dtype == x.dtype and out.flags.c_contiguous
+            and not np.may_share_memory(x, out)):
+        buf = out
+    elif owned and x.flags.c_contiguous:
+        buf = x
+    else:
+        buf = np.empty(x.shape, dtype=x.dtype)
+    src = x
+    for step in steps:
+        res = _filter_axis(src, step, method, cval, buf)
+        if res is not buf:   # a path that could not write into buf (a layout it refuses)
+            np.copyto(buf, res)
+        src = buf
+    if out is None or buf is out:
+        return buf
+    np.copyto(out, buf, casting="unsafe")
+    return out
+
+
+def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
+    complex_input = x.dtype.kind == "c"
+    out = output_array(output, x)
+    if x.size == 0:
+        return out
+    if complex_input:
+        # as scipy: the real part is extended with Re(cval), the imaginary part with Im(cval)
+        wd = np.dtype(np.float32) if x.dtype == np.complex64 else np.dtype(np.float64)
+        out.real = _run_axes(x.real.astype(wd), steps, method, float(np.real(cval)), None)
+        out.imag = _run_axes(x.imag.astype(wd), steps, method, float(np.imag(cval)), None)
+        return out
+    work = x.astype(_work_dtype(x.dtype), copy=False)
+    return _run_axes(work, steps, method, cval, out, owned=work is not x)
+
+
+
+
+def filter_axes(x: np.ndarray, steps, *, cval, output=None, bank_method: str = "auto") -> np.ndarray:
+    """Filter ``x`` along each step's axis in turn: ``steps`` is a list of ``(axis, plan, mode)``.
+
+    ``output`` follows scipy.ndimage (None, a dtype or an array); complex input
+    is filtered as real and imaginary parts, extended with ``cval``'s parts.
+    """
+    return _dispatch(x, output, steps, cval, bank.resolve_method(bank_method))

@@ -1,0 +1,190 @@
+"""The direct path's FIR, in numba: scipy's arithmetic, vectorised.  No validation.
+
+scipy.ndimage.correlate1d (NI_Correlate1D) extends each line into a double
+buffer and computes, for a symmetric filter (``|w[c+i] - w[c-i]| <= eps``),
+``out = in[0] w[0] + sum_{j=-c}^{-1} (in[j] + in[-j]) w[j]`` (accumulated in that
+order), with a difference for an antisymmetric filter and a plain sum
+otherwise.  These kernels do the same operations, in the same order, for
+every output sample, so their results are identical to scipy's bit for bit;
+they only arrange the loops so that independent outputs are computed side by
+side (along a line, or across the contiguous inner dimension when the axis is
+not the last).  The kernels are serial over a range of tasks (rows, or blocks
+of inner elements); :func:`sftwave.engines.numba.pool.parallel_for` runs them on all threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel, source_index
+
+
+SYMMETRIC, ANTISYMMETRIC, GENERAL = 1, -1, 0
+
+#: inner elements side by side in one task of :func:`fir_inner`
+INNER_BLOCK = 256
+
+
+def symmetry(weights: np.ndarray) -> int:
+    """scipy's test: 1 symmetric, -1 antisymmetric, 0 neither (even lengths are neither)."""
+    size = weights.size
+    if size % 2 == 0:
+        return GENERAL
+    c = size // 2
+    eps = np.finfo(np.float64).eps
+    idx = np.arange(1, c + 1)
+    if np.all(np.abs(weights[c + idx] - weights[c - idx]) <= eps):
+        return SYMMETRIC
+    if np.all(np.abs(weights[c + idx] + weights[c - idx]) <= eps):
+        return ANTISYMMETRIC
+    return GENERAL
+
+
+@kernel(inline="always")
+def _line_point(buf, i, w, c, sym):
+    """One output of scipy's correlation at buffer position i (the centre tap)."""
+    if sym == 1:
+        acc = buf[i] * w[c]
+        for j in range(-c, 0):
+            acc += (buf[i + j] + buf[i - j]) * w[c + j]
+        return acc
+    if sym == -1:
+        acc = buf[i] * w[c]
+        for j in range(-c, 0):
+            acc += (buf[i + j] - buf[i - j]) * w[c + j]
+        return acc
+    size2 = w.shape[0] - c - 1
+    acc = buf[i + size2] * w[c + size2]
+    for j in range(-c, size2):
+        acc += buf[i + j] * w[c + j]
+    return acc
+
+
+@kernel(nogil=True)
+def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
+    """Correlate rows ``lo_row <= r < hi_row`` of x2d with the weights w (scipy's order)."""
+    rows, n = x2d.shape
+    c = w.shape[0] // 2
+    size2 = w.shape[0] - c - 1
+    for r in range(lo_row, hi_row):
+        buf = np.empty(n + c + size2)
+        x = x2d[r]
+        for t in range(buf.shape[0]):
+            k = t - c
+            if 0 <= k < n:
+                buf[t] = x[k]
+            else:
+                jj = source_index(k, n, mode)
+                buf[t] = cval if jj < 0 else x[jj]
+        o = out2d[r]
+        acc = np.empty(n)
+        if sym == 1:
+            for i in range(n):
+                acc[i] = buf[i + c] * w[c]
+            for j in range(-c, 0):
+                wj = w[c + j]
+                for i in range(n):
+                    acc[i] += (buf[i + c + j] + buf[i + c - j]) * wj
+        elif sym == -1:
+            for i in range(n):
+                acc[i] = buf[i + c] * w[c]
+            for j in range(-c, 0):
+                wj = w[c + j]
+                for i in range(n):
+                    acc[i] += (buf[i + c + j] - buf[i + c - j]) * wj
+        else:
+            for i in range(n):
+                acc[i] = buf[i + c + size2] * w[c + size2]
+            for j in range(-c, size2):
+                wj = w[c + j]
+                for i in range(n):
+                    acc[i] += buf[i + c + j] * wj
+        for i in range(n):
+            o[i] = acc[i]
+
+
+@kernel(nogil=True)
+def fir_inner(lo_task, hi_task, x3, w, sym, mode, cval, out3):
+    """Correlate along axis 1 of x3 (outer, n, inner), the inner elements side by side.
+
+    Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
+    Each task first copies its block of the input (n x INNER_BLOCK), so
+    ``out3`` may be ``x3`` itself (filtering in place, as scipy's line buffers
+    allow): :func:`sftwave.gaussian_filter` then needs one output array only.
+    """
+    outer, n, inner = x3.shape
+    c = w.shape[0] // 2
+    size2 = w.shape[0] - c - 1
+    block = INNER_BLOCK
+    nblocks = -(-inner // block)
+    for task in range(lo_task, hi_task):
+        o_idx = task // nblocks
+        b0 = (task % nblocks) * block
+        b1 = min(inner, b0 + block)
+        nb = b1 - b0
+        acc = np.empty(nb)
+        col = np.empty((1, n, nb), dtype=x3.dtype)   # this block of the input, read first
+        for i in range(n):
+            for t in range(nb):
+                col[0, i, t] = x3[o_idx, i, b0 + t]
+        for i in range(n):
+            if sym == 1:
+                _row_into(col, 0, i, 0, nb, n, mode, cval, w[c], acc, True)
+                for j in range(-c, 0):
+                    _pair_into(col, 0, i + j, i - j, 0, nb, n, mode, cval, w[c + j], 1.0, acc)
+            elif sym == -1:
+                _row_into(col, 0, i, 0, nb, n, mode, cval, w[c], acc, True)
+                for j in range(-c, 0):
+                    _pair_into(col, 0, i + j, i - j, 0, nb, n, mode, cval, w[c + j], -1.0, acc)
+            else:
+                _row_into(col, 0, i + size2, 0, nb, n, mode, cval, w[c + size2], acc, True)
+                for j in range(-c, size2):
+                    _row_into(col, 0, i + j, 0, nb, n, mode, cval, w[c + j], acc, False)
+            for t in range(nb):
+                out3[o_idx, i, b0 + t] = acc[t]
+
+
+@kernel(inline="always")
+def _row_into(x3, o, k, b0, nb, n, mode, cval, wk, acc, first):
+    """acc (=|+=) x_extended[k] * wk over the block."""
+    src = k if 0 <= k < n else source_index(k, n, mode)
+    if src < 0:
+        v = cval * wk
+        if first:
+            for t in range(nb):
+                acc[t] = v
+        else:
+            for t in range(nb):
+                acc[t] += v
+        return
+    row = x3[o, src]
+    if first:
+        for t in range(nb):
+            acc[t] = np.float64(row[b0 + t]) * wk
+    else:
+        for t in range(nb):
+            acc[t] += np.float64(row[b0 + t]) * wk
+
+
+@kernel(inline="always")
+def _pair_into(x3, o, k1, k2, b0, nb, n, mode, cval, wk, sign, acc):
+    """acc += (x_extended[k1] + sign x_extended[k2]) * wk over the block."""
+    s1 = k1 if 0 <= k1 < n else source_index(k1, n, mode)
+    s2 = k2 if 0 <= k2 < n else source_index(k2, n, mode)
+    if s1 >= 0 and s2 >= 0:
+        r1 = x3[o, s1]
+        r2 = x3[o, s2]
+        if sign > 0:
+            for t in range(nb):
+                acc[t] += (np.float64(r1[b0 + t]) + np.float64(r2[b0 + t])) * wk
+        else:
+            for t in range(nb):
+                acc[t] += (np.float64(r1[b0 + t]) - np.float64(r2[b0 + t])) * wk
+        return
+    for t in range(nb):
+        v1 = cval if s1 < 0 else np.float64(x3[o, s1, b0 + t])
+        v2 = cval if s2 < 0 else np.float64(x3[o, s2, b0 + t])
+        if sign > 0:
+            acc[t] += (v1 + v2) * wk
+        else:
+            acc[t] += (v1 - v2) * wk

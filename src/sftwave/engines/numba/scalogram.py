@@ -1,0 +1,132 @@
+"""The CPU engine's scalogram: many plans along one axis, one output row per plan.
+
+The bank plans run in the lane engine (:mod:`~sftwave.engines.numba.lanes`:
+one lane per input row and plan, output written once in its final kind,
+every ``decim``-th sample) where the bank method is ``'iir1'``, else row by
+row in the bank (:mod:`~sftwave.engines.numba.bank`); the FIR plans by the FIR
+kernels (:func:`~sftwave.engines.numba.filters.fir_axis`, the real and
+imaginary parts of the wavelet as two real kernels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._checks import check_out
+from ...plans.fit import FIRPlan, SFTPlan
+from . import bank, lanes
+from .filters import fir_axis
+from .pool import limit
+
+__all__ = ["scalogram", "resolve_bank_method", "transform_for", "ENGINE_MIN_LANES",
+           "FLOAT32_STATE_MIN_TOL"]
+
+#: Below this many rows times scales, 'auto' runs the bank line by line ('iir1-2k')
+#: instead of the lane engine, whose groups of ``lanes.DEFAULT_WIDTH`` lanes would
+#: run mostly empty (measured by ``make bench``, docs/benchmarks.md, *Few scales*).
+ENGINE_MIN_LANES = 8
+
+#: Single-precision output at a tolerance at least this loose runs the
+#: recursions in float32 arithmetic with the ASFT (its decay keeps float32 state
+#: bounded: measured, float32 adds at most about 5e-5 to a row's relative
+#: error, N = 1e5, 1-100 Hz at 1 kHz); otherwise they run in float64.
+FLOAT32_STATE_MIN_TOL = 1e-4
+
+
+def resolve_bank_method(bank_method: str, lanes_count: int) -> str:
+    """The bank method, with 'auto' choosing by the number of lanes (see ``ENGINE_MIN_LANES``)."""
+    if bank_method == "auto" and lanes_count < ENGINE_MIN_LANES:
+        return "iir1-2k"
+    return bank.resolve_method(bank_method)
+
+
+def _float32_state(single: bool, complex_input: bool, tol: float, bank_method: str,
+                   transform: str) -> bool:
+    return (bank_method == "iir1" and not complex_input and single
+            and tol >= FLOAT32_STATE_MIN_TOL and transform in ("auto", "asft"))
+
+
+def transform_for(transform: str, *, single: bool, complex_input: bool, tol: float,
+                  bank_method: str) -> str:
+    """``transform`` with 'auto' resolved: the ASFT where the recursions run in float32."""
+    if transform != "auto":
+        return transform
+    return "asft" if _float32_state(single, complex_input, tol, bank_method, "auto") else "sft"
+
+
+def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, decim: int,
+              dtype: np.dtype, out: np.ndarray | None, workers: int | None, bank_method: str,
+              tol: float) -> np.ndarray:
+    """Shape (x without axis) + (len(plans), ceil(n / decim)), of ``dtype`` (in ``out`` if given)."""
+    moved = np.moveaxis(arr, axis, -1)
+    batch, n = moved.shape[:-1], moved.shape[-1]
+    F = len(plans)
+    n_out = -(-n // decim)
+    shape = (*batch, F, n_out)
+    result = np.empty(shape, dtype=dtype) if out is None else check_out(out, shape, dtype)
+    if result.size == 0:
+        return result
+    nrows = int(np.prod(batch, dtype=np.int64))
+    out3 = result.reshape(nrows, F, n_out)
+    complex_input = arr.dtype.kind == "c"
+    single = dtype in (np.complex64, np.float32)
+    use_lanes = bank_method == "iir1" and not complex_input
+    transform = "asft" if any(isinstance(p, SFTPlan) and p.alpha > 0 for p in plans) else "sft"
+    state32 = _float32_state(single, complex_input, tol, bank_method, transform)
+    work = np.dtype(np.float32) if single else np.dtype(np.float64)
+    cvals = [float(np.real(cval)), float(np.imag(cval))]
+    parts = [moved.real, moved.imag] if complex_input else [moved]
+    rows = [np.ascontiguousarray(p, dtype=work).reshape(nrows, n) for p in parts]
+    cdtype = np.dtype(np.complex64 if single else np.complex128)
+    with limit(workers):
+        if use_lanes:
+            lane_list = [lanes.Lane(plan, r, r * F + i, 0, n)
+                         for i, plan in enumerate(plans) if isinstance(plan, SFTPlan)
+                         for r in range(nrows)]
+            flat = out3.reshape(nrows * F, n_out)
+            view = flat.view(flat.real.dtype).reshape(nrows * F, n_out, 2) if kind == "complex" \
+                else flat[..., None]
+            lanes.run(rows[0], lane_list, view, mode=mode, cval=cvals[0], decim=decim, kind=kind,
+                      dtype=np.float32 if state32 else np.float64)
+        tmp = None
+        rows64 = None
+        for i, plan in enumerate(plans):
+            if use_lanes and isinstance(plan, SFTPlan):
+                continue
+            if tmp is None:
+                tmp = np.empty((nrows, n), dtype=cdtype)
+            if isinstance(plan, FIRPlan) and rows64 is None:
+                rows64 = [np.ascontiguousarray(r, dtype=np.float64) for r in rows]
+            _apply_real(rows64 if isinstance(plan, FIRPlan) else rows, 0, plan, bank_method,
+                        mode, cvals[0], tmp)
+            y = tmp
+            if complex_input:
+                y = tmp.copy()
+                _apply_real(rows64 if isinstance(plan, FIRPlan) else rows, 1, plan, bank_method,
+                            mode, cvals[1], tmp)
+                y += 1j * tmp
+            out3[:, i, :] = _kind_of(y[:, ::decim], kind)
+    return result
+
+
+def _apply_real(rows, part: int, plan, bank_method: str, mode: str, cval: float,
+                out: np.ndarray) -> None:
+    """Transform each row of the real ``rows[part]`` into complex ``out`` (rows, n)."""
+    x2d = rows[part]
+    if isinstance(plan, FIRPlan):
+        h = plan.kernel[::-1]
+        out.real = fir_axis(x2d, 1, np.ascontiguousarray(h.real), mode, cval, None)
+        out.imag = fir_axis(x2d, 1, np.ascontiguousarray(h.imag), mode, cval, None)
+        return
+    view = out.view(out.real.dtype).reshape(out.shape[0], out.shape[1], 2)
+    bank.apply(plan, x2d, view, mode=mode, cval=cval, method=bank_method)
+
+
+def _kind_of(y: np.ndarray, kind: str) -> np.ndarray:
+    if kind == "complex":
+        return y
+    if kind == "power":
+        return y.real**2 + y.imag**2
+    if kind == "abs":
+        return np.abs(y)
+    return np.angle(y)

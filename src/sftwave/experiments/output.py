@@ -1,0 +1,55 @@
+"""Result files of the experiments, written whole or not at all (a temporary file, then ``os.replace``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["write_json_atomic", "save_png_atomic"]
+
+
+def _replace_from_temp(path: Path, write: Any) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        write(fd, tmp)
+        os.chmod(tmp, 0o644)  # mkstemp creates the file private (0600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json_atomic(path: str | os.PathLike, data: dict) -> None:
+    """Write ``data`` as indented JSON to ``path``.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.json"
+    >>> write_json_atomic(p, {"a": 1})
+    >>> json.loads(p.read_text())
+    {'a': 1}
+    """
+
+    def write(fd: int, tmp: str) -> None:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2)
+            fh.write("\n")
+
+    _replace_from_temp(Path(path), write)
+
+
+def save_png_atomic(fig: Any, path: str | os.PathLike) -> None:
+    """Save a matplotlib figure as PNG (110 dpi) to ``path``."""
+
+    def write(fd: int, tmp: str) -> None:
+        os.close(fd)
+        fig.savefig(tmp, format="png", dpi=110)
+
+    _replace_from_temp(Path(path), write)

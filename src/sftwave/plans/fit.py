@@ -1,0 +1,633 @@
+r"""Kernel design: target kernels, least-squares fits on damped exponentials, K/P choice.
+
+Everything sftwave computes is a linear combination of the components of one
+bank (see :mod:`sftwave.engines.numba.bank`),
+
+.. math::
+
+    S_p[n] = \sum_{j=0}^{L-1} w_p^j\, x[n + \ell - j], \qquad
+    w_p = e^{-\alpha - i\omega_p},
+
+so the result is the convolution :math:`y[n] = \sum_k h[k]\,x[n-k]` with the
+kernel, for :math:`k = j - \ell \in [-\ell, L-1-\ell]`,
+
+.. math::
+
+    h[k] = \sum_p A_p \operatorname{Re} w_p^{k+\ell} + B_p \operatorname{Im} w_p^{k+\ell},
+
+and zero outside that window.  A :class:`SFTPlan` holds the frequencies
+:math:`\omega_p`, the decay :math:`\alpha` (0 for the SFT, positive for the
+ASFT), the window length :math:`L`, the lag :math:`\ell` and the coefficients
+:math:`A, B`.  This module chooses them.
+
+The coefficients are the least-squares fit of :math:`h` to a target kernel
+:math:`T` over the window (the paper's MMSE, eq. (mmse)), under equality
+constraints that make the low moments :math:`\sum_k k^q h[k]` equal to those of
+the exact kernel, so constants (and for derivatives, ramps and parabolas) are
+filtered exactly.  With :math:`\alpha > 0` the fit is made directly against the
+damped basis: this is the paper's shift trick (section II-E) in a form that
+needs no integer shift :math:`n_0` and no output shift, because both the real
+and the imaginary part of every component enter the fit.
+
+The accuracy of a plan is the relative RMSE of its kernel against the exact,
+untruncated sampled kernel (the paper's eq. (mmseGEx), summed over the whole
+support).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+__all__ = [
+    "SFTPlan",
+    "FIRPlan",
+    "WidePlan",
+    "window_sums",
+    "fit_plan",
+    "plan_kernel",
+    "kernel_error",
+    "walk_error",
+    "truncated_kernel",
+    "truncated_with_moments",
+    "truncated_error",
+    "relative_rms",
+    "reference_support",
+    "smooth_sum",
+    "sum_stride",
+    "ASFT_DECAY",
+    "TOL_FLOOR",
+]
+
+#: Decay of the ASFT expressed as ``alpha * K`` (the attenuation across half a
+#: window).  With it the damped basis spans a factor ``e**2`` over the window.
+ASFT_DECAY = 1.0
+
+#: Smallest kernel error the SFT plans are asked for (below it, use the direct FIR).
+TOL_FLOOR = 1e-9
+
+#: Largest number of orders P tried for the Gaussian family.
+P_MAX = 16
+
+#: Fits use at most this many rows; longer windows are fitted on a uniform
+#: sub-grid (the fit is a Riemann sum of a smooth problem, so this changes the
+#: coefficients by far less than the fit's own error for sigma in the
+#: thousands).  Moments are always computed on the full grid.
+_MAX_FIT_ROWS = 16385
+
+
+# --------------------------------------------------------------------------- kernel errors
+
+def reference_support(sigma: float, half_window: int) -> int:
+    """Half-width of the grid on which kernel errors are summed."""
+    return int(max(half_window, 0) + math.ceil(13.0 * sigma) + 8)
+
+
+def relative_rms(num: float, den: float) -> float:
+    """``sqrt(num / den)``, the relative RMS error from its two sums of squares.
+
+    A target whose samples all underflow to zero (a derivative of a Gaussian
+    much narrower than a sample, sigma below about 0.03) has ``den == 0``: a
+    kernel that is zero too has no error, any other an infinite one.
+    """
+    if den <= 0.0:
+        return 0.0 if num <= 0.0 else math.inf
+    return float(math.sqrt(max(num, 0.0) / den))
+
+
+
+def truncated_with_moments(target, scale: float, radius: int, orders: tuple[int, ...],
+                            resolution: float | None = None) -> np.ndarray:
+    """``target`` on |k| <= radius, corrected (least change in L2) to its exact moments."""
+    k = np.arange(-radius, radius + 1, dtype=np.float64)
+    h = target(k)
+    orders = orders[: h.size]  # a kernel of n taps takes at most n constraints
+    if not orders:
+        return h
+    M = np.stack([(k / scale) ** q for q in orders])
+    parts = (np.real, np.imag) if np.iscomplexobj(h) else (np.real,)
+    out = np.zeros_like(h)
+    for part in parts:
+        hp = part(h)
+        m = _target_moments(lambda kk: part(target(kk)), scale, radius, orders, scale, resolution)
+        corrected = hp + M.T @ np.linalg.solve(M @ M.T, m - M @ hp)
+        out = out + (corrected if part is np.real else 1j * corrected)
+    return out
+
+
+def truncated_error(target, scale: float, h: np.ndarray, resolution: float | None = None,
+                     walk: bool = False) -> float:
+    """Relative RMSE of a centred FIR ``h`` against ``target``: |h - T|^2 inside, |T|^2 outside.
+
+    With ``walk``, the larger of that and the random-walk error (:func:`walk_error`).
+    """
+    radius = h.size // 2
+    R = reference_support(scale, radius)
+    stride = sum_stride(2 * R + 1, scale if resolution is None else resolution)
+    k = np.arange(-radius, radius + 1, dtype=np.float64)
+    inside = float(np.sum(np.abs(h - target(k)) ** 2))
+
+    def outside(kk):
+        return np.abs(target(kk)) ** 2
+
+    tails = smooth_sum(outside, -R, -radius - 1, stride) + smooth_sum(outside, radius + 1, R, stride)
+    total = tails + float(np.sum(outside(k)))
+    white = relative_rms(inside + tails, total)
+    if not walk:
+        return white
+    return max(white, walk_error(lambda kk: h[(kk + radius).astype(np.int64)], target, scale,
+                                 -radius, radius, resolution))
+
+
+def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
+                     resolution: float | None = None, walk: bool = False) -> np.ndarray:
+    """The shortest truncated kernel with exact low moments whose error is at most ``tol``.
+
+    ``target`` on ``|k| <= r``, corrected by the least change (in L2) that makes
+    its moments of the given ``orders`` those of the untruncated target; ``r``
+    is the smallest radius whose relative RMSE against the exact kernel is at
+    most ``tol`` (or, if none up to ``14 scale`` is, that largest one); with
+    ``walk`` (zero-mean targets), whose random-walk error is too.
+    """
+    def err(r):
+        h = truncated_with_moments(target, scale, r, orders, resolution)
+        return truncated_error(target, scale, h, resolution, walk)
+
+    lo, hi = 1, int(math.ceil(14.0 * scale)) + 2
+    if err(hi) > tol:
+        lo = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if err(mid) <= tol:
+            hi = mid
+        else:
+            lo = mid + 1
+    return truncated_with_moments(target, scale, lo, orders, resolution)
+
+
+# --------------------------------------------------------------------------- plans
+
+
+@dataclass(frozen=True, eq=False)
+class SFTPlan:
+    """A frozen description of one bank run and how its components combine.
+
+    Attributes
+    ----------
+    omegas : ndarray, shape (P',)
+        Frequencies of the components, radians per sample.
+    alpha : float
+        Decay per sample (0 for the SFT).
+    length : int
+        Window length ``L``.
+    lag : int
+        Output ``n`` uses ``x[n + lag - j]`` for ``j = 0 .. L-1``; a centred
+        window of half-width ``K`` has ``L = 2K + 1`` and ``lag = K``.
+    coef : ndarray, shape (n_outputs, 2, P')
+        ``coef[c, 0, p]`` multiplies ``Re S_p`` and ``coef[c, 1, p]`` multiplies
+        ``Im S_p`` in output ``c``.  Real for real targets, complex for complex
+        targets.
+    error : float
+        Relative RMSE of the plan's kernel against the exact kernel (per output:
+        the largest).
+    info : dict
+        What the design chose (``P``, ``K``, ``sigma``, ``order``, ...).
+    """
+
+    omegas: np.ndarray
+    alpha: float
+    length: int
+    lag: int
+    coef: np.ndarray
+    error: float
+    info: dict = field(default_factory=dict)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The recursion multipliers ``w_p = exp(-alpha - i omega_p)``."""
+        return np.exp(-self.alpha - 1j * self.omegas)
+
+    @property
+    def pad_before(self) -> int:
+        """Samples of extension needed before the first output."""
+        return self.length - 1 - self.lag
+
+    @property
+    def pad_after(self) -> int:
+        """Samples of extension needed after the last output."""
+        return self.lag
+
+    @property
+    def window_sums(self) -> np.ndarray:
+        """``sum_{j<L} w_p^j`` for each component (complex; ``L`` where ``w_p == 1``)."""
+        return window_sums(self.w, self.length)
+
+    @property
+    def kernel_sum(self) -> np.ndarray:
+        """Each output's kernel sum ``sum_k h[k]`` (its response to a constant), shape (n_outputs,)."""
+        sums = self.window_sums
+        return self.coef[:, 0, :] @ sums.real + self.coef[:, 1, :] @ sums.imag
+
+
+def window_sums(w: np.ndarray, L: int) -> np.ndarray:
+    """``sum_{j<L} w^j`` for each multiplier ``w`` (``L`` where ``w == 1``).
+
+    Examples
+    --------
+    >>> window_sums(np.array([1.0, -1.0]), 3).real.tolist()
+    [3.0, 1.0]
+    """
+    w = np.asarray(w, dtype=np.complex128)
+    sums = np.full(w.shape, float(L), dtype=np.complex128)
+    ne = w != 1.0
+    sums[ne] = (1.0 - np.exp(L * np.log(w[ne]))) / (1.0 - w[ne])
+    return sums
+
+
+@dataclass(frozen=True, eq=False)
+class FIRPlan:
+    """A truncated convolution kernel: ``y[n] = sum_k h[k] x[n - k]``, ``k = -r .. r``.
+
+    Attributes
+    ----------
+    kernel : ndarray, shape (2 r + 1,)
+        ``h``, centred (real for the Gaussian family, complex for wavelets).
+    error : float or None
+        Its relative RMSE against the exact kernel, where the selector
+        designed it to a target (None for scipy's kernel at a given radius).
+    """
+
+    kernel: np.ndarray
+    error: float | None = None
+
+    @property
+    def radius(self) -> int:
+        """Half-width ``r``."""
+        return self.kernel.size // 2
+
+    @property
+    def size(self) -> int:
+        """Number of taps, ``2 r + 1``."""
+        return self.kernel.size
+
+
+@dataclass(frozen=True)
+class WidePlan:
+    """A Gaussian far wider than the signal: its exact, untruncated filter, computed by FFT.
+
+    Attributes
+    ----------
+    sigma : float
+        Standard deviation in samples.
+    order : int
+        Derivative order (0, 1 or 2).
+    """
+
+    sigma: float
+    order: int
+
+
+def _powers(w: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``w[p] ** j[i]`` as an array (len(j), len(w)), accurate for large j."""
+    logw = np.log(w.astype(np.complex128))
+    return np.exp(np.multiply.outer(j.astype(np.float64), logw))
+
+
+def _basis(w: np.ndarray, j: np.ndarray, parts: np.ndarray, comp: np.ndarray) -> np.ndarray:
+    """Columns ``Re w_p^j`` (part 0) or ``Im w_p^j`` (part 1) for the listed (part, p)."""
+    pw = _powers(w, j)
+    cols = np.where(parts[None, :] == 0, pw.real[:, comp], pw.imag[:, comp])
+    return cols
+
+
+def _moment_rows(w, length, lag, parts, comp, orders, scale):
+    """Exact moments ``sum_j ((j - lag)/scale)^q * basis[j]`` over the full window.
+
+    Summed by blocks of B samples: with ``j = j0 + t``,
+    ``sum_t (u0 + t/scale)^q w^(j0+t) = w^j0 sum_r binom(q, r) u0^(q-r) T_r`` where
+    ``T_r = sum_t (t/scale)^r w^t`` is one table for all blocks, so the cost is
+    O(B + length/B) rather than O(length).
+    """
+    B = int(min(length, 1024))
+    nb, rem = divmod(length, B)
+    qmax = max(orders)
+    t = np.arange(B, dtype=np.float64)
+    pw = _powers(w, t)
+    T = np.stack([((t / scale) ** r) @ pw for r in range(qmax + 1)])  # (qmax+1, P)
+    j0 = B * np.arange(nb, dtype=np.float64)
+    anchors = _powers(w, j0)  # (nb, P)
+    u0 = (j0 - lag) / scale
+    full = np.zeros((len(orders), w.size), dtype=np.complex128)
+    for i, q in enumerate(orders):
+        for r in range(q + 1):
+            full[i] += math.comb(q, r) * ((u0 ** (q - r)) @ anchors) * T[r]
+    if rem:
+        j = nb * B + np.arange(rem, dtype=np.float64)
+        pr = _powers(w, j)
+        ks = (j - lag) / scale
+        for i, q in enumerate(orders):
+            full[i] += (ks**q) @ pr
+    return np.where(parts[None, :] == 0, full.real[:, comp], full.imag[:, comp])
+
+
+#: Error estimates and target moments are summed over at most about this many
+#: points; beyond it they use a uniform sub-grid.  Targets are smooth, so a
+#: sub-grid with at least eight points per ``resolution`` (the target's shortest
+#: length scale: sigma for a Gaussian, the carrier's period over pi for a
+#: wavelet) sums them to full precision; the kernel's error is then a Riemann
+#: sum, accurate to a small fraction of itself.
+_MAX_SUM_POINTS = 1 << 15
+
+
+def sum_stride(npoints: int, resolution: float) -> int:
+    return int(max(1, min(-(-npoints // _MAX_SUM_POINTS), resolution // 8)))
+
+
+def _geometric_sums(z: np.ndarray, L: int) -> np.ndarray:
+    """``sum_{j<L} z^j`` for each complex ``z`` (``L`` where ``z == 1``)."""
+    z = np.asarray(z, dtype=np.complex128)
+    out = np.full(z.shape, float(L), dtype=np.complex128)
+    ne = np.abs(z - 1.0) > 0
+    out[ne] = -np.expm1(L * np.log(z[ne])) / -np.expm1(np.log(z[ne]))
+    return out
+
+
+def _exponential_rows(w, length, lag, parts, comp, coeffs, exponents):
+    """Rows ``sum_j f(j - lag) basis[j]`` for ``f(k) = Re sum_r c_r exp(e_r k)``, in closed form."""
+    # f = Re sum_r c_r e^{e_r k} = sum_r (c_r e^{e_r k} + conj(c_r) e^{conj(e_r) k}) / 2 is real,
+    # so sum_j f (Re w^j, Im w^j) = (Re, Im) of sum_j f w^j: geometric sums of e^{e} w
+    s = np.zeros(w.size, dtype=np.complex128)
+    for c, e in zip(coeffs, exponents):
+        for cc, ee in ((c, e), (np.conj(c), np.conj(e))):
+            s += 0.5 * cc * np.exp(-ee * lag) * _geometric_sums(np.exp(ee) * w, length)
+    return np.where(parts[None, :] == 0, s.real[None, comp], s.imag[None, comp])
+
+
+def _target_weighted_sum(target, sigma_like, half, coeffs, exponents, resolution=None):
+    """``sum_k f(k) T[k]`` over the target's whole support (strided where huge)."""
+    R = reference_support(sigma_like, half)
+    stride = sum_stride(2 * R + 1, sigma_like if resolution is None else resolution)
+    k = np.arange(-R, R + 1, stride, dtype=np.float64)
+    f = np.zeros(k.shape)
+    for c, e in zip(coeffs, exponents):
+        f += np.real(c * np.exp(e * k))
+    return float(stride * np.sum(f * target(k)))
+
+
+def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
+    """Moments of the exact target over its whole support (strided where huge)."""
+    R = reference_support(sigma_like, half)
+    stride = sum_stride(2 * R + 1, sigma_like if resolution is None else resolution)
+    k = np.arange(-R, R + 1, stride, dtype=np.float64)
+    t = target(k)
+    ks = k / scale
+    return np.array([stride * np.sum((ks**q) * t) for q in orders])
+
+
+def _constrained_lstsq(A, b, M, m):
+    """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled.
+
+    The constraints are taken in order, at most one fewer than the columns.
+    """
+    norms = np.sqrt(np.sum(A * A, axis=0))
+    # a column negligible against the others is numerical noise: no coefficient
+    negligible = norms <= 1e-10 * norms.max()
+    norms[negligible] = 1.0
+    A = A / norms
+    A[:, negligible] = 0.0
+    if M is None or M.shape[0] == 0:
+        c = np.linalg.lstsq(A, b, rcond=None)[0]
+        return c / norms
+    keep = max(0, int(np.count_nonzero(~negligible)) - 1)
+    if M.shape[0] > keep:
+        M, m = M[:keep], m[:keep]
+    if M.shape[0] == 0:
+        c = np.linalg.lstsq(A, b, rcond=None)[0]
+        return c / norms
+    M = M / norms
+    M[:, negligible] = 0.0
+    Q, R = np.linalg.qr(M.T, mode="complete")
+    r = M.shape[0]
+    R1 = R[:r, :r]
+    c_part = Q[:, :r] @ np.linalg.solve(R1.T, m)
+    Z = Q[:, r:]
+    z = np.linalg.lstsq(A @ Z, b - A @ c_part, rcond=None)[0]
+    c = c_part + Z @ z
+    return c / norms
+
+
+def fit_plan(
+    targets: list[Callable[[np.ndarray], np.ndarray]],
+    omegas: np.ndarray,
+    alpha: float,
+    length: int,
+    lag: int,
+    *,
+    use_re: np.ndarray | None = None,
+    use_im: np.ndarray | None = None,
+    moments: tuple[int, ...] = (0,),
+    scale: float = 1.0,
+    resolution: float | None = None,
+    walk: bool = False,
+    weights: tuple = (),
+    info: dict | None = None,
+) -> SFTPlan:
+    """Least-squares fit of one or more target kernels on the damped basis.
+
+    Parameters
+    ----------
+    targets : list of callables
+        Each maps an array of integer lags ``k`` to the target kernel ``T[k]``
+        (real or complex); one output per target.
+    omegas, alpha, length, lag
+        The bank (see :class:`SFTPlan`).
+    use_re, use_im : bool arrays, shape (P',), optional
+        Which ``Re S_p`` / ``Im S_p`` enter the fit (default: all, except the
+        imaginary part at frequencies 0 and pi, which vanishes).
+    moments : tuple of int
+        Orders ``q`` whose moments ``sum_k k^q h[k]`` are constrained to those of
+        the exact target (in units of ``scale``).
+    scale : float
+        Length unit for the moments and the error support (sigma for Gaussians).
+    resolution : float, optional
+        The target's shortest length scale (default ``scale``), which bounds
+        the sub-grid of the error sums for long windows.
+    walk : bool, optional
+        For zero-mean targets: the plan's error is the larger of the white-noise
+        and the random-walk error (:func:`kernel_error`).
+    weights : tuple of (coeffs, exponents[, value]), optional
+        Further constraints ``sum_k f(k) h[k] = sum_k f(k) T[k]`` (over the whole
+        support), or ``= value`` where one is given, for real weights
+        ``f(k) = Re sum_r coeffs[r] exp(exponents[r] k)``, e.g.
+        ``cos(theta k) - kappa``; their rows are geometric sums, exact.
+
+    Returns
+    -------
+    SFTPlan
+    """
+    omegas = np.asarray(omegas, dtype=np.float64)
+    P = omegas.size
+    w = np.exp(-alpha - 1j * omegas)
+    if use_re is None:
+        use_re = np.ones(P, dtype=bool)
+    if use_im is None:
+        use_im = np.ones(P, dtype=bool)
+    # Im w^j vanishes identically at omega = 0 and pi (mod 2 pi); its computed
+    # values are rounding noise, which a fit would chase with huge coefficients
+    r = np.mod(omegas, np.pi)
+    use_im = use_im & ~np.isclose(np.minimum(r, np.pi - r), 0.0, atol=1e-12)
+    comp = np.concatenate([np.nonzero(use_re)[0], np.nonzero(use_im)[0]])
+    parts = np.concatenate([np.zeros(int(use_re.sum()), int), np.ones(int(use_im.sum()), int)])
+
+    stride = max(1, -(-length // _MAX_FIT_ROWS))
+    j_fit = np.arange(0, length, stride, dtype=np.float64)
+    if j_fit[-1] != length - 1:
+        j_fit = np.append(j_fit, float(length - 1))
+    A = _basis(w, j_fit, parts, comp)
+    k_fit = j_fit - lag
+    # constraint rows, most important first: the weights, then the moments (a
+    # small basis keeps only as many as leave the fit one degree of freedom)
+    rows = []
+    for entry in weights:
+        rows.append(_exponential_rows(w, length, lag, parts, comp, entry[0], entry[1]))
+    if moments:
+        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale))
+    M = np.vstack(rows) if rows else None
+
+    half = max(lag, length - 1 - lag)
+    coefs = []
+    errors = []
+    for target in targets:
+        t = target(k_fit)
+        is_complex = np.iscomplexobj(t)
+        sols = []
+        for part_fn in ((np.real, np.imag) if is_complex else (np.real,)):
+            values = []
+            for entry in weights:
+                if len(entry) > 2:  # a prescribed value (real targets only)
+                    values.append([float(entry[2])])
+                else:
+                    values.append([_target_weighted_sum(lambda k: part_fn(target(k)), scale, half,
+                                                        entry[0], entry[1], resolution)])
+            if moments:
+                values.append(_target_moments(lambda k: part_fn(target(k)), scale, half, moments,
+                                              scale, resolution))
+            mvec = np.concatenate(values) if values else None
+            sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))
+        sol = sols[0] + 1j * sols[1] if is_complex else sols[0]
+        c = np.zeros((2, P), dtype=sol.dtype)
+        c[parts, comp] = sol
+        coefs.append(c)
+    coef = np.stack(coefs)
+    plan = SFTPlan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
+    for i, target in enumerate(targets):
+        errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
+    return SFTPlan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
+
+
+def plan_kernel(plan: SFTPlan, output: int = 0, stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The plan's convolution kernel: lags ``k`` and values ``h[k]`` on its window.
+
+    With ``stride > 1``, only every ``stride``-th lag from the window's start.
+    """
+    j = np.arange(0, plan.length, stride, dtype=np.float64)
+    pw = _powers(plan.w, j)
+    c = plan.coef[output]
+    h = pw.real @ c[0] + pw.imag @ c[1]
+    return j - plan.lag, h
+
+
+def smooth_sum(f, a: int, b: int, stride: int) -> float:
+    """``sum_{k=a}^{b} f(k)`` for a smooth ``f``, from every ``stride``-th point.
+
+    The trapezoid rule with its end correction: for a grid ``a, a+s, ..., e``,
+    ``sum_{k=a}^{e} f(k) = s sum_j f(a + j s) - (s - 1)/2 (f(a) + f(e)) + O(s^2 f')``;
+    the last ``b - e < s`` points are added exactly.  ``stride = 1`` is the plain sum.
+    """
+    if b < a:
+        return 0.0
+    m = (b - a) // stride
+    grid = a + stride * np.arange(m + 1, dtype=np.float64)
+    v = f(grid)
+    total = stride * np.sum(v) - 0.5 * (stride - 1) * (v[0] + v[-1])
+    e = a + m * stride
+    if e < b:
+        total += np.sum(f(np.arange(e + 1, b + 1, dtype=np.float64)))
+    return float(total)
+
+
+#: The random-walk error is summed over at most about this many points.
+_MAX_WALK_POINTS = 1 << 17
+
+
+def walk_error(kernel, target, scale: float, lo: int, hi: int,
+               resolution: float | None = None) -> float:
+    """Relative RMSE, for a random-walk (1/f^2) input, of a kernel against a zero-mean target.
+
+    A random walk ``x = cumsum(e)`` filtered by ``h`` is ``cumsum(h) * e``, so
+    the output's relative error is that of the kernels' running sums:
+    ``||cumsum(h - T)|| / ||cumsum(T)||`` over the whole support.  This weights
+    the kernel's error at low frequencies by ``1/omega^2``: it measures the
+    leakage of strong low frequencies into a band-pass kernel's output, which
+    the plain (white-noise) RMSE misses.  ``kernel(k)`` gives the kernel on the
+    window ``lo .. hi`` (zero outside).  Beyond about 2**17 points the sums use
+    a sub-grid of at least eight points per ``resolution``.
+    """
+    R = reference_support(scale, max(-lo, hi))
+    n = 2 * R + 1
+    stride = int(max(1, min(-(-n // _MAX_WALK_POINTS), (scale if resolution is None else resolution) // 8)))
+    k = np.arange(-R, R + 1, stride, dtype=np.float64)
+    t = target(k)
+    d = -t.astype(np.complex128)
+    inside = (k >= lo) & (k <= hi)
+    d[inside] += kernel(k[inside])
+    # running sums by the trapezoid rule on the sub-grid (exact for stride 1)
+    if stride == 1:
+        cd, ct = np.cumsum(d), np.cumsum(t)
+    else:
+        cd = stride * (np.cumsum(d) - 0.5 * d)
+        ct = stride * (np.cumsum(t) - 0.5 * t)
+    return float(np.sqrt(np.sum(np.abs(cd) ** 2) / np.sum(np.abs(ct) ** 2)))
+
+
+def kernel_error(plan: SFTPlan, target, scale: float, output: int = 0,
+                 resolution: float | None = None, walk: bool = False) -> float:
+    """Relative RMSE of the plan's kernel against ``target`` over the whole support.
+
+    ``scale`` (sigma) sets the support; ``resolution`` (default ``scale``) is
+    the target's shortest length scale.  Exact sums up to about 2**15 points;
+    beyond that, each smooth piece (the window, and the tails outside it) is
+    summed from a sub-grid of at least eight points per ``resolution`` with
+    the trapezoid end correction (see ``smooth_sum``).  With ``walk`` (for
+    zero-mean targets), the larger of that and :func:`walk_error`.
+    """
+    lo, hi = -plan.lag, plan.length - 1 - plan.lag
+    R = reference_support(scale, max(-lo, hi))
+    stride = sum_stride(2 * R + 1, scale if resolution is None else resolution)
+    c = plan.coef[output]
+    logw = np.log(plan.w.astype(np.complex128))
+
+    def inside(k):
+        pw = np.exp(np.multiply.outer(k + plan.lag, logw))
+        h = pw.real @ c[0] + pw.imag @ c[1]
+        return np.abs(h - target(k)) ** 2
+
+    def outside(k):
+        return np.abs(target(k)) ** 2
+
+    num = (smooth_sum(outside, -R, lo - 1, stride) + smooth_sum(inside, lo, hi, stride)
+           + smooth_sum(outside, hi + 1, R, stride))
+    den = (smooth_sum(outside, -R, lo - 1, stride) + smooth_sum(outside, lo, hi, stride)
+           + smooth_sum(outside, hi + 1, R, stride))
+    white = relative_rms(num, den)
+    if not walk:
+        return white
+
+    def kernel(k):
+        pw = np.exp(np.multiply.outer(k + plan.lag, logw))
+        return pw.real @ c[0] + pw.imag @ c[1]
+
+    return max(white, walk_error(kernel, target, scale, lo, hi, resolution))

@@ -1,0 +1,256 @@
+"""The plan selectors: the whole policy of how each transform is computed, in one place.
+
+:func:`select_gaussian` and :func:`select_morlet` turn what a user asked for
+(a width, an accuracy, a ``method``) into one typed plan:
+
+* :class:`~sftwave.plans.fit.SFTPlan`, a fitted bank of damped exponentials
+  (the SFT or ASFT; cost per sample independent of the width);
+* :class:`~sftwave.plans.fit.FIRPlan`, a truncated kernel (exact where asked
+  for, or where it is cheaper: small widths, accuracy beyond the SFT);
+* :class:`~sftwave.plans.fit.WidePlan`, a Gaussian far wider than the signal,
+  by its exact limit.
+
+Here, and nowhere else, live the tolerance defaults, the tightening for
+signals shorter than the kernel, and the FIR-versus-bank choice.  The choice
+uses a cost figure that the engine supplies (``fir_taps_per_order``: how many
+FIR taps cost as much as one order of the bank on that engine); an engine
+that gives none gets the bank wherever one meets the target.
+
+``method`` means the same for both transforms: ``'fir'`` the truncated
+kernel, ``'bank'`` the SFT bank, ``'auto'`` the cheaper one meeting the
+target; the Morlet wavelet also names the paper's two bank designs,
+``'direct'`` (section III-A) and ``'multiply'`` (III-B); its ``'bank'`` is the
+cheaper of the two.
+"""
+
+from __future__ import annotations
+
+from .fit import TOL_FLOOR, FIRPlan, SFTPlan, WidePlan
+from .gaussian import fir_error, fir_kernel, gaussian_plan, scipy_gaussian_kernel, scipy_kernel_error
+from .morlet import fir_min_taps, fir_morlet, morlet_plan
+
+__all__ = [
+    "select_gaussian",
+    "select_morlet",
+    "GAUSSIAN_METHODS",
+    "MORLET_METHODS",
+    "DEFAULT_TOL_FACTOR",
+    "DEFAULT_MORLET_TOL",
+    "SHORT_SIGNAL_TIGHTENING",
+    "WIDE_FACTOR",
+]
+
+#: ``method`` of the Gaussian filters.
+GAUSSIAN_METHODS = ("auto", "fir", "bank")
+
+#: ``method`` of the Morlet transforms.
+MORLET_METHODS = ("auto", "fir", "bank", "direct", "multiply")
+
+#: Without ``tol``, the Gaussian SFT aims at this fraction of scipy's own kernel
+#: error at the given ``truncate``.  Half would make white noise come out at
+#: least as accurate as scipy's; a quarter leaves a margin for inputs
+#: concentrated at one frequency, where the two kernels' errors are distributed
+#: differently (tests/test_ndimage.py).
+DEFAULT_TOL_FACTOR = 0.25
+
+#: Without ``tol``, the target for each wavelet's kernel error: the larger of
+#: its relative RMSE (the error of a white-noise input's transform) and its
+#: random-walk error (a 1/f^2 input's; see :func:`sftwave.plans.fit.walk_error`).
+#: On a real ECG, whose spectrum falls faster still, the weakest (highest) rows
+#: come out at about six times this target (docs/design.md), so 1e-4 keeps every
+#: row of the documented inputs within 1e-3.
+DEFAULT_MORLET_TOL = 1e-4
+
+#: A signal shorter than the kernel's window has no interior: every output
+#: depends on the extension, and the signal sees mostly the middle of the
+#: kernel, where the fit's pointwise error, not its RMS, decides.  The target
+#: is this much tighter there (measured on 270 short-signal cases, all modes
+#: and orders, sigma 500 and 3000: a factor 16 leaves every case at most 0.3 of
+#: scipy's error, a factor 4 does not).  The cost of such a call is set by the
+#: window, so the extra orders cost little; and since such a signal has no
+#: interior, no output of a longer signal is computed differently.
+SHORT_SIGNAL_TIGHTENING = 16.0
+
+#: A Gaussian plan whose window is more than this many times the signal's
+#: length is replaced by the exact limit (:class:`WidePlan`; the bank's cost is
+#: about n + window per line, the limit's n log n).
+WIDE_FACTOR = 4
+
+
+def _tightened(tol: float) -> float:
+    return max(TOL_FLOOR, tol / SHORT_SIGNAL_TIGHTENING)
+
+
+# ----------------------------------------------------------------------------- Gaussian
+
+
+def gaussian_tol(sigma: float, order: int, truncate: float) -> float:
+    """The default accuracy target: a quarter of scipy's kernel error at ``truncate``.
+
+    Examples
+    --------
+    >>> gaussian_tol(2.0, 0, 4.0) == 0.25 * scipy_kernel_error(2.0, 0, 8)
+    True
+    """
+    return DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, int(truncate * sigma + 0.5))
+
+
+def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
+                    method: str = "auto", transform: str = "sft", tol: float | None = None,
+                    n: int | None = None, fir_taps_per_order: float | None = None,
+                    wide: bool = False) -> SFTPlan | FIRPlan | WidePlan:
+    """The plan for one axis of a Gaussian filter (or its first or second derivative).
+
+    The accuracy target is ``tol`` or, without it, :func:`gaussian_tol`.  The
+    FIR is scipy's own kernel for orders 0 and 1 without ``tol``
+    (bit-identical results), otherwise the shortest moment-corrected kernel
+    meeting the target (:func:`sftwave.plans.gaussian.fir_kernel`): scipy's
+    second-derivative kernel leaks the signal's mean, and a user's ``tol``
+    must hold on either path.
+
+    An explicit ``radius`` (without ``tol``) is the user's support: the kernel
+    is scipy's, truncated there, for every order, so the result is scipy's
+    bit for bit (for order 2 this includes scipy's leak of the signal's mean);
+    ``method='bank'`` cannot honour a support (``ValueError``).
+
+    ``n``, the signal's length along the axis, tightens the target for
+    signals shorter than the kernel's window (:data:`SHORT_SIGNAL_TIGHTENING`);
+    with ``method='auto'`` and ``wide``, a plan whose window exceeds
+    ``WIDE_FACTOR * n`` becomes a :class:`WidePlan`.  With
+    ``fir_taps_per_order`` (the engine's cost figure), ``'auto'`` takes the FIR
+    where it has at most that many taps per order of the bank (plus one for
+    the bank's fixed work); without it, the bank wherever one meets the target.
+
+    Examples
+    --------
+    >>> type(select_gaussian(1.0, 0, fir_taps_per_order=5.5)).__name__
+    'FIRPlan'
+    >>> plan = select_gaussian(64.0, 0, fir_taps_per_order=5.5)
+    >>> type(plan).__name__, plan.info["P"]
+    ('SFTPlan', 6)
+    >>> select_gaussian(64.0, 0, radius=100).size     # scipy's kernel, truncated at 100
+    201
+    >>> select_gaussian(1e7, 2, n=1000, wide=True)
+    WidePlan(sigma=10000000.0, order=2)
+    """
+    if radius is not None and tol is None:
+        if method == "bank":
+            raise ValueError(
+                f"radius={radius!r} fixes the kernel's support (a truncated kernel), which "
+                f"method='bank' cannot honour: pass method='auto' or 'fir', or truncate= "
+                f"instead of radius")
+        return FIRPlan(scipy_gaussian_kernel(sigma, order, radius))
+    r_scipy = int(truncate * sigma + 0.5)   # scipy's radius at this truncate
+    target = gaussian_tol(sigma, order, truncate) if tol is None else tol
+
+    def fir() -> FIRPlan:
+        if tol is None and order < 2:
+            return FIRPlan(scipy_gaussian_kernel(sigma, order, r_scipy))
+        return FIRPlan(fir_kernel(float(sigma), int(order), float(max(target, 1e-15))), target)
+
+    if method == "fir":
+        return fir()
+    if target < TOL_FLOOR:
+        if method == "auto":
+            return fir()
+        raise ValueError(
+            f"the SFT cannot reach the accuracy of truncate={truncate!r} "
+            f"(kernel error {target / DEFAULT_TOL_FACTOR:.2g}); pass tol>={TOL_FLOOR:g} "
+            f"or method='fir'")
+    try:
+        plan = gaussian_plan(float(sigma), int(order), float(target), transform)
+        if n is not None and n < plan.length:
+            target = _tightened(target)
+            plan = gaussian_plan(float(sigma), int(order), float(target), transform)
+    except ValueError as exc:
+        if method == "auto":
+            return fir()
+        raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='fir'") from None
+    if method == "auto":
+        if fir_taps_per_order is not None:
+            # one complex recursion per frequency, with or without decay, plus fixed work
+            max_taps = fir_taps_per_order * (plan.omegas.size + 1)
+            if _gaussian_fir_may_fit(sigma, order, target, tol, r_scipy, max_taps):
+                short = fir()
+                if short.size <= max_taps:
+                    return short
+        if wide and n is not None and plan.length > WIDE_FACTOR * n:
+            return WidePlan(float(sigma), int(order))
+    return plan
+
+
+def _gaussian_fir_may_fit(sigma: float, order: int, target: float, tol: float | None,
+                          r_scipy: int, max_taps: float) -> bool:
+    """Whether the FIR can have at most ``max_taps`` taps (decided without building it).
+
+    scipy's kernel has ``2 r + 1`` taps; the shortest moment-corrected kernel
+    has more than ``max_taps`` if the one at that radius misses the target.
+    Keeps the cost of the choice bounded when sigma is large.
+    """
+    if tol is None and order < 2:
+        return 2 * r_scipy + 1 <= max_taps
+    radius = int(max_taps) // 2
+    return radius >= 1 and fir_error(float(sigma), int(order), radius) <= target
+
+
+# ----------------------------------------------------------------------------- Morlet
+
+
+def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, method: str = "auto",
+                  transform: str = "sft", n: int | None = None,
+                  fir_taps_per_order: float | None = None) -> SFTPlan | FIRPlan:
+    """The plan for the Morlet wavelet of scale ``sigma`` (samples) meeting ``tol``.
+
+    ``method``: ``'fir'``, the shortest zero-mean truncated wavelet meeting
+    ``tol`` (also below the SFT's floor, ``tol < 1e-9``); ``'direct'`` or
+    ``'multiply'``, the paper's bank designs; ``'bank'``, the one of them with
+    fewer components; ``'auto'``, that or the FIR, whichever costs less by the
+    engine's ``fir_taps_per_order`` (a complex FIR tap costs two real ones;
+    without the figure, the bank wherever one meets ``tol``).  A signal of
+    ``n`` samples shorter than the wavelet's window sees mostly its middle,
+    where the fit's pointwise error decides: the target is then tightened as
+    for the Gaussian filters (:data:`SHORT_SIGNAL_TIGHTENING`).
+
+    Examples
+    --------
+    >>> plan = select_morlet(50.0, 6.0, 1e-4)
+    >>> type(plan).__name__, plan.error <= 1e-4
+    ('SFTPlan', True)
+    >>> type(select_morlet(2.0, 6.0, 1e-4, fir_taps_per_order=5.5)).__name__
+    'FIRPlan'
+    """
+    plan = _morlet_for_tol(sigma, xi, tol, method, transform, fir_taps_per_order)
+    if n is not None and isinstance(plan, SFTPlan) and n < plan.length:
+        plan = _morlet_for_tol(sigma, xi, _tightened(tol), method, transform, fir_taps_per_order)
+    return plan
+
+
+def _morlet_for_tol(sigma: float, xi: float, tol: float, method: str, transform: str,
+                    fir_taps_per_order: float | None) -> SFTPlan | FIRPlan:
+    if method == "fir" or tol < TOL_FLOOR:
+        return FIRPlan(fir_morlet(sigma, xi, tol), tol)
+    designs = ("direct", "multiply") if method in ("auto", "bank") else (method,)
+    candidates = []
+    for design in designs:
+        try:
+            candidates.append(morlet_plan(sigma, xi, tol, design, transform))
+        except ValueError as exc:
+            if method not in ("auto", "bank"):
+                raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='fir'") from None
+    best = min(candidates, key=lambda p: p.omegas.size, default=None)
+    if method == "bank" and best is None:
+        raise ValueError(f"method='bank': no SFT plan reaches tol={tol:g} for sigma={sigma:g}; "
+                         "pass a larger tol or method='fir'")
+    if method != "auto":
+        return best
+    if best is not None and fir_taps_per_order is None:
+        return best
+    if best is not None:
+        budget = fir_taps_per_order * (best.omegas.size + 1)
+        if 2 * fir_min_taps(sigma, xi, tol) > budget:
+            return best                     # no FIR meeting tol can be cheaper: skip its design
+    h = fir_morlet(sigma, xi, tol)
+    if best is None or 2 * h.size <= budget:
+        return FIRPlan(h, tol)
+    return best
+
