@@ -1,6 +1,6 @@
 """Make the helper module ``naive`` importable under ``--import-mode=importlib``.
 
-The suite designs its plans afresh in a private plan cache (sftwave._plancache)
+The suite designs its plans afresh in a private plan cache (sftwave.plans.cache)
 that is removed at the end, unless SFTWAVE_CACHE_DIR is set by the caller.
 """
 

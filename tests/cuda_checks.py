@@ -24,6 +24,7 @@ import naive
 import numpy as np
 import pytest
 
+
 @pytest.fixture(scope="module")
 def cuda():
     pytest.importorskip("numba_cuda")
@@ -46,7 +47,7 @@ def simulator(cuda):
 
 @pytest.fixture(scope="module")
 def ce(cuda):
-    from sftwave import cuda_engine
+    from sftwave.engines.cuda import filters as cuda_engine
 
     return cuda_engine
 
@@ -141,8 +142,8 @@ def test_sliding_sum_device_array_in_device_array_out(ce, cuda):
 
 
 def _plans():
-    from sftwave.design import gaussian_plan
-    from sftwave.morlet import morlet_plan
+    from sftwave.plans.gaussian import gaussian_plan
+    from sftwave.plans.morlet import morlet_plan
 
     return {
         "gauss-s3": gaussian_plan(3.0, 0, 1e-4, "sft"),
@@ -184,7 +185,7 @@ def test_filter1d_plans_match_definition_and_bank(ce, plans, name):
     Morlet plan has 20 channels: more than a float64 block holds (16), so it
     also runs the channel chunks.
     """
-    from sftwave import bank
+    from sftwave.engines.numba import bank
 
     plan = plans[name]
     x = np.random.default_rng(2).standard_normal(30)
@@ -265,7 +266,7 @@ def test_filter1d_device_array_and_integers(ce, cuda, plans):
 
 def test_docstring_examples_run(ce, simulator):
     """The examples marked ``+SKIP`` for the main doctest pass, run here with SKIP cleared."""
-    from sftwave import cuda_engine
+    from sftwave.engines.cuda import filters as cuda_engine
 
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
@@ -297,7 +298,7 @@ def test_float32_long_line_does_not_drift(ce, simulator):
     """
     if simulator:
         pytest.skip("long line: real GPU only")
-    from sftwave.design import gaussian_plan
+    from sftwave.plans.gaussian import gaussian_plan
 
     rng = np.random.default_rng(2024)
     walk = np.cumsum(rng.standard_normal(400_000))

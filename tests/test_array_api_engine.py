@@ -1,4 +1,4 @@
-"""The array-API engine (sftwave.xp_engine) and the engine dispatch (sftwave.engines).
+"""The array-API engine (sftwave.engines.array_api) and the engine dispatch (sftwave.engines).
 
 References: ``naive.naive_components`` (the components by their double sum,
 exact phases ``exp(-i omega j)``) on a line extended by ``naive.extend``
@@ -23,14 +23,17 @@ import sys
 import numpy as np
 import pytest
 from naive import extend, naive_components
+from plan_helpers import numba_gaussian_plan
 
 pytest.importorskip("array_api_compat")
 
 import sftwave
-from sftwave import bank, engines, xp_engine
-from sftwave.design import gaussian_plan
-from sftwave.morlet import morlet_plan
-from sftwave.ndimage import choose_path
+from sftwave import engines
+from sftwave.engines.array_api import filters as xp_engine
+from sftwave.engines.numba import bank
+from sftwave.plans import select_morlet
+from sftwave.plans.gaussian import gaussian_plan
+from sftwave.plans.morlet import morlet_plan
 
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
 
@@ -69,6 +72,12 @@ def rounding_bound(plan, x, eps, mode="reflect", cval=0.0):
 
 def _torch():
     return pytest.importorskip("torch")
+
+
+def xp_morlet_plan(sigma, xi, tol, method, n):
+    """The plan the 'xp' engine runs for one Morlet scale (the SFT, its cost figure: none)."""
+    return select_morlet(sigma, xi, tol, method=method, transform="sft", n=n,
+                         fir_taps_per_order=engines.get("xp").fir_taps_per_order())
 
 
 # ----------------------------------------------------------------------------- components
@@ -178,7 +187,7 @@ def test_filter1d_dtypes():
 def test_filter1d_rejects():
     with pytest.raises(ValueError, match="plan.alpha"):
         xp_engine.filter1d(np.ones(10), gaussian_plan(20.0, 0, 1e-5, "asft"))
-    with pytest.raises(TypeError, match="plan must be a sftwave.design.Plan"):
+    with pytest.raises(TypeError, match="plan must be a sftwave.plans.SFTPlan"):
         xp_engine.filter1d(np.ones(10), "plan")
     with pytest.raises(ValueError, match="mode must be one of"):
         xp_engine.filter1d(np.ones(10), PLANS["gauss3-0"], mode="edge")
@@ -251,7 +260,8 @@ def _tail_errors(x, plan):
     L = plan.length
     tail = 10_000 + 2 * L
     ref = sftwave.gaussian_filter1d(x[-tail:].astype(np.float64), plan.info["sigma"],
-                                    order=plan.info["order"], method="integral")[L:-L]
+                                    order=plan.info["order"], method="bank",
+                                    bank_method="integral")[L:-L]
     long_ = xp_engine.filter1d(x, plan)[-tail:][L:-L]
     short = xp_engine.filter1d(x[-tail:], plan)[L:-L]
     return _rel(long_, ref), _rel(short, ref)
@@ -273,10 +283,11 @@ def test_float32_long_offset_signal_does_not_drift(signal, sigma, order):
     error does not grow with the position along the line.
     """
     x = LONG[signal]
-    _, plan, _ = choose_path(sigma, order, method="integral", n=x.size)
+    plan = numba_gaussian_plan(sigma, order, method="bank", n=x.size)
     y = xp_engine.filter1d(x, plan)
     assert y.dtype == np.float32
-    ref = sftwave.gaussian_filter1d(x.astype(np.float64), sigma, order=order, method="integral")
+    ref = sftwave.gaussian_filter1d(x.astype(np.float64), sigma, order=order, method="bank",
+                                    bank_method="integral")
     d = (y.astype(np.float64) - ref).reshape(-1, BLOCK)
     r = ref.reshape(-1, BLOCK)
     blocks = np.sqrt(np.sum(d * d, axis=1) / np.sum(r * r, axis=1))
@@ -294,7 +305,7 @@ def test_float32_prefix_sum_would_drift(monkeypatch):
     sum over 400 000 samples, loses digits along the line (ratio measured 8.2).
     """
     x = LONG["white+5"]
-    _, plan, _ = choose_path(8.0, 2, method="integral", n=x.size)
+    plan = numba_gaussian_plan(8.0, 2, method="bank", n=x.size)
     monkeypatch.setattr(xp_engine, "MIN_BLOCK", 10**9)  # one block: phases and sums over the line
     long_err, short_err = _tail_errors(x, plan)
     assert long_err <= 1.5 * short_err, (long_err, short_err)
@@ -322,8 +333,8 @@ def test_gaussian_filter1d_torch_matches_numpy_path(dtype, sigma, order):
     assert isinstance(y, torch.Tensor) and y.dtype == t.dtype and y.device == t.device
     assert y.shape == t.shape
     ref = sftwave.gaussian_filter1d(x.astype(np.float64), sigma, order=order, mode="nearest",
-                                    method="integral")  # the numba path, same plan, float64
-    plan = choose_path(sigma, order, method="integral", n=3000)[1]
+                                    method="bank", bank_method="integral")  # numba, same plan
+    plan = numba_gaussian_plan(sigma, order, method="bank", n=3000)
     eps = np.finfo(dtype).eps
     # the xp engine's rounding, plus the rounding of the output to the dtype
     tol = rounding_bound(plan, x, eps, "nearest") + eps * np.max(np.abs(ref))
@@ -336,7 +347,7 @@ def test_gaussian_filter1d_small_sigma_uses_the_fir():
     x = np.random.default_rng(8).standard_normal(500)
     y = sftwave.gaussian_filter1d(torch.from_numpy(x), 1.0, mode="wrap")
     ref = sftwave.gaussian_filter1d(x, 1.0, mode="wrap")  # scipy's kernel, direct
-    h = choose_path(1.0, 0)[1]
+    h = numba_gaussian_plan(1.0, 0).kernel
     assert np.max(np.abs(y.numpy() - ref)) <= 2 * h.size * np.finfo(float).eps * np.max(np.abs(x))
 
 
@@ -346,10 +357,10 @@ def test_gaussian_filter_torch_2d():
     y = sftwave.gaussian_filter(torch.from_numpy(x), (4.0, 12.0), order=(1, 0),
                                 mode=("reflect", "constant"), cval=0.5)
     ref = sftwave.gaussian_filter(x, (4.0, 12.0), order=(1, 0), mode=("reflect", "constant"),
-                                  cval=0.5, method="integral")
+                                  cval=0.5, method="bank", bank_method="integral")
     assert isinstance(y, torch.Tensor) and y.dtype == torch.float64
-    p0 = choose_path(4.0, 1, method="integral", n=60)[1]
-    p1 = choose_path(12.0, 0, method="integral", n=80)[1]
+    p0 = numba_gaussian_plan(4.0, 1, method="bank", n=60)
+    p1 = numba_gaussian_plan(12.0, 0, method="bank", n=80)
     eps = np.finfo(float).eps
     # the first axis's output is bounded by sum|h| max|x| (sum|h| < 1 for a first derivative)
     tol = 2 * (rounding_bound(p0, x, eps) + rounding_bound(p1, x, eps, "constant", 0.5))
@@ -366,23 +377,27 @@ def test_morlet_transform_torch_matches_numpy_path(method):
     y = sftwave.morlet_transform(torch.from_numpy(x), 25.0, method=method, mode="mirror")
     assert isinstance(y, torch.Tensor) and y.dtype == torch.complex128 and y.shape == (3, 1500)
     ref = sftwave.morlet_transform(x, 25.0, method=method, mode="mirror", bank_method="integral")
-    plan = engines._morlet_path(25.0, 6.0, 1e-4, method, 1500)[1]
+    plan = xp_morlet_plan(25.0, 6.0, 1e-4, method, 1500)
     assert np.max(np.abs(y.numpy() - ref)) <= 2 * rounding_bound(plan, x, np.finfo(float).eps)
 
 
 def test_morlet_float32_and_complex_input():
     torch = _torch()
     x = np.random.default_rng(11).standard_normal(800).astype(np.float32)
-    y = sftwave.morlet_transform(torch.from_numpy(x), 12.0)
+    # method='direct' (morlet_transform's default before 'auto'): the same plan on both engines
+    y = sftwave.morlet_transform(torch.from_numpy(x), 12.0, method="direct")
     assert y.dtype == torch.complex64
-    ref = sftwave.morlet_transform(x.astype(np.float64), 12.0, bank_method="integral")
-    plan = engines._morlet_path(12.0, 6.0, 1e-4, "direct", 800)[1]
+    ref = sftwave.morlet_transform(x.astype(np.float64), 12.0, method="direct",
+                                   bank_method="integral")
+    plan = xp_morlet_plan(12.0, 6.0, 1e-4, "direct", 800)
     eps = np.finfo(np.float32).eps
     assert np.max(np.abs(y.numpy() - ref)) <= rounding_bound(plan, x, eps) + eps * np.max(np.abs(ref))
     z = (x + 1j * x[::-1]).astype(np.complex64)
-    yz = sftwave.morlet_transform(torch.from_numpy(z), 12.0)
-    refz = (sftwave.morlet_transform(z.real.astype(np.float64), 12.0, bank_method="integral")
-            + 1j * sftwave.morlet_transform(z.imag.astype(np.float64), 12.0, bank_method="integral"))
+    yz = sftwave.morlet_transform(torch.from_numpy(z), 12.0, method="direct")
+    refz = (sftwave.morlet_transform(z.real.astype(np.float64), 12.0, method="direct",
+                                     bank_method="integral")
+            + 1j * sftwave.morlet_transform(z.imag.astype(np.float64), 12.0, method="direct",
+                                            bank_method="integral"))
     assert yz.dtype == torch.complex64
     assert np.max(np.abs(yz.numpy() - refz)) <= 2 * (rounding_bound(plan, np.abs(z), eps)
                                                       + eps * np.max(np.abs(refz)))
@@ -399,7 +414,7 @@ def test_cwt_torch():
     ref = sftwave.cwt(x, freqs, fs, method="direct", mode="constant", bank_method="integral")
     eps = np.finfo(float).eps
     for i, s in enumerate(sftwave.frequency_to_scale(freqs, fs)):
-        plan = engines._morlet_path(float(s), 6.0, 1e-4, "direct", 1200)[1]
+        plan = xp_morlet_plan(float(s), 6.0, 1e-4, "direct", 1200)
         assert np.max(np.abs(y[:, i].numpy() - ref[:, i])) <= 2 * rounding_bound(plan, x, eps)
     # output kinds and decimation are computed from the same coefficients
     yc = y.numpy()[..., ::3]
@@ -453,9 +468,10 @@ def test_resolve_engine():
 
 
 def test_cuda_engine_missing_is_a_clear_error(monkeypatch):
-    monkeypatch.delattr(sftwave, "cuda_engine", raising=False)
-    monkeypatch.setitem(sys.modules, "sftwave.cuda_engine", None)
-    with pytest.raises(ImportError, match="engine='cuda' needs numba-cuda"):
+    # numba-cuda not importable (a None entry in sys.modules hides an installed package)
+    monkeypatch.setitem(sys.modules, "numba_cuda", None)
+    with pytest.raises(ImportError, match=r"engine='cuda' needs the numba-cuda package, which is "
+                                          r"not installed: pip install 'sftwave\[cuda\]'"):
         sftwave.gaussian_filter1d(np.ones(10), 3.0, engine="cuda")
 
 
@@ -465,8 +481,8 @@ def test_numba_path_unchanged_and_xp_on_numpy():
                           sftwave.gaussian_filter1d(x, 20.0))
     y = sftwave.gaussian_filter1d(x, 20.0, engine="xp")
     assert type(y) is np.ndarray and y.dtype == np.float64
-    ref = sftwave.gaussian_filter1d(x, 20.0, method="integral")
-    plan = choose_path(20.0, 0, method="integral", n=3000)[1]
+    ref = sftwave.gaussian_filter1d(x, 20.0, method="bank", bank_method="integral")
+    plan = numba_gaussian_plan(20.0, 0, method="bank", n=3000)
     assert np.max(np.abs(y - ref)) <= 2 * rounding_bound(plan, x, np.finfo(float).eps)
     # a list goes to the numba engine (numpy out), with engine='xp' to the xp engine
     assert type(sftwave.gaussian_filter1d([1.0, 2.0, 3.0], 2.0, engine="xp")) is np.ndarray
@@ -474,10 +490,10 @@ def test_numba_path_unchanged_and_xp_on_numpy():
 
 @pytest.mark.parametrize("func, kwargs, match", [
     ("gaussian_filter1d", {"transform": "asft"}, "transform='asft' is not supported with engine='xp'"),
-    ("gaussian_filter1d", {"method": "iir1"}, "method='iir1' is not supported with engine='xp'"),
+    ("gaussian_filter1d", {"bank_method": "iir1"}, "bank_method='iir1' is not supported with engine='xp'"),
     ("gaussian_filter1d", {"method": "fast"}, "method must be one of"),
     ("gaussian_filter1d", {"output": np.float32}, "output is not supported with engine='xp'"),
-    ("gaussian_filter", {"method": "window"}, "method='window' is not supported"),
+    ("gaussian_filter", {"bank_method": "window"}, "bank_method='window' is not supported"),
     ("gaussian_filter", {"transform": "asft"}, "transform='asft'"),
     ("morlet_transform", {"bank_method": "iir2"}, "bank_method='iir2' is not supported"),
     ("morlet_transform", {"workers": 2}, "workers is not supported with engine='xp'"),
@@ -506,7 +522,7 @@ def test_engine_argument_errors_name_the_parameter():
     with pytest.raises(TypeError, match="cval must be a real number"):
         sftwave.gaussian_filter1d(t, 2.0, cval=1j)
     with pytest.raises(ValueError, match="exceeds Nyquist"):
-        sftwave.morlet_transform(t, 1.0, 6.0)
+        sftwave.morlet_transform(t, 1.0, xi=6.0)
     with pytest.raises(ValueError, match="freqs must not exceed the Nyquist"):
         sftwave.cwt(t, [0.7])
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from naive import extend, naive_components, rel_rmse
 
-from sftwave import bank
+from sftwave import engines
+from sftwave.engines.numba import bank
 
 METHODS = list(bank.METHODS)
 KS = [1, 3, 16, 100]
@@ -138,8 +139,12 @@ def test_resolve_method():
     assert bank.resolve_method("auto") in bank.METHODS
     for m in METHODS:
         assert bank.resolve_method(m) == m
-    with pytest.raises(ValueError, match="method.*'bogus'"):
-        bank.resolve_method("bogus")
+    # the check of the name moved to the engine registry (resolve_method no longer validates)
+    assert set(engines.BANK_METHODS) == {"auto", *METHODS}
+    for m in engines.BANK_METHODS:
+        engines.check_request("numba", bank_method=m)
+    with pytest.raises(ValueError, match="bank_method.*'bogus'"):
+        engines.check_request("numba", bank_method="bogus")
 
 
 # --------------------------------------------------------------------------- bank.run

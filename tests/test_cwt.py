@@ -1,4 +1,4 @@
-"""sftwave.cwt (morlet_transform, cwt) against the exact transform, MNE, and its conventions.
+"""sftwave.wavelets (morlet_transform, cwt) against the exact transform, MNE, and its conventions.
 
 The reference is tests/naive.py's ``exact_morlet_transform``: the wavelet
 written from its formula, the signal extended with np.pad as scipy.ndimage
@@ -23,16 +23,16 @@ import numpy as np
 import pytest
 from naive import exact_morlet, exact_morlet_transform, exact_support, extend, rel_rmse
 
-from sftwave.cwt import (
-    DEFAULT_MORLET_TOL,
+from sftwave.plans import DEFAULT_MORLET_TOL
+from sftwave.plans.fit import TOL_FLOOR, plan_kernel
+from sftwave.plans.morlet import fir_min_taps, fir_morlet, morlet_plan
+from sftwave.plans.select import SHORT_SIGNAL_TIGHTENING
+from sftwave.wavelets import (
     cwt,
     frequency_to_scale,
     morlet_transform,
     scale_to_frequency,
 )
-from sftwave.design import TOL_FLOOR, plan_kernel
-from sftwave.morlet import morlet_plan
-from sftwave.ndimage import SHORT_SIGNAL_TIGHTENING
 
 XIS = [1.0, 3.0, 6.0, 10.0, 20.0]
 METHODS = ["direct", "multiply"]
@@ -121,12 +121,12 @@ def test_methods_vs_exact(xi, sigma):
                     if plan is None:
                         assert sigma < 2, f"{what}: no plan at sigma={sigma}"
                         with pytest.raises(ValueError, match=re.escape(f"method={method!r}")):
-                            morlet_transform(x, sigma, xi, method=method, transform=transform, **kw)
+                            morlet_transform(x, sigma, xi=xi, method=method, transform=transform, **kw)
                         with pytest.raises(ValueError, match="larger tol or method='fir'"):
                             cwt(x, [f], xi=xi, method=method, transform=transform, **kw)
                         continue
                     assert n >= plan.length  # no short-signal rule here
-                    y = morlet_transform(x, sigma, xi, method=method, transform=transform, **kw)
+                    y = morlet_transform(x, sigma, xi=xi, method=method, transform=transform, **kw)
                     assert y.shape == x.shape and y.dtype == np.complex128
                     bound = cs_bound(x, sigma, mode, CVAL, plan.error, plan.lag)
                     assert_within(y, ref, bound, what)
@@ -161,7 +161,7 @@ def test_large_scale_short_signal(mode):
     bound = cs_bound(x, sigma, mode, CVAL, DEFAULT_MORLET_TOL)
     for method in METHODS + ["auto"]:
         for transform in TRANSFORMS:
-            y = morlet_transform(x, sigma, xi, method=method, transform=transform, mode=mode, cval=CVAL)
+            y = morlet_transform(x, sigma, xi=xi, method=method, transform=transform, mode=mode, cval=CVAL)
             assert_within(y, ref, bound, f"{method}/{transform}")
 
 
@@ -194,7 +194,7 @@ def test_short_signals(sigma, mode):
         bound = cs_bound(x, sigma, mode, CVAL, DEFAULT_MORLET_TOL)
         for method in METHODS:
             for transform in TRANSFORMS:
-                y = morlet_transform(x, sigma, xi, method=method, transform=transform, mode=mode,
+                y = morlet_transform(x, sigma, xi=xi, method=method, transform=transform, mode=mode,
                                      cval=CVAL)
                 assert y.shape == (n,)
                 assert_within(y, ref, bound, f"n={n} {method}/{transform}")
@@ -230,9 +230,10 @@ def test_channel_axes(shape, axis):
         for idx in np.ndindex(moved.shape[:-1]):
             ref = cwt(moved[idx], freqs, **kw)
             # the same plans on the same lines, identical up to rounding; one line alone may
-            # run line by line ('iir1-2k', cwt.ENGINE_MIN_LANES) where all of them run on the
-            # lane engine, so the rounding is that of the recursions: a few eps times the
-            # input's size (the output of a 2-sample line can be far smaller than its input)
+            # run line by line ('iir1-2k', sftwave.engines.numba.scalogram.ENGINE_MIN_LANES)
+            # where all of them run on the lane engine, so the rounding is that of the
+            # recursions: a few eps times the input's size (the output of a 2-sample line can
+            # be far smaller than its input)
             size = max(np.abs(ref).max(), np.abs(moved[idx]).max())
             np.testing.assert_allclose(Y[idx], ref, rtol=0, atol=1e-13 * size)
         sigma = float(frequency_to_scale(0.1))
@@ -246,10 +247,10 @@ def test_channel_axes(shape, axis):
 def test_float32(method):
     """float32 in: complex64 out.
 
-    At the default tol (>= cwt.FLOAT32_STATE_MIN_TOL) the recursions run in
-    float32 with the ASFT, which the docs bound at about 5e-5 of extra
-    relative error: each row is within 3 tol + 1e-4 of the exact transform.
-    At a tighter tol they run in float64 on the float32 values, so the result
+    At the default tol (>= sftwave.engines.numba.scalogram.FLOAT32_STATE_MIN_TOL)
+    the recursions run in float32 with the ASFT, which the docs bound at about
+    5e-5 of extra relative error: each row is within 3 tol + 1e-4 of the exact
+    transform.  At a tighter tol they run in float64 on the float32 values, so the result
     equals the float64 transform of the same values to the output's rounding
     (6e-8 relative; 1e-6 of the row's peak allows for the accumulation).
     """
@@ -395,7 +396,7 @@ def test_offset_does_not_leak(method, xi):
     for sigma in (20.0, 100.0):
         plan = morlet_plan(sigma, xi, DEFAULT_MORLET_TOL, method, "sft")
         ref = exact_morlet_transform(noise, sigma, xi, "reflect")
-        y = morlet_transform(noise + offset, sigma, xi, method=method, transform="sft")
+        y = morlet_transform(noise + offset, sigma, xi=xi, method=method, transform="sft")
         R = exact_support(sigma)
         psi_l1 = np.sum(np.abs(exact_morlet(sigma, xi, np.arange(-R, R + 1))))
         rounding = 2 * plan.length * np.finfo(float).eps * offset * psi_l1
@@ -687,7 +688,7 @@ def test_bad_fs_and_xi(name, value, exc):
 
 @pytest.mark.parametrize("param,valid", [
     ("output", ["complex", "power", "abs", "phase"]),
-    ("method", ["auto", "direct", "multiply", "fir"]),
+    ("method", ["auto", "fir", "bank", "direct", "multiply"]),
     ("transform", ["auto", "sft", "asft"]),
     ("mode", ALL_MODES),
     ("bank_method", None),
@@ -755,14 +756,11 @@ def test_morlet_transform_carrier_above_nyquist():
 
 @pytest.mark.parametrize("tol", [1e-2, 1e-4, 1e-6])
 def test_fir_length_bound(tol):
-    """``_fir_min_taps`` never exceeds the length of the truncated wavelet actually designed.
+    """``fir_min_taps`` never exceeds the length of the truncated wavelet actually designed.
 
     'auto' skips designing the truncated wavelet when even this bound is costlier
     than the best plan; a bound above the designed length could skip a cheaper FIR.
     """
-    import sys
-
-    m = sys.modules["sftwave.cwt"]
     for sigma in np.geomspace(0.6, 300.0, 25):
-        bound = m._fir_min_taps(float(sigma), 6.0, tol)
-        assert bound <= m._fir_morlet(float(sigma), 6.0, tol).size
+        bound = fir_min_taps(float(sigma), 6.0, tol)
+        assert bound <= fir_morlet(float(sigma), 6.0, tol).size

@@ -15,11 +15,10 @@ import tracemalloc
 import numpy as np
 import pytest
 import scipy.ndimage as ndi
+from naive import exact_gaussian_filter1d, rel_rmse
+from plan_helpers import kind, numba_gaussian_plan
 
 import sftwave
-from sftwave.ndimage import choose_path
-
-from naive import exact_gaussian_filter1d, rel_rmse
 
 # ----------------------------------------------------------------------------- 1: lane reads
 
@@ -81,8 +80,10 @@ def test_radius_per_axis_in_gaussian_filter():
 
 
 def test_radius_with_a_bank_method_is_refused():
-    with pytest.raises(ValueError, match=r"radius=7 .*method='iir1'"):
-        sftwave.gaussian_filter1d(np.zeros(100), 20.0, radius=7, method="iir1")
+    with pytest.raises(ValueError, match=r"radius=7 .*method='bank'"):
+        sftwave.gaussian_filter1d(np.zeros(100), 20.0, radius=7, method="bank")
+    with pytest.raises(ValueError, match=r"radius=7 .*method='bank'"):
+        sftwave.gaussian_filter1d(np.zeros(100), 20.0, radius=7, method="bank", bank_method="iir1")
 
 
 # ----------------------------------------------------------------------------- 5: tiny sigma
@@ -107,7 +108,7 @@ def test_tiny_sigma_second_derivative(sigma):
     """
     from naive import extend
 
-    from sftwave.design import gaussian_target
+    from sftwave.plans.gaussian import gaussian_target
 
     x = np.random.default_rng(1).standard_normal(500)
     T = gaussian_target(sigma, 2)(np.arange(-3, 4))
@@ -131,7 +132,7 @@ def test_kernel_wider_than_signal_is_exact(mode, order):
     """sigma >> n: the exact limit, equal to the direct definition (tests/naive.py)."""
     x = np.random.default_rng(order).standard_normal((2, 40)) + 2.0
     sigma = 400.0
-    assert choose_path(sigma, order, n=40)[0] == "wide"
+    assert kind(numba_gaussian_plan(sigma, order, n=40)) == "wide"
     got = sftwave.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=-1.0)
     want = exact_gaussian_filter1d(x, sigma, order, mode, -1.0)
     scale = np.max(np.abs(x))
@@ -139,9 +140,10 @@ def test_kernel_wider_than_signal_is_exact(mode, order):
 
 
 def test_wide_path_is_chosen_only_when_the_window_dwarfs_the_signal():
-    assert choose_path(1e7, 0, n=1000)[0] == "wide"
-    assert choose_path(100.0, 0, n=100_000)[0] == "bank"
-    assert choose_path(1e7, 0, n=1000, method="iir1")[0] == "bank"   # a forced method is run
+    assert kind(numba_gaussian_plan(1e7, 0, n=1000)) == "wide"
+    assert kind(numba_gaussian_plan(100.0, 0, n=100_000)) == "bank"
+    # a forced method is run
+    assert kind(numba_gaussian_plan(1e7, 0, n=1000, method="bank")) == "bank"
 
 
 @pytest.mark.parametrize("order", [0, 2])
@@ -247,7 +249,7 @@ def test_integer_input_is_filtered_in_its_working_copy():
     Bound: the working copy (8x), the output, and each thread's block of lines
     (at most 512 lines x 256 elements x 8 bytes here).
     """
-    from sftwave import _pool
+    from sftwave.engines.numba import pool as _pool
 
     img = (np.random.default_rng(0).random((512, 512)) * 255).astype(np.uint8)
     want = sftwave.gaussian_filter(img, 16.0)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import sftwave
-from sftwave import demo
-from sftwave.cwt import frequency_to_scale
+from sftwave import frequency_to_scale
+from sftwave.experiments import demo
 
 pytest.importorskip("pywt")
 pytest.importorskip("matplotlib")

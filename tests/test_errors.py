@@ -77,12 +77,19 @@ def test_unknown_mode_lists_valid_ones(fname):
 
 @pytest.mark.parametrize("fname", list(FUNCS))
 def test_unknown_method_and_transform(fname):
-    with pytest.raises(ValueError, match=_m("method", "'iir1'", "got 'fft'")):
+    with pytest.raises(ValueError, match=_m("method", "'fir'", "'bank'", "got 'fft'")):
         FUNCS[fname](method="fft")
+    with pytest.raises(ValueError, match=_m("bank_method", "'iir1'", "got 'fft'")):
+        FUNCS[fname](bank_method="fft")
     with pytest.raises(ValueError, match=_m("transform", "'asft'", "got 'dft'")):
         FUNCS[fname](transform="dft")
     with pytest.raises(ValueError, match=_m("method", "got 'IIR1'")):
         FUNCS[fname](method="IIR1")
+    with pytest.raises(ValueError, match=_m("bank_method", "got 'IIR1'")):
+        FUNCS[fname](bank_method="IIR1")
+    # the old bank-method names are no longer values of method
+    with pytest.raises(ValueError, match=_m("method", "got 'iir1'")):
+        FUNCS[fname](method="iir1")
 
 
 @pytest.mark.parametrize("axis", [1, -2, 5])
@@ -220,11 +227,13 @@ def test_bad_cval(fname):
 
 
 def test_never_runtime_error_for_forced_method_beyond_reach():
-    """A forced bank method that cannot reach the accuracy is a ValueError, not a RuntimeError."""
-    with pytest.raises(ValueError, match="tol"):
-        gaussian_filter1d(X, 50.0, truncate=12.0, method="iir1")
-    with pytest.raises(ValueError, match=_m("no SFT plan reaches", "tol=1e-07")):
-        gaussian_filter1d(X, 1.5, order=2, tol=1e-7, method="iir1")
+    """A forced bank (whatever its bank_method) that cannot reach the accuracy is a ValueError,
+    not a RuntimeError."""
+    for bank_method in ("auto", "iir1"):
+        with pytest.raises(ValueError, match="tol"):
+            gaussian_filter1d(X, 50.0, truncate=12.0, method="bank", bank_method=bank_method)
+        with pytest.raises(ValueError, match=_m("no SFT plan reaches", "tol=1e-07")):
+            gaussian_filter1d(X, 1.5, order=2, tol=1e-7, method="bank", bank_method=bank_method)
 
 
 # ----------------------------------------------------------------------------- issue 9, items 10-11

@@ -1,6 +1,6 @@
-"""The throughput engine (sftwave.engine.run) against the bank, one plan at a time.
+"""The throughput engine (sftwave.engines.numba.lanes.run) against the bank, one plan at a time.
 
-``engine.run`` runs many lanes (a plan on a stretch of an input row, into an
+``lane_engine.run`` runs many lanes (a plan on a stretch of an input row, into an
 output row) side by side; ``bank.apply(plan, ..., method='iir1')`` computes
 the same thing for one plan over whole rows.  Both run the same float64
 recursion ``T = w T + x[m] - w^L x[m - L]`` and combine the components with the
@@ -35,10 +35,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive import extend
 
-from sftwave import bank, engine
-from sftwave.bank import _window_sums
-from sftwave.design import gaussian_plan
-from sftwave.morlet import morlet_plan
+from sftwave.engines.numba import bank
+from sftwave.engines.numba import lanes as lane_engine
+from sftwave.plans.fit import window_sums as _window_sums
+from sftwave.plans.gaussian import gaussian_plan
+from sftwave.plans.morlet import morlet_plan
 
 EPS32 = float(np.finfo(np.float32).eps)
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
@@ -136,41 +137,41 @@ class Reference:
         return self._scale[key]
 
 
-def covered(lanes_of_row, hop, n_out):
-    """Output indices k written by the lanes of one output row: n = k hop in some [n_lo, n_hi)."""
+def covered(lanes_of_row, decim, n_out):
+    """Output indices k written by the lanes of one output row: n = k decim in some [n_lo, n_hi)."""
     mask = np.zeros(n_out, dtype=bool)
     for ln in lanes_of_row:
-        k_lo = -(-ln.n_lo // hop)
-        k_hi = -(-ln.n_hi // hop)
+        k_lo = -(-ln.n_lo // decim)
+        k_hi = -(-ln.n_hi // decim)
         mask[k_lo:max(k_lo, min(k_hi, n_out))] = True
     return mask
 
 
-def check_run(x2d, jobs, n_out_rows, *, mode, cval, hop, kind, width):
+def check_run(x2d, jobs, n_out_rows, *, mode, cval, decim, kind, width):
     """Run the lanes of ``jobs`` [(plan name, in_row, out_row, [(n_lo, n_hi), ...])] and check
     every lane against the bank, and that nothing else was written."""
     N = x2d.shape[1]
-    n_out = -(-N // hop)
+    n_out = -(-N // decim)
     ch = 2 if kind == "complex" else 1
-    lanes = [engine.Lane(plans()[name], r_in, r_out, lo, hi)
+    lanes = [lane_engine.Lane(plans()[name], r_in, r_out, lo, hi)
              for name, r_in, r_out, ranges in jobs for lo, hi in ranges]
     out = np.full((n_out_rows, n_out, ch), np.nan)
-    res = engine.run(x2d, lanes, out, mode=mode, cval=cval, hop=hop, kind=kind, width=width)
+    res = lane_engine.run(x2d, lanes, out, mode=mode, cval=cval, decim=decim, kind=kind, width=width)
     assert res is out
     ref = Reference(x2d, mode, cval)
     written = np.zeros((n_out_rows, n_out), dtype=bool)
     for name, r_in, r_out, ranges in jobs:
-        mask = covered([engine.Lane(None, r_in, r_out, lo, hi) for lo, hi in ranges], hop, n_out)
+        mask = covered([lane_engine.Lane(None, r_in, r_out, lo, hi) for lo, hi in ranges], decim, n_out)
         written[r_out] = mask
         k = np.nonzero(mask)[0]
-        y = ref.output(name, r_in)[k * hop]
+        y = ref.output(name, r_in)[k * decim]
         got = to_complex(out[r_out, k], kind)
         expected = y if kind == "complex" else y.real
         tol = REL * ref.scale(name, r_in)
         err = np.abs(got - expected)
         assert np.all(err <= tol), (
             f"{name} row {r_in} -> {r_out}, ranges {ranges}: max error {np.max(err):.3g} "
-            f"> {tol:.3g} at n = {hop * k[np.argmax(err)]}")
+            f"> {tol:.3g} at n = {decim * k[np.argmax(err)]}")
     # every written cell is finite, every other cell untouched
     assert np.all(np.isfinite(out[written]))
     assert np.all(np.isnan(out[~written]))
@@ -180,10 +181,10 @@ def check_run(x2d, jobs, n_out_rows, *, mode, cval, hop, kind, width):
 
 
 @st.composite
-def ranges_of(draw, n, hop):
+def ranges_of(draw, n, decim):
     """Output ranges of one lane set: the whole row, chunks covering it, overlapping chunks,
-    a single sample, a sub-range, or one starting at a non-zero multiple of ``hop``."""
-    how = draw(st.sampled_from(["full", "chunks", "overlap", "single", "sub", "hop-aligned"]))
+    a single sample, a sub-range, or one starting at a non-zero multiple of ``decim``."""
+    how = draw(st.sampled_from(["full", "chunks", "overlap", "single", "sub", "decim-aligned"]))
     if how == "full" or n == 1:
         return [(0, n)]
     if how in ("chunks", "overlap"):
@@ -197,8 +198,8 @@ def ranges_of(draw, n, hop):
     if how == "single":
         k = draw(st.integers(0, n - 1))
         return [(k, k + 1)]
-    if how == "hop-aligned" and hop < n:
-        lo = hop * draw(st.integers(1, (n - 1) // hop))
+    if how == "decim-aligned" and decim < n:
+        lo = decim * draw(st.integers(1, (n - 1) // decim))
         return [(lo, draw(st.integers(lo + 1, n)))]
     lo = draw(st.integers(0, n - 1))
     return [(lo, draw(st.integers(lo + 1, n)))]
@@ -213,26 +214,26 @@ def configurations(draw):
     mode = draw(st.sampled_from(MODES))
     cval = draw(st.sampled_from([0.75, -3.0, 2.5e5]))
     width = draw(st.sampled_from([1, 3, 4, 16]))
-    hop = draw(st.sampled_from([1, 1, 2, 3, 7, n + 1, n + 5]))
+    decim = draw(st.sampled_from([1, 1, 2, 3, 7, n + 1, n + 5]))
     names = draw(st.lists(st.sampled_from(sorted(plans())), min_size=1, max_size=10))
     spare = draw(st.integers(0, 2))  # output rows no lane writes
     out_rows = draw(st.permutations(range(len(names) + spare)))
     jobs = []
     for j, name in enumerate(names):
         r_in = draw(st.integers(0, nrows - 1))
-        jobs.append((name, r_in, out_rows[j], draw(ranges_of(n, hop))))
+        jobs.append((name, r_in, out_rows[j], draw(ranges_of(n, decim))))
     all_real = not any(is_complex_plan(plans()[name]) for name in names)
     kind = draw(st.sampled_from(["real", "complex"])) if all_real else "complex"
-    return x2d, jobs, len(names) + spare, mode, cval, hop, kind, width
+    return x2d, jobs, len(names) + spare, mode, cval, decim, kind, width
 
 
 @SETTINGS
 @given(configurations())
 def test_random_lanes_match_bank(config):
-    """Random lane sets (plans of many lengths in one group, sub-ranges, hops, widths with
+    """Random lane sets (plans of many lengths in one group, sub-ranges, decimations, widths with
     dummy lanes, output rows in any order) against the bank, the untouched cells NaN."""
-    x2d, jobs, n_out_rows, mode, cval, hop, kind, width = config
-    check_run(x2d, jobs, n_out_rows, mode=mode, cval=cval, hop=hop, kind=kind, width=width)
+    x2d, jobs, n_out_rows, mode, cval, decim, kind, width = config
+    check_run(x2d, jobs, n_out_rows, mode=mode, cval=cval, decim=decim, kind=kind, width=width)
 
 
 # ----------------------------------------------------------------------------- explicit cases
@@ -263,7 +264,7 @@ def test_all_plans_every_mode(mode, width):
     n = 1234
     x2d = make_rows(["white", "offset", "walk", "sine"], n, int(rng.integers(2**32)))
     jobs, n_out_rows = _all_plans_jobs(4, n, rng)
-    check_run(x2d, jobs, n_out_rows, mode=mode, cval=0.75, hop=1, kind="complex", width=width)
+    check_run(x2d, jobs, n_out_rows, mode=mode, cval=0.75, decim=1, kind="complex", width=width)
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 30, 700, 2999])
@@ -272,52 +273,52 @@ def test_lengths(n):
     x2d = make_rows(["walk", "offset"], n, n)
     jobs = [(name, r, 2 * i + r, [(0, n)]) for i, name in enumerate(sorted(plans())) for r in (0, 1)]
     for mode in MODES:
-        check_run(x2d, jobs, 2 * len(plans()), mode=mode, cval=-3.0, hop=1, kind="complex",
+        check_run(x2d, jobs, 2 * len(plans()), mode=mode, cval=-3.0, decim=1, kind="complex",
                   width=16)
 
 
-@pytest.mark.parametrize("hop", [1, 2, 3, 7, 1001, 5000])
-def test_hop_is_full_rate_subsampled(hop):
-    """out[row, k] is the full-rate output at n = k hop, for whole rows and for lanes starting
-    at non-zero multiples of hop (and elsewhere), in one group: bit for bit, since between
+@pytest.mark.parametrize("decim", [1, 2, 3, 7, 1001, 5000])
+def test_decim_is_full_rate_subsampled(decim):
+    """out[row, k] is the full-rate output at n = k decim, for whole rows and for lanes starting
+    at non-zero multiples of decim (and elsewhere), in one group: bit for bit, since between
     outputs the recursions advance exactly as at full rate."""
     n = 1001
-    x2d = make_rows(["white", "offset", "walk"], n, hop)
+    x2d = make_rows(["white", "offset", "walk"], n, decim)
     names = sorted(plans())
-    starts = [0, hop, 3 * hop, 5, 998, 1000]
+    starts = [0, decim, 3 * decim, 5, 998, 1000]
     lanes = []
     for i, name in enumerate(names):
         lo = starts[i % len(starts)]
         if lo >= n:
             lo = 0
         hi = n if i % 2 else max(lo + 1, n - 37)
-        lanes.append(engine.Lane(plans()[name], i % 3, i, lo, hi))
+        lanes.append(lane_engine.Lane(plans()[name], i % 3, i, lo, hi))
     for width in (4, 16):
         full = np.full((len(names), n, 2), np.nan)
-        engine.run(x2d, lanes, full, mode="mirror", cval=0.0, hop=1, kind="complex",
+        lane_engine.run(x2d, lanes, full, mode="mirror", cval=0.0, decim=1, kind="complex",
                    width=width)
-        n_out = -(-n // hop)
+        n_out = -(-n // decim)
         out = np.full((len(names), n_out, 2), np.nan)
-        engine.run(x2d, lanes, out, mode="mirror", cval=0.0, hop=hop, kind="complex", width=width)
-        assert out.shape[1] == len(range(0, n, hop))
-        np.testing.assert_array_equal(out, full[:, ::hop])
-    # and against the bank (lanes at multiples of hop other than 0)
+        lane_engine.run(x2d, lanes, out, mode="mirror", cval=0.0, decim=decim, kind="complex", width=width)
+        assert out.shape[1] == len(range(0, n, decim))
+        np.testing.assert_array_equal(out, full[:, ::decim])
+    # and against the bank (lanes at multiples of decim other than 0)
     jobs = [(name, i % 3, i, [(lo, n)]) for i, (name, lo) in
-            enumerate(zip(names, [hop * j for j in range(1, 4)] * 4)) if lo < n]
+            enumerate(zip(names, [decim * j for j in range(1, 4)] * 4)) if lo < n]
     if jobs:
-        check_run(x2d, jobs, len(names), mode="wrap", cval=0.0, hop=hop, kind="complex", width=4)
+        check_run(x2d, jobs, len(names), mode="wrap", cval=0.0, decim=decim, kind="complex", width=4)
 
 
-def test_hop_larger_than_n():
-    """hop > N: one output, n = 0; a lane not containing n = 0 writes nothing."""
+def test_decim_larger_than_n():
+    """decim > N: one output, n = 0; a lane not containing n = 0 writes nothing."""
     n = 50
     x2d = make_rows(["walk"], n, 5)
     p = plans()["m8/direct/sft"]
     out = np.full((2, 1, 2), np.nan)
-    engine.run(x2d, [engine.Lane(p, 0, 0, 0, n), engine.Lane(p, 0, 1, 1, n)], out, hop=n + 1,
+    lane_engine.run(x2d, [lane_engine.Lane(p, 0, 0, 0, n), lane_engine.Lane(p, 0, 1, 1, n)], out, decim=n + 1,
                kind="complex")
     full = np.zeros((1, n, 2))
-    engine.run(x2d, [engine.Lane(p, 0, 0, 0, n)], full, kind="complex")
+    lane_engine.run(x2d, [lane_engine.Lane(p, 0, 0, 0, n)], full, kind="complex")
     np.testing.assert_array_equal(out[0, 0], full[0, 0])
     assert np.all(np.isnan(out[1]))
 
@@ -325,28 +326,28 @@ def test_hop_larger_than_n():
 # ----------------------------------------------------------------------------- output kinds
 
 
-def _run(x2d, lanes, n_rows, kind, hop=1, dtype=np.float64, out_dtype=np.float64, **kw):
-    n_out = -(-x2d.shape[1] // hop)
+def _run(x2d, lanes, n_rows, kind, decim=1, dtype=np.float64, out_dtype=np.float64, **kw):
+    n_out = -(-x2d.shape[1] // decim)
     out = np.full((n_rows, n_out, 2 if kind == "complex" else 1), np.nan, dtype=out_dtype)
-    engine.run(x2d, lanes, out, hop=hop, kind=kind, dtype=dtype, **kw)
+    lane_engine.run(x2d, lanes, out, decim=decim, kind=kind, dtype=dtype, **kw)
     return out
 
 
-@pytest.mark.parametrize("hop", [1, 3])
-def test_kinds_from_complex(hop):
+@pytest.mark.parametrize("decim", [1, 3])
+def test_kinds_from_complex(decim):
     """power, abs and phase are |y|^2, |y| and angle(y) of the complex output (the same
     accumulators, so to the rounding of the final operation: |y|^2 two roundings, the
     square root one more, atan2 about one ulp of pi)."""
     n = 900
     x2d = make_rows(["white", "walk", "offset"], n, 11)
     names = sorted(plans())
-    lanes = [engine.Lane(plans()[name], i % 3, len(names) - 1 - i, 7 * i, n)
+    lanes = [lane_engine.Lane(plans()[name], i % 3, len(names) - 1 - i, 7 * i, n)
              for i, name in enumerate(names)]
-    y = to_complex(_run(x2d, lanes, len(names), "complex", hop, mode="nearest"), "complex")
+    y = to_complex(_run(x2d, lanes, len(names), "complex", decim, mode="nearest"), "complex")
     written = ~np.isnan(y)
-    power = _run(x2d, lanes, len(names), "power", hop, mode="nearest")[..., 0]
-    absolute = _run(x2d, lanes, len(names), "abs", hop, mode="nearest")[..., 0]
-    phase = _run(x2d, lanes, len(names), "phase", hop, mode="nearest")[..., 0]
+    power = _run(x2d, lanes, len(names), "power", decim, mode="nearest")[..., 0]
+    absolute = _run(x2d, lanes, len(names), "abs", decim, mode="nearest")[..., 0]
+    phase = _run(x2d, lanes, len(names), "phase", decim, mode="nearest")[..., 0]
     for a in (power, absolute, phase):
         np.testing.assert_array_equal(np.isnan(a), ~written)
     y = y[written]
@@ -363,13 +364,13 @@ def test_real_kind_and_real_plans():
     n = 500
     x2d = make_rows(["walk", "white"], n, 3)
     real_names = [name for name in sorted(plans()) if not is_complex_plan(plans()[name])]
-    lanes = [engine.Lane(plans()[name], i % 2, i, 0, n) for i, name in enumerate(real_names)]
+    lanes = [lane_engine.Lane(plans()[name], i % 2, i, 0, n) for i, name in enumerate(real_names)]
     r = _run(x2d, lanes, len(lanes), "real", mode="reflect")
     c = _run(x2d, lanes, len(lanes), "complex", mode="reflect")
     np.testing.assert_array_equal(r[..., 0], c[..., 0])
     np.testing.assert_array_equal(c[..., 1], 0.0)
     # a complex plan cannot give a real output
-    lanes.append(engine.Lane(plans()["m8/direct/sft"], 0, len(lanes), 0, n))
+    lanes.append(lane_engine.Lane(plans()["m8/direct/sft"], 0, len(lanes), 0, n))
     with pytest.raises(ValueError, match="real"):
         _run(x2d, lanes, len(lanes), "real")
 
@@ -378,9 +379,9 @@ def test_empty_lanes_write_nothing():
     """No lanes, or only empty ranges: out is returned untouched."""
     x2d = make_rows(["white"], 40, 0)
     out = np.full((2, 40, 2), np.nan)
-    assert engine.run(x2d, [], out, kind="complex") is out
+    assert lane_engine.run(x2d, [], out, kind="complex") is out
     p = plans()["m8/direct/sft"]
-    assert engine.run(x2d, [engine.Lane(p, 0, 0, 5, 5), engine.Lane(p, 0, 1, 9, 3)], out,
+    assert lane_engine.run(x2d, [lane_engine.Lane(p, 0, 0, 5, 5), lane_engine.Lane(p, 0, 1, 9, 3)], out,
                       kind="complex") is out
     assert np.all(np.isnan(out))
 
@@ -397,7 +398,7 @@ def _asft_lanes_and_scales(x2d, names, mode):
         plan = plans()[name]
         for r in range(x2d.shape[0]):
             for lo, hi in ((0, n), (0, n // 3), (n // 3, n)):
-                lanes.append(engine.Lane(plan, r, len(lanes), lo, hi))
+                lanes.append(lane_engine.Lane(plan, r, len(lanes), lo, hi))
                 centre = float(np.mean(x2d[r]))
                 c = plan.coef[0]
                 s = _window_sums(plan.w, plan.length)
@@ -461,7 +462,7 @@ def test_float32_state_sft_drifts():
 
     def blocks(transform):
         plan = morlet_plan(20.0, 6.0, 1e-4, "direct", transform)
-        lane = [engine.Lane(plan, 0, 0, 0, n)]
+        lane = [lane_engine.Lane(plan, 0, 0, 0, n)]
         a = to_complex(_run(x2d, lane, 1, "complex", dtype=np.float32), "complex")[0]
         b = to_complex(_run(x2d, lane, 1, "complex"), "complex")[0]
         d = np.abs(a - b).reshape(-1, block) ** 2
@@ -483,55 +484,55 @@ def _reference_lanes():
     n = 700
     x2d = make_rows(["white", "offset"], n, 77)
     names = ["m8/direct/sft", "m30/multiply/asft", "m15/xi3/multiply/asft"]
-    lanes = [engine.Lane(plans()[name], i % 2, i, 0 if i else 100, n - 3 * i)
+    lanes = [lane_engine.Lane(plans()[name], i % 2, i, 0 if i else 100, n - 3 * i)
              for i, name in enumerate(names)]
     return x2d, lanes, len(names)
 
 
-@pytest.mark.parametrize("hop", [1, 4])
-def test_float32_output(hop):
+@pytest.mark.parametrize("decim", [1, 4])
+def test_float32_output(decim):
     """A float32 output with float64 state is the float64 output rounded once."""
     x2d, lanes, rows = _reference_lanes()
-    out64 = _run(x2d, lanes, rows, "complex", hop)
-    out32 = _run(x2d, lanes, rows, "complex", hop, out_dtype=np.float32)
+    out64 = _run(x2d, lanes, rows, "complex", decim)
+    out32 = _run(x2d, lanes, rows, "complex", decim, out_dtype=np.float32)
     np.testing.assert_array_equal(out32, out64.astype(np.float32))
     for kind in ("power", "abs", "phase"):
-        a = _run(x2d, lanes, rows, kind, hop, out_dtype=np.float32)
-        np.testing.assert_array_equal(a, _run(x2d, lanes, rows, kind, hop).astype(np.float32))
+        a = _run(x2d, lanes, rows, kind, decim, out_dtype=np.float32)
+        np.testing.assert_array_equal(a, _run(x2d, lanes, rows, kind, decim).astype(np.float32))
 
 
 def test_float16_output():
-    """``engine.run`` documents ``out`` as any floating dtype: float16 too (rounded once)."""
+    """``lane_engine.run`` documents ``out`` as any floating dtype: float16 too (rounded once)."""
     x2d, lanes, rows = _reference_lanes()
     out64 = _run(x2d, lanes, rows, "abs")
     out16 = _run(x2d, lanes, rows, "abs", out_dtype=np.float16)
     np.testing.assert_array_equal(out16, out64.astype(np.float16))
 
 
-@pytest.mark.parametrize("hop", [1, 3])
-def test_strided_outputs(hop):
+@pytest.mark.parametrize("decim", [1, 3])
+def test_strided_outputs(decim):
     """Strided outputs get the same values as a contiguous one, and nothing outside their
     lanes' rows and ranges is written: a float view of a complex array, a slice of a larger
     NaN-filled array (every other row, a middle channel, time reversed)."""
     x2d, lanes, rows = _reference_lanes()
-    n_out = -(-x2d.shape[1] // hop)
-    ref = _run(x2d, lanes, rows, "complex", hop)
+    n_out = -(-x2d.shape[1] // decim)
+    ref = _run(x2d, lanes, rows, "complex", decim)
     written = ~np.isnan(ref[..., 0])
     # a float view of a complex array
     z = np.full((rows, n_out), np.nan + 1j * np.nan)
-    engine.run(x2d, lanes, z.view(np.float64).reshape(rows, n_out, 2), hop=hop, kind="complex")
+    lane_engine.run(x2d, lanes, z.view(np.float64).reshape(rows, n_out, 2), decim=decim, kind="complex")
     np.testing.assert_array_equal(z.view(np.float64).reshape(rows, n_out, 2), ref)
     # a slice of a larger array: rows 1, 3, 5, channels 1:3 of 4, time reversed
     big = np.full((2 * rows + 1, n_out, 4), np.nan)
     view = big[1::2, ::-1, 1:3]
-    engine.run(x2d, lanes, view, hop=hop, kind="complex")
+    lane_engine.run(x2d, lanes, view, decim=decim, kind="complex")
     np.testing.assert_array_equal(view, ref)
     untouched = np.ones(big.shape, dtype=bool)
     untouched[1::2, ::-1, 1:3] = ~written[..., None]
     assert np.all(np.isnan(big[untouched]))
     # a single-channel kind into a strided float32 column of a Fortran-ordered array
     f = np.asfortranarray(np.full((rows, n_out, 3), np.nan, dtype=np.float32))
-    engine.run(x2d, lanes, f[:, :, 2:3], hop=hop, kind="power")
-    np.testing.assert_array_equal(f[:, :, 2], _run(x2d, lanes, rows, "power", hop)[..., 0]
+    lane_engine.run(x2d, lanes, f[:, :, 2:3], decim=decim, kind="power")
+    np.testing.assert_array_equal(f[:, :, 2], _run(x2d, lanes, rows, "power", decim)[..., 0]
                                   .astype(np.float32))
     assert np.all(np.isnan(f[:, :, :2]))

@@ -1,4 +1,4 @@
-"""The Morlet wavelet design (sftwave.morlet) against the formula and the exact wavelet.
+"""The Morlet wavelet design (sftwave.plans.morlet) against the formula and the exact wavelet.
 
 Every reference here comes from tests/naive.py (``exact_morlet``, written from
 the formula) or from Poisson summation; nothing is copied from the
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from naive import exact_morlet, exact_support, rel_rmse, walk_rel_error
 
-from sftwave.cwt import DEFAULT_MORLET_TOL, morlet_transform
-from sftwave.design import plan_kernel
-from sftwave.morlet import (
+from sftwave.plans import DEFAULT_MORLET_TOL
+from sftwave.plans.fit import plan_kernel
+from sftwave.plans.morlet import (
     P_D_MAX,
     direct_plan,
     morlet_constants,
@@ -23,6 +23,7 @@ from sftwave.morlet import (
     morlet_target,
     multiply_plan,
 )
+from sftwave.wavelets import morlet_transform
 
 XIS = [1.0, 3.0, 6.0, 10.0, 20.0]
 METHODS = ["direct", "multiply"]
@@ -87,7 +88,7 @@ def impulse_response(sigma, xi, **kw):
     R = exact_support(sigma) + int(8 * sigma) + 50
     x = np.zeros(2 * R + 1)
     x[R] = 1.0
-    y = morlet_transform(x, sigma, xi, mode="constant", cval=0.0, **kw)
+    y = morlet_transform(x, sigma, xi=xi, mode="constant", cval=0.0, **kw)
     return np.arange(-R, R + 1), y
 
 
@@ -288,8 +289,8 @@ def test_morlet_plan_meets_tol(sigma, xi, tol):
             check_plan_error(plan, sigma, xi)
     for method, transform in raised:
         with pytest.raises(ValueError, match="larger tol or method='fir'"):
-            morlet_transform(np.zeros(10), sigma, xi, method=method,
-                                        transform=transform, tol=tol)
+            morlet_transform(np.zeros(10), sigma, xi=xi, method=method,
+                             transform=transform, tol=tol)
         k, h = impulse_response(sigma, xi, method="auto", transform=transform, tol=tol)
         assert kernel_error_naive(k, h, sigma, xi) <= tol * (1 + 1e-9)
 
@@ -315,7 +316,7 @@ def test_tiny_sigma_forced_methods_raise_or_meet_tol_auto_meets_tol(sigma):
                 except ValueError as exc:
                     assert re.search(f"no {method} Morlet plan reaches tol", str(exc))
                     with pytest.raises(ValueError, match="larger tol or method='fir'"):
-                        morlet_transform(np.ones(20), sigma, xi, method=method,
+                        morlet_transform(np.ones(20), sigma, xi=xi, method=method,
                                          transform=transform, tol=tol)
                     continue
                 assert plan.error <= tol
@@ -367,8 +368,8 @@ def test_plans_are_cached():
     assert morlet_plan(123.0, 6.0, 1e-4, "multiply", "sft") is not first
     # the transform reuses it: the same result twice, to the last bit
     x = np.random.default_rng(0).standard_normal(700)
-    y1 = morlet_transform(x, 123.0, 6.0, tol=1e-4)
-    y2 = morlet_transform(x, 123.0, 6.0, tol=1e-4)
+    y1 = morlet_transform(x, 123.0, xi=6.0, tol=1e-4, method="direct")
+    y2 = morlet_transform(x, 123.0, xi=6.0, tol=1e-4, method="direct")
     assert np.array_equal(y1, y2)
 
 

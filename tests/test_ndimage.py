@@ -13,9 +13,11 @@ from naive import (
     kernel_rel_error,
     rel_rmse,
 )
+from plan_helpers import kind, numba_gaussian_plan
 
-from sftwave import bank, design
-from sftwave.ndimage import choose_path, gaussian_filter, gaussian_filter1d
+from sftwave.engines.numba import bank
+from sftwave.ndimage import gaussian_filter, gaussian_filter1d
+from sftwave.plans import gaussian
 
 METHODS = list(bank.METHODS)
 TRANSFORMS = ["sft", "asft"]
@@ -25,21 +27,19 @@ ALL_MODES = BASE_MODES + ["grid-mirror", "grid-wrap", "grid-constant"]
 CVAL = 0.75  # a non-zero cval, so that 'constant' really uses it
 
 
-def direct_kernel(path, sigma, order):
-    """The FIR of a ('direct', ...) path: given as the kernel itself, or as scipy's radius."""
-    assert path[0] == "direct"
-    if np.ndim(path[1]) == 0:
-        return design.scipy_gaussian_kernel(sigma, order, int(path[1]))
-    return np.asarray(path[1], dtype=np.float64)
+def fir_taps(plan):
+    """The kernel of a FIRPlan."""
+    assert kind(plan) == "fir"
+    return np.asarray(plan.kernel, dtype=np.float64)
 
 
 def path_error(sigma, order, **kw):
-    """Kernel error (relative RMSE vs the exact kernel) of the path ndimage takes."""
-    path = choose_path(sigma, order, **kw)
-    if path[0] == "direct":
-        # computed here, independently of sftwave.design
-        return kernel_rel_error(direct_kernel(path, sigma, order), sigma, order)
-    return path[1].error
+    """Kernel error (relative RMSE vs the exact kernel) of the plan ndimage runs (CPU engine)."""
+    plan = numba_gaussian_plan(sigma, order, **kw)
+    if kind(plan) == "fir":
+        # computed here, independently of sftwave.plans
+        return kernel_rel_error(fir_taps(plan), sigma, order)
+    return plan.error
 
 
 def cs_bound(x, sigma, order, mode, cval, kernel_err):
@@ -77,9 +77,9 @@ def test_bank_methods_vs_exact(method, transform, order, mode):
     tol = 1e-6
     for sigma, n in [(5.0, 701), (37.5, 1503)]:
         x = rng.standard_normal(n)
-        plan = design.gaussian_plan(sigma, order, tol, transform)
-        y = gaussian_filter1d(x, sigma, order=order, mode=mode, cval=CVAL, method=method,
-                              transform=transform, tol=tol)
+        plan = gaussian.gaussian_plan(sigma, order, tol, transform)
+        y = gaussian_filter1d(x, sigma, order=order, mode=mode, cval=CVAL, method="bank",
+                              bank_method=method, transform=transform, tol=tol)
         assert y.dtype == np.float64 and y.shape == x.shape
         ref = exact_gaussian_filter1d(x, sigma, order, mode, CVAL)
         assert rel_rmse(y, ref) <= 3 * plan.error
@@ -106,7 +106,7 @@ def test_bank_methods_large_offset_large_sigma(method, transform, order):
     kernel's own error applies to the noise part only (3x, as above).
     """
     sigma, offset, tol = 1000.0, 1000.0, 1e-6
-    plan = design.gaussian_plan(sigma, order, tol, transform)
+    plan = gaussian.gaussian_plan(sigma, order, tol, transform)
     n = 2 * plan.length + 501
     key = (order, n)
     if key not in _OFFSET_REF:
@@ -114,7 +114,8 @@ def test_bank_methods_large_offset_large_sigma(method, transform, order):
         _OFFSET_REF[key] = noise, exact_gaussian_filter1d(noise, sigma, order)
     noise, ref_noise = _OFFSET_REF[key]
     x = noise + offset
-    y = gaussian_filter1d(x, sigma, order=order, method=method, transform=transform, tol=tol)
+    y = gaussian_filter1d(x, sigma, order=order, method="bank", bank_method=method,
+                          transform=transform, tol=tol)
     # exact: sum g = 1 (order 0) or 0 (orders 1, 2) to ~exp(-2 pi^2 sigma^2)
     ref = ref_noise + (offset if order == 0 else 0.0)
     L = max(plan.length, 4096) if method in ("integral", "window") else plan.length
@@ -140,9 +141,10 @@ def test_short_signals_all_modes(method, mode):
             x = rng.standard_normal(n) + 0.5
             for order in ORDERS:
                 for transform in TRANSFORMS:
-                    plan = design.gaussian_plan(sigma, order, 1e-6, transform)
+                    plan = gaussian.gaussian_plan(sigma, order, 1e-6, transform)
                     y = gaussian_filter1d(x, sigma, order=order, mode=mode, cval=CVAL,
-                                          method=method, transform=transform, tol=1e-6)
+                                          method="bank", bank_method=method,
+                                          transform=transform, tol=1e-6)
                     ref = exact_gaussian_filter1d(x, sigma, order, mode, CVAL)
                     bound = cs_bound(x, sigma, order, mode, CVAL, plan.error)
                     assert y.shape == (n,)
@@ -226,7 +228,7 @@ def test_default_accuracy_no_worse_than_scipy(sigma, order, mode):
     """Without tol, sftwave is at least as accurate as scipy's default (truncate=4).
 
     Both measured against the exact reference on the same input; equality is
-    allowed with a relative slack of 1e-9 (the direct path at small sigma is
+    allowed with a relative slack of 1e-9 (the FIR path at small sigma is
     scipy's own FIR, identical to the last bit).  The signal holds +-5 sigma
     (n = 10 sigma, at least 400 samples) so that the interior is exercised.
     """
@@ -235,7 +237,7 @@ def test_default_accuracy_no_worse_than_scipy(sigma, order, mode):
     if sigma >= 3000:
         inputs = {k: inputs[k] for k in ("white", "walk", "sine")}
     worse = _worse_than_scipy(inputs, sigma, order, mode)
-    assert not worse, f"sigma={sigma}, order={order}, mode={mode}, path={choose_path(sigma, order)[0]}: " + "; ".join(worse)
+    assert not worse, f"sigma={sigma}, order={order}, mode={mode}, path={kind(numba_gaussian_plan(sigma, order))}: " + "; ".join(worse)
 
 
 @pytest.mark.parametrize("mode", BASE_MODES)
@@ -262,7 +264,7 @@ def test_short_signals_default_no_worse_than_scipy(sigma, n, order, mode):
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("sigma", [3.0, 10.0, 100.0, 1000.0])
 def test_tol_1e7_float64(sigma, order):
-    """tol=1e-7 (default method, so the direct FIR wherever it is cheaper) gives <= 3e-7 on white noise."""
+    """tol=1e-7 (default method, so the FIR wherever it is cheaper) gives <= 3e-7 on white noise."""
     n = max(2000, int(10 * sigma))
     x = np.random.default_rng(int(sigma) + order).standard_normal(n)
     for mode in ("reflect", "wrap", "constant"):
@@ -271,14 +273,14 @@ def test_tol_1e7_float64(sigma, order):
         assert rel_rmse(y, ref) <= 3e-7
 
 
-# --------------------------------------------------------------------------- direct path
+# --------------------------------------------------------------------------- FIR path
 
 
 @pytest.mark.parametrize("order", [0, 1])
 @pytest.mark.parametrize("sigma", [0.3, 0.5, 1.0, 1.5, 2.0])
 def test_small_sigma_is_scipy_bit_for_bit(sigma, order):
     """Orders 0 and 1 without tol: scipy's own FIR, identical to the last bit."""
-    assert choose_path(sigma, order)[0] == "direct"
+    assert kind(numba_gaussian_plan(sigma, order)) == "fir"
     rng = np.random.default_rng(4)
     x = rng.standard_normal((3, 257))
     for mode in ALL_MODES:
@@ -291,7 +293,7 @@ def test_small_sigma_is_scipy_bit_for_bit(sigma, order):
 
 
 def _no_worse_than_scipy_order2(x, sigma, method="auto", **kw):
-    """Order 2 on the direct path: the exact kernel's DC response, and no less accurate than scipy's.
+    """Order 2 on the FIR path: the exact kernel's DC response, and no less accurate than scipy's.
 
     scipy's truncated second-derivative kernel does not sum to the exact
     kernel's sum (zero up to the aliasing term ~exp(-2 pi^2 sigma^2)), so it
@@ -312,7 +314,7 @@ def _no_worse_than_scipy_order2(x, sigma, method="auto", **kw):
 # sqrt(gamma/pi) or sum one, by ~exp(-2 pi^2 sigma^2), 5e-9 at sigma = 1)
 @pytest.mark.parametrize("sigma", [1.5, 2.0])
 def test_small_sigma_second_derivative(sigma):
-    assert choose_path(sigma, 2)[0] == "direct"
+    assert kind(numba_gaussian_plan(sigma, 2)) == "fir"
     x = np.random.default_rng(5).standard_normal(2000)
     for kw in ({}, {"truncate": 2.5}, {"truncate": 7.0}):
         _no_worse_than_scipy_order2(x, sigma, **kw)
@@ -322,50 +324,53 @@ def test_small_sigma_second_derivative(sigma):
 
 
 @pytest.mark.parametrize("order", ORDERS)
-def test_method_direct_forced_at_large_sigma(order):
+def test_method_fir_forced_at_large_sigma(order):
     rng = np.random.default_rng(8)
     x = rng.standard_normal(3001)
     for sigma in (20.0, 150.0):
         for kw in ({}, {"truncate": 6.0}, {"radius": 100}):
             if order < 2 or "radius" in kw:   # an explicit radius is scipy's kernel, any order
-                got = gaussian_filter1d(x, sigma, order=order, method="direct", **kw)
+                got = gaussian_filter1d(x, sigma, order=order, method="fir", **kw)
                 assert np.array_equal(got, ndi.gaussian_filter1d(x, sigma, order=order, **kw))
             else:
-                _no_worse_than_scipy_order2(x, sigma, method="direct", **kw)
-        # with tol, 'direct' takes a truncated kernel meeting tol
-        got = gaussian_filter1d(x, sigma, order=order, method="direct", tol=1e-8)
+                _no_worse_than_scipy_order2(x, sigma, method="fir", **kw)
+        # with tol, 'fir' takes a truncated kernel meeting tol
+        got = gaussian_filter1d(x, sigma, order=order, method="fir", tol=1e-8)
         assert rel_rmse(got, exact_gaussian_filter1d(x, sigma, order)) <= 3e-8
 
 
-def test_tol_below_sft_floor_uses_direct():
+def test_tol_below_sft_floor_uses_fir():
     """truncate=12 asks for ~1e-30: beyond any SFT plan; 'auto' falls back to scipy's FIR."""
     x = np.random.default_rng(1).standard_normal(500)
-    assert choose_path(50.0, 0, truncate=12.0)[0] == "direct"
+    assert kind(numba_gaussian_plan(50.0, 0, truncate=12.0)) == "fir"
     assert np.array_equal(gaussian_filter1d(x, 50.0, truncate=12.0),
                           ndi.gaussian_filter1d(x, 50.0, truncate=12.0))
     with pytest.raises(ValueError, match="tol"):
-        gaussian_filter1d(x, 50.0, truncate=12.0, method="iir1")
+        gaussian_filter1d(x, 50.0, truncate=12.0, method="bank")
+    with pytest.raises(ValueError, match="tol"):
+        gaussian_filter1d(x, 50.0, truncate=12.0, method="bank", bank_method="iir1")
 
 
 def test_large_sigma_default_uses_bank():
     for order in ORDERS:
-        kind, plan, method = choose_path(64.0, order)
-        assert kind == "bank" and method in bank.METHODS
-        assert plan.error <= 0.5 * design.scipy_kernel_error(64.0, order, 256) * (1 + 1e-12)
+        plan = numba_gaussian_plan(64.0, order)
+        assert kind(plan) == "bank" and bank.resolve_method("auto") in bank.METHODS
+        assert plan.error <= 0.5 * gaussian.scipy_kernel_error(64.0, order, 256) * (1 + 1e-12)
 
 
 # --------------------------------------------------------------------------- multi-dimensional
 
 
-@pytest.mark.parametrize("method", ["auto", "iir1", "integral"])
+@pytest.mark.parametrize("method,bank_method", [("auto", "auto"), ("bank", "iir1"),
+                                                ("bank", "integral")])
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, -2, -3])
-def test_axis_equals_along_axis(axis, method):
+def test_axis_equals_along_axis(axis, method, bank_method):
     rng = np.random.default_rng(2)
     a = rng.standard_normal((23, 31, 37))
     for sigma, order in [(6.0, 0), (6.0, 1), (9.0, 2)]:
-        got = gaussian_filter1d(a, sigma, axis=axis, order=order, mode="mirror", method=method)
-        ref = np.apply_along_axis(
-            lambda v: gaussian_filter1d(v, sigma, order=order, mode="mirror", method=method), axis, a)
+        kw = dict(order=order, mode="mirror", method=method, bank_method=bank_method)
+        got = gaussian_filter1d(a, sigma, axis=axis, **kw)
+        ref = np.apply_along_axis(lambda v: gaussian_filter1d(v, sigma, **kw), axis, a)
         # the same plan on the same lines: identical up to the order of rounding
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-13 * np.abs(ref).max())
         ex = exact_gaussian_filter1d(a, sigma, order, "mirror", axis=axis)
@@ -436,7 +441,7 @@ def test_gaussian_filter_sigma_zero_skips_axis():
 # --------------------------------------------------------------------------- output rules
 
 
-@pytest.mark.parametrize("sigma", [1.0, 20.0])  # direct and bank paths
+@pytest.mark.parametrize("sigma", [1.0, 20.0])  # FIR and bank paths
 def test_integer_input_keeps_dtype(sigma):
     rng = np.random.default_rng(3)
     x = (rng.standard_normal(500) * 3000).astype(np.int16)

@@ -1,4 +1,4 @@
-"""Section V-A of the paper (Morlet approximation error), recomputed by sftwave.paper.morlet_error.
+"""Section V-A of the paper (Morlet approximation error), recomputed by sftwave.experiments.paper.morlet_error.
 
 One ``--quick`` run of the command (xi = 1, 2, 6, 12) feeds most tests; the
 numbers quoted in comments are from the full run (xi = 1 .. 20 in steps of
@@ -15,8 +15,9 @@ import sys
 import numpy as np
 import pytest
 
-from sftwave import design, morlet
-from sftwave.paper import morlet_error as me
+from sftwave.experiments.paper import morlet_error as me
+from sftwave.plans import fit as design
+from sftwave.plans import gaussian, morlet
 
 SIGMA = me.SIGMA
 
@@ -174,7 +175,7 @@ def test_multiply_plan_is_the_gaussian_fit_times_the_carrier(xi, decay):
     k, h = design.plan_kernel(plan)
     kg, g = design.plan_kernel(plan.info["envelope"])
     C, kappa = morlet.morlet_constants(xi)
-    amp = C / (math.pi**0.25 * math.sqrt(SIGMA)) * design._gaussian_norm(SIGMA)
+    amp = C / (math.pi**0.25 * math.sqrt(SIGMA)) * gaussian.gaussian_norm(SIGMA)
     kappa_term = kappa if plan.info["with_kappa"] else 0.0
     expected = amp * g * (np.exp(1j * xi * kg / SIGMA) - kappa_term)
     assert np.array_equal(k, kg)
@@ -327,7 +328,7 @@ def test_multiplication_error_is_table1_gaussian_error(quick):
     5.96e-5 against the paper's 1.0 %, 0.15 %, 0.038 %, 0.0059 %, with the same
     optimal K / sigma (2.92, 3.42, 3.85, 4.24 there; 2.92, 3.42, 3.85, 4.23 here).
     """
-    from sftwave.paper import table1
+    from sftwave.experiments.paper import table1
 
     _, _, data = quick
     for P_M in (2, 3, 4, 5):

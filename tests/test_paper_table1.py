@@ -1,4 +1,4 @@
-"""Table 1 of the paper, recomputed by sftwave.paper.table1."""
+"""Table 1 of the paper, recomputed by sftwave.experiments.paper.table1."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from sftwave.paper import table1 as t1
+from sftwave.experiments import output
+from sftwave.experiments.paper import table1 as t1
 
 
 @pytest.fixture(scope="module")
@@ -134,9 +135,11 @@ def test_json_write_is_atomic(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(t1.json, "dump", boom)
+    # table1 writes its JSON with the experiments' shared writer
+    assert t1.write_json_atomic is output.write_json_atomic
+    monkeypatch.setattr(output.json, "dump", boom)
     with pytest.raises(RuntimeError):
-        t1._write_json_atomic(path, {"a": 1})
+        output.write_json_atomic(path, {"a": 1})
     assert path.read_text() == "old"
     assert list(tmp_path.iterdir()) == [path]
 

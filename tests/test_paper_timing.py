@@ -1,4 +1,4 @@
-"""Section V-B of the paper (computation time), measured by sftwave.paper.timing.
+"""Section V-B of the paper (computation time), measured by sftwave.experiments.paper.timing.
 
 One ``--quick`` run of the command (every engine that can run here) feeds
 most tests.  No test looks at how long anything took: the times are only
@@ -21,8 +21,8 @@ import naive
 import numpy as np
 import pytest
 
-from sftwave.design import plan_kernel
-from sftwave.paper import timing as tm
+from sftwave.experiments.paper import timing as tm
+from sftwave.plans.fit import plan_kernel
 
 HAVE_XP = importlib.util.find_spec("array_api_compat") is not None
 HAVE_TORCH = HAVE_XP and importlib.util.find_spec("torch") is not None
@@ -234,7 +234,7 @@ def test_cuda_series_under_the_simulator():
     a tiny grid (the simulator is slow): their accuracy figures are right."""
     code = (
         "import json\n"
-        "from sftwave.paper import timing as t\n"
+        "from sftwave.experiments.paper import timing as t\n"
         "p = t.Policy(max_reps=1, min_reps=1, budget_s=0.0, slow_s=0.0)\n"
         "d = t.compute(engines=['cuda'], n_grid=(100,), sigma_grid=(4.0,), sigma_fixed=4.0,\n"
         "              n_fixed=100, policy=p)\n"
@@ -339,7 +339,7 @@ def test_bad_argument_types():
 
 def test_import_is_light():
     """Importing the experiment imports neither torch, numba.cuda nor matplotlib."""
-    code = ("import sys, sftwave.paper.timing\n"
+    code = ("import sys, sftwave.experiments.paper.timing\n"
             "print([m for m in ('torch', 'numba.cuda', 'matplotlib', 'array_api_compat') "
             "if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,

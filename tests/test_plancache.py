@@ -1,4 +1,4 @@
-"""The on-disk plan cache (sftwave._plancache): what is stored is what is returned.
+"""The on-disk plan cache (sftwave.plans.cache): what is stored is what is returned.
 
 The cache may only ever change how long a call takes, never its result: a
 stored plan must come back bit for bit, a damaged file must be designed again,
@@ -13,8 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from sftwave import _plancache
-from sftwave._plancache import on_disk
+from sftwave.plans import cache as _plancache
+from sftwave.plans.cache import on_disk
 
 
 @pytest.fixture
@@ -149,14 +149,15 @@ def test_unwritable_path_is_no_cache(tmp_path, monkeypatch):
 _PROCESS = r"""
 import sys
 import numpy as np
-import sftwave.design, sftwave.morlet
+import sftwave.plans.fit, sftwave.plans.gaussian, sftwave.plans.morlet
 if sys.argv[1] == "load":
     def refuse(*a, **k):
         raise AssertionError("designed again")
-    sftwave.design.fit_plan = refuse
-    sftwave.morlet.fit_plan = refuse
-plan = sftwave.morlet.morlet_plan(37.5, 6.0, 1e-4, "direct", "sft")
-g = sftwave.design.gaussian_plan(40.0, 1, 1e-5, "asft")
+    sftwave.plans.fit.fit_plan = refuse
+    sftwave.plans.gaussian.fit_plan = refuse
+    sftwave.plans.morlet.fit_plan = refuse
+plan = sftwave.plans.morlet.morlet_plan(37.5, 6.0, 1e-4, "direct", "sft")
+g = sftwave.plans.gaussian.gaussian_plan(40.0, 1, 1e-5, "asft")
 np.save(sys.argv[2], np.concatenate([plan.coef.ravel().view(np.float64), plan.omegas,
                                      g.coef.ravel(), g.omegas, [plan.length, g.length]]))
 """

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from naive import exact_kernel, exact_support, rel_rmse
 
-from sftwave import design
+from sftwave.plans import fit, gaussian
 
 ORDERS = [0, 1, 2]
 TRANSFORMS = ["sft", "asft"]
@@ -15,7 +15,7 @@ TOLS = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
 def _evaluate_plan(plan, k):
     """h[k] = sum_p A_p Re w_p^(k+lag) + B_p Im w_p^(k+lag), w^j = e^(-alpha j) (cos - i sin)(omega j).
 
-    Written independently of design._powers; zero outside the window.
+    Written independently of fit._powers; zero outside the window.
     """
     k = np.asarray(k, dtype=np.float64)
     j = k + plan.lag
@@ -43,7 +43,7 @@ def test_gaussian_target_formula_and_moments(sigma):
     """
     R = exact_support(sigma)
     k = np.arange(-R, R + 1, dtype=np.float64)
-    G, GD, GDD = (design.gaussian_target(sigma, o)(k) for o in ORDERS)
+    G, GD, GDD = (gaussian.gaussian_target(sigma, o)(k) for o in ORDERS)
     for o, T in enumerate((G, GD, GDD)):
         np.testing.assert_allclose(T, exact_kernel(sigma, o, k), rtol=1e-13, atol=0)
     assert G.sum() == pytest.approx(1.0, abs=1e-12)
@@ -73,7 +73,7 @@ def _scipy_kernel_via_filter(sigma, order, radius):
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("sigma,radius", [(0.5, 2), (1.0, 4), (1.5, 6), (3.3, 13), (10.0, 40), (10.0, 7), (2.0, 0)])
 def test_scipy_gaussian_kernel_equals_scipy(sigma, order, radius):
-    got = design.scipy_gaussian_kernel(sigma, order, radius)
+    got = gaussian.scipy_gaussian_kernel(sigma, order, radius)
     assert got.shape == (2 * radius + 1,)
     try:
         from scipy.ndimage._filters import _gaussian_kernel1d
@@ -92,7 +92,7 @@ def test_scipy_gaussian_kernel_equals_scipy(sigma, order, radius):
 @pytest.mark.parametrize("sigma,radius", [(1.5, 6), (8.0, 32), (8.0, 96), (100.0, 400),
                                           (5000.0, 3000), (5000.0, 20000)])  # sub-grid sums
 def test_scipy_kernel_error_independent(sigma, order, radius):
-    h = design.scipy_gaussian_kernel(sigma, order, radius)
+    h = gaussian.scipy_gaussian_kernel(sigma, order, radius)
     R = exact_support(sigma) + radius
     k = np.arange(-R, R + 1)
     full = np.zeros(k.size)
@@ -101,7 +101,7 @@ def test_scipy_kernel_error_independent(sigma, order, radius):
     # beyond 2**15 points the sums run on a sub-grid (stride 6 at sigma 5000): the
     # trapezoid's relative error is about (stride / sigma)^2, measured 3.5e-6 here
     rel = 1e-6 if sigma < 1000 else 1e-5
-    assert design.scipy_kernel_error(sigma, order, radius) == pytest.approx(expect, rel=rel, abs=1e-15)
+    assert gaussian.scipy_kernel_error(sigma, order, radius) == pytest.approx(expect, rel=rel, abs=1e-15)
 
 
 # --------------------------------------------------------------------------- plans
@@ -120,7 +120,7 @@ def test_gaussian_plan_meets_tol(sigma, order, transform):
     """
     for tol in TOLS:
         try:
-            plan = design.gaussian_plan(sigma, order, tol, transform)
+            plan = gaussian.gaussian_plan(sigma, order, tol, transform)
         except ValueError as exc:
             assert sigma < 2.5 and tol < 1e-3, (sigma, order, tol, transform)
             assert "no SFT plan reaches" in str(exc) and f"tol={tol:g}" in str(exc)
@@ -133,7 +133,7 @@ def test_gaussian_plan_meets_tol(sigma, order, transform):
         if transform == "sft":
             assert plan.alpha == 0.0
         else:
-            assert plan.alpha == pytest.approx(design.ASFT_DECAY / K)
+            assert plan.alpha == pytest.approx(fit.ASFT_DECAY / K)
         # frequencies on the grid pi p / K
         p = plan.omegas * K / np.pi
         np.testing.assert_allclose(p, np.round(p), atol=1e-9)
@@ -151,8 +151,8 @@ def _plan_cases():
 
 @pytest.mark.parametrize("sigma,order,tol,transform", _plan_cases())
 def test_plan_kernel_and_error_are_independent_of_design(sigma, order, tol, transform):
-    plan = design.gaussian_plan(sigma, order, tol, transform)
-    k, h = design.plan_kernel(plan)
+    plan = gaussian.gaussian_plan(sigma, order, tol, transform)
+    k, h = fit.plan_kernel(plan)
     np.testing.assert_array_equal(k, np.arange(-plan.lag, plan.length - plan.lag))
     mine = _evaluate_plan(plan, k)
     # two evaluations of the same sums of damped cosines/sines agree to
@@ -167,11 +167,11 @@ def test_plan_kernel_and_error_are_independent_of_design(sigma, order, tol, tran
     R = exact_support(sigma) + plan.length
     kk = np.arange(-R, R + 1)
     err = rel_rmse(_evaluate_plan(plan, kk), exact_kernel(sigma, order, kk))
-    # exact sums up to design._MAX_SUM_POINTS points; beyond, a sub-grid sum
+    # exact sums up to fit._MAX_SUM_POINTS points; beyond, a sub-grid sum
     # with the trapezoid end correction, accurate to O(stride^2): measured
     # <= 2e-5 relative at sigma 1000 and 3000
-    support = 2 * design._reference_support(sigma, plan.length // 2) + 1
-    rel = 1e-5 if support <= design._MAX_SUM_POINTS else 1e-4
+    support = 2 * fit.reference_support(sigma, plan.length // 2) + 1
+    rel = 1e-5 if support <= fit._MAX_SUM_POINTS else 1e-4
     assert plan.error == pytest.approx(err, rel=rel)
     assert err <= tol
 
@@ -184,8 +184,8 @@ def test_plan_moment_constraints(sigma, order, tol, transform):
     the exact target's (1, 0, 1 / 0, -1/s, 0 / 0, 0, 2/s^2), to rounding
     relative to the sum of |terms| (1e-11; measured <= 3e-12).
     """
-    plan = design.gaussian_plan(sigma, order, tol, transform)
-    k, h = design.plan_kernel(plan)
+    plan = gaussian.gaussian_plan(sigma, order, tol, transform)
+    k, h = fit.plan_kernel(plan)
     s = sigma
     expect = {0: [1.0, 0.0, 1.0], 1: [0.0, -1.0 / s, 0.0], 2: [0.0, 0.0, 2.0 / s**2]}[order]
     for q in range(3):
@@ -194,17 +194,17 @@ def test_plan_moment_constraints(sigma, order, tol, transform):
 
 
 def test_gaussian_plan_is_cached():
-    a = design.gaussian_plan(50.0, 1, 1e-5, "asft")
-    b = design.gaussian_plan(50.0, 1, 1e-5, "asft")
+    a = gaussian.gaussian_plan(50.0, 1, 1e-5, "asft")
+    b = gaussian.gaussian_plan(50.0, 1, 1e-5, "asft")
     assert a is b
-    c = design.gaussian_plan(50.0, 1, 1e-5, "sft")
+    c = gaussian.gaussian_plan(50.0, 1, 1e-5, "sft")
     assert c is not a
 
 
 def test_plans_tighter_tol_costs_more():
     """Monotone in the sense that matters: a tighter tol never uses fewer orders."""
     for transform in TRANSFORMS:
-        Ps = [design.gaussian_plan(64.0, 0, tol, transform).info["P"] for tol in TOLS]
+        Ps = [gaussian.gaussian_plan(64.0, 0, tol, transform).info["P"] for tol in TOLS]
         assert Ps == sorted(Ps)
         assert Ps[-1] > Ps[0]
 
@@ -212,7 +212,7 @@ def test_plans_tighter_tol_costs_more():
 def test_plan_cost_independent_of_sigma():
     """The point of the SFT: the number of orders for a given tol does not grow with sigma."""
     for order in ORDERS:
-        Ps = [design.gaussian_plan(s, order, 1e-6, "sft").info["P"] for s in (32.0, 128.0, 1000.0, 3000.0)]
+        Ps = [gaussian.gaussian_plan(s, order, 1e-6, "sft").info["P"] for s in (32.0, 128.0, 1000.0, 3000.0)]
         assert max(Ps) - min(Ps) <= 1, Ps
 
 
@@ -230,13 +230,13 @@ def test_fit_plan_recovers_representable_kernel():
         pw = w[None, :] ** np.where(inside, j, 0)[:, None]
         return np.where(inside, pw.real @ coef_true[0] + pw.imag @ coef_true[1], 0.0)
 
-    plan = design.fit_plan([target], omegas, alpha, 2 * K + 1, K, moments=(), scale=1.0)
+    plan = fit.fit_plan([target], omegas, alpha, 2 * K + 1, K, moments=(), scale=1.0)
     assert plan.error <= 1e-12
-    k, h = design.plan_kernel(plan)
+    k, h = fit.plan_kernel(plan)
     np.testing.assert_allclose(h, target(k), atol=1e-13)
 
 
 def test_kernel_error_of_exact_target_is_zero_for_scipy_at_large_radius():
     """scipy's kernel at 14 sigma is the exact one to rounding (sanity of the error measure)."""
-    assert design.scipy_kernel_error(5.0, 0, 70) <= 1e-14
-    assert design.scipy_kernel_error(5.0, 0, 20) > 1e-5  # 4 sigma truncation is visible
+    assert gaussian.scipy_kernel_error(5.0, 0, 70) <= 1e-14
+    assert gaussian.scipy_kernel_error(5.0, 0, 20) > 1e-5  # 4 sigma truncation is visible

@@ -4,7 +4,7 @@ Rounding budget.  Every output of the bank is, in exact arithmetic, a sum of
 about L terms (L = the plan's window length); the classical worst-case bound
 for rounding in such a sum is ~L eps times the sum of the magnitudes of its
 terms (Higham's gamma_L).  The integral methods restart their prefix sums
-every block of max(L, 4096) outputs (sftwave.bank), so their sums run over
+every block of max(L, 4096) outputs (sftwave.engines.numba.bank), so their sums run over
 that many terms.  The tests allow
 
     budget = max(1e-12, 2 L_eff eps) * scale,
@@ -20,9 +20,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from naive import exact_kernel, exact_support
+from plan_helpers import kind, numba_gaussian_plan
 
-from sftwave import bank
-from sftwave.ndimage import choose_path, gaussian_filter1d
+from sftwave.engines.numba import bank
+from sftwave.ndimage import gaussian_filter1d
 
 METHODS = list(bank.METHODS)
 EPS = np.finfo(np.float64).eps
@@ -32,7 +33,7 @@ SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, database=N
                     suppress_health_check=[HealthCheck.too_slow])
 
 # a fixed menu of widths (3 .. 400, irregular values) so that plans are cached
-# across examples; the design itself is tested in test_design.py
+# across examples; the design itself is tested in test_plans.py
 sigmas = st.sampled_from([3.0, 4.7, 9.3, 21.5, 45.0, 110.0, 260.0, 400.0])
 small_sigmas = st.sampled_from([3.0, 4.7, 9.3, 21.5, 45.0, 60.0])
 
@@ -46,19 +47,29 @@ transforms = st.sampled_from(["sft", "asft"])
 tols = st.sampled_from([None, 1e-3, 1e-6])
 
 
-def _path(sigma, order, method, transform, tol):
-    """The path of a long signal (signals shorter than their kernel's window
-    get a tighter plan, sftwave.ndimage.SHORT_SIGNAL_TIGHTENING)."""
-    return choose_path(sigma, order, method=method, transform=transform, tol=tol)
+def _kw(method):
+    """The filters' keywords for a method label: 'auto', 'fir' or one of the bank's methods."""
+    if method in ("auto", "fir"):
+        return {"method": method}
+    return {"method": "bank", "bank_method": method}
+
+
+def _path(sigma, order, method, transform, tol, n=None):
+    """``(kind, plan, bank method)`` of a long signal, as the CPU engine runs it
+    (signals shorter than their kernel's window get a tighter plan,
+    sftwave.plans.select.SHORT_SIGNAL_TIGHTENING)."""
+    kw = _kw(method)
+    plan = numba_gaussian_plan(sigma, order, method=kw["method"], transform=transform, tol=tol, n=n)
+    return kind(plan), plan, bank.resolve_method(kw.get("bank_method", "auto"))
 
 
 def _path_half_width(path):
     """Largest |k| with h[k] != 0 for a path."""
-    if path[0] == "direct":  # the kernel itself, or scipy's radius
-        return int(path[1]) if np.ndim(path[1]) == 0 else np.asarray(path[1]).size // 2
-    if path[0] == "wide":  # the exact kernel: below exp(-84) of its peak beyond this
-        return exact_support(path[1])
     plan = path[1]
+    if path[0] == "fir":
+        return plan.radius
+    if path[0] == "wide":  # the exact kernel: below exp(-84) of its peak beyond this
+        return exact_support(plan.sigma)
     return max(plan.lag, plan.length - 1 - plan.lag)
 
 
@@ -66,12 +77,12 @@ def _half_width(path, sigma=None, order=None, method=None, transform=None, tol=N
     """Half-width of a path; given the settings, the largest over signal lengths.
 
     The path of the shortest signal (n=1) can differ from a long signal's
-    (tighter plan, or 'auto' switching between bank and direct), so the
+    (tighter plan, or 'auto' switching between bank and FIR), so the
     interior of a test signal is bounded by the wider of the two.
     """
     hw = _path_half_width(path)
     if sigma is not None:
-        short = choose_path(sigma, order, method=method, transform=transform, tol=tol, n=1)
+        short = _path(sigma, order, method, transform, tol, n=1)
         hw = max(hw, _path_half_width(short))
     return hw
 
@@ -89,7 +100,7 @@ def _g1(sigma, order):
 def _budget(path, scale):
     L = _window(path)
     if path[0] == "bank" and path[2] in ("integral", "window"):
-        L = max(L, 4096)  # prefix sums over a block (sftwave.bank._block)
+        L = max(L, 4096)  # prefix sums over a block (sftwave.engines.numba.bank._block)
     budget = max(1e-12, 2 * L * EPS)
     if path[0] == "bank" and path[2] == "iir2":
         # The second-order real section amplifies rounding by its condition
@@ -104,7 +115,7 @@ def _budget(path, scale):
 # --------------------------------------------------------------------------- linearity
 
 
-@pytest.mark.parametrize("method", ["auto", "direct", *METHODS])
+@pytest.mark.parametrize("method", ["auto", "fir", *METHODS])
 @SETTINGS
 @given(sigma=sigmas, order=orders, transform=transforms, tol=tols,
        mode=st.sampled_from(MODES), n=st.integers(1, 700), seed=st.integers(0, 2**32 - 1),
@@ -114,7 +125,7 @@ def test_linearity(method, sigma, order, transform, tol, mode, n, seed, a, b):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(n)
     y = np.cumsum(rng.standard_normal(n))
-    kw = dict(order=order, mode=mode, method=method, transform=transform, tol=tol)
+    kw = dict(order=order, mode=mode, transform=transform, tol=tol, **_kw(method))
     lhs = gaussian_filter1d(a * x + b * y, sigma, **kw)
     rhs = a * gaussian_filter1d(x, sigma, **kw) + b * gaussian_filter1d(y, sigma, **kw)
     path = _path(sigma, order, method, transform, tol)
@@ -133,7 +144,7 @@ def test_linearity(method, sigma, order, transform, tol, mode, n, seed, a, b):
 def test_shift_equivariance_wrap(method, sigma, order, transform, n, shift, seed):
     """mode='wrap': rolling the input rolls the output (periodic convolution)."""
     x = np.random.default_rng(seed).standard_normal(n)
-    kw = dict(order=order, mode="wrap", method=method, transform=transform)
+    kw = dict(order=order, mode="wrap", transform=transform, **_kw(method))
     y = gaussian_filter1d(x, sigma, **kw)
     ys = gaussian_filter1d(np.roll(x, shift), sigma, **kw)
     path = _path(sigma, order, method, transform, None)
@@ -152,7 +163,7 @@ def test_shift_equivariance_interior(mode, method, sigma, order, transform, shif
     hw = _half_width(path, sigma, order, method, transform, None)
     n = 2 * hw + shift + 50
     x = np.random.default_rng(seed).standard_normal(n)
-    kw = dict(order=order, mode=mode, method=method, transform=transform, cval=0.3)
+    kw = dict(order=order, mode=mode, transform=transform, cval=0.3, **_kw(method))
     y = gaussian_filter1d(x, sigma, **kw)
     ys = gaussian_filter1d(x[shift:], sigma, **kw)
     # outputs i of ys (i + shift of y) whose window stays inside both signals
@@ -181,23 +192,23 @@ def test_constant_input(method, sigma, order, transform, tol, mode, c, extra):
     path = _path(sigma, order, method, transform, tol)
     n = 1 + extra
     y = gaussian_filter1d(np.full(n, c), sigma, order=order, mode=mode, cval=c,
-                          method=method, transform=transform, tol=tol)
+                          transform=transform, tol=tol, **_kw(method))
     expect = c if order == 0 else 0.0
     assert np.max(np.abs(y - expect)) <= _budget(path, abs(c) * _g1(sigma, order))
 
 
-@pytest.mark.parametrize("method", ["direct", "auto"])
+@pytest.mark.parametrize("method", ["fir", "auto"])
 @SETTINGS
 @given(sigma=st.sampled_from([0.3, 0.8, 1.3, 2.2, 3.0, 9.3, 45.0, 400.0]), order=orders,
        mode=st.sampled_from(MODES), c=reals(-1e3, 1e3), n=st.integers(1, 300))
-def test_constant_input_direct_and_auto(method, sigma, order, mode, c, n):
-    """The direct FIR too: scipy's kernel is normalised (order 0) and antisymmetric
+def test_constant_input_fir_and_auto(method, sigma, order, mode, c, n):
+    """The FIR too: scipy's kernel is normalised (order 0) and antisymmetric
     (order 1); for order 2 sftwave corrects scipy's truncated kernel to the exact
     kernel's sum, which is zero only where aliasing (~exp(-2 pi^2 sigma^2)) is
     negligible: sigma >= 1.5 for that order."""
     assume(order < 2 or sigma >= 1.5)  # the sampled G_DD sums to -10 at sigma 0.3
     path = _path(sigma, order, method, "auto", None)
-    y = gaussian_filter1d(np.full(n, c), sigma, order=order, mode=mode, cval=c, method=method)
+    y = gaussian_filter1d(np.full(n, c), sigma, order=order, mode=mode, cval=c, **_kw(method))
     expect = c if order == 0 else 0.0
     assert np.max(np.abs(y - expect)) <= _budget(path, abs(c) * max(_g1(sigma, order), 1.0))
 
@@ -218,7 +229,7 @@ def test_linear_ramp(method, sigma, transform, tol, a, b, extra):
         n = 2 * hw + extra
         t = np.arange(n, dtype=np.float64)
         x = a + b * t
-        y = gaussian_filter1d(x, sigma, order=order, method=method, transform=transform, tol=tol)
+        y = gaussian_filter1d(x, sigma, order=order, transform=transform, tol=tol, **_kw(method))
         inner = slice(hw, n - hw)
         expect = {0: x[inner], 1: b, 2: 0.0}[order]
         scale = (abs(a) + abs(b) * n) * _g1(sigma, order)
@@ -236,7 +247,8 @@ def test_parabola_second_derivative(method, sigma, transform, c, extra):
         n = 2 * hw + extra
         t = np.arange(n, dtype=np.float64) - n / 2
         x = c * t * t
-        y = gaussian_filter1d(x, sigma, order=order, method=method, transform=transform, tol=1e-6)
+        y = gaussian_filter1d(x, sigma, order=order, transform=transform, tol=1e-6,
+                              **_kw(method))
         inner = slice(hw, n - hw)
         expect = 2 * c if order == 2 else c * (t[inner] ** 2 + sigma**2)
         scale = abs(c) * (n / 2) ** 2 * _g1(sigma, order)

@@ -1,4 +1,4 @@
-"""The sliding sum of Algorithm 1 (sftwave.sliding) against the one-window-at-a-time sum.
+"""The sliding sum of Algorithm 1 (sftwave.engines.array_api.sliding) against the one-window-at-a-time sum.
 
 Exactness: integer-valued floats whose sums stay below 2**24 add exactly in
 float32 (and float64), whatever the order of the additions, so the doubling
@@ -17,7 +17,7 @@ from naive import sliding_sum_naive
 
 pytest.importorskip("array_api_compat")
 
-from sftwave.sliding import sliding_sum
+from sftwave.engines.array_api.sliding import sliding_sum
 
 # N not a power of 2 or 8; L from 1 to beyond N.
 SIZES = [1, 2, 7, 63, 100, 1001]

@@ -1,6 +1,6 @@
 """Calls from many threads and forked processes (issue 9, items 2 and 3), and the thread pool.
 
-sftwave runs its parallel loops on a pool of its own (``sftwave._pool``), not
+sftwave runs its parallel loops on a pool of its own (``sftwave.engines.numba.pool``), not
 on numba's OpenMP layer, which crashed when several user threads made the
 first calls and broke forked children.  These tests run in fresh processes:
 the first calls, numba's compilation and the plan design must happen in the
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sftwave import _pool
+from sftwave.engines.numba import pool as _pool
 
 HERE = Path(__file__).resolve().parent
 
@@ -194,7 +194,7 @@ def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
 
     from threadpoolctl import threadpool_info
 
-    from sftwave._threads import single_threaded_blas
+    from sftwave.plans.blas import single_threaded_blas
 
     state = {"active": 0, "most": 0, "blas": set()}
     lock = threading.Lock()
@@ -223,7 +223,7 @@ def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
 @pytest.mark.parametrize("value,expect", [("1", 1), ("3", 3), ("0", None), ("many", None)])
 def test_thread_count_from_the_environment(value, expect):
     """SFTWAVE_NUM_THREADS sets the default thread count; not a positive integer: ignored."""
-    code = "from sftwave import _pool; print(_pool.threads(), _pool._available_cpus())"
+    code = "from sftwave.engines.numba import pool as _pool; print(_pool.threads(), _pool._available_cpus())"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, SFTWAVE_NUM_THREADS=value))
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -1,0 +1,199 @@
+"""One conformance test for every registered engine, against the direct definitions.
+
+For each engine in :data:`sftwave.engines.CAPABILITIES` (a new engine is
+covered by registering it), every combination of
+
+* the bank methods it accepts (and the FIR path, once per engine),
+* boundary mode (all five),
+* input dtype (float64, float32, complex128),
+* output kind (the separable Gaussian filter, orders 0-2 over two axes; the
+  scalogram's complex, power, modulus and phase, decimated),
+
+is computed through the public functions with ``engine=`` and compared with
+the naive references of ``tests/naive.py`` (exact kernels, exact boundary
+extension, direct sums).  The engines' own accuracy targets set the bounds:
+the plans are designed to ``tol = 1e-6`` (kernel relative RMSE), and a
+white-noise input's result then errs by about that much; the bound 2e-5
+leaves a factor 20 for float32 rounding (the bank's float32 paths keep
+errors below about 1e-6 at this length) and for the fits' pointwise error.
+
+The CUDA engine is run in a subprocess with numba-cuda's simulator on
+(``NUMBA_ENABLE_CUDASIM=1`` must be set before numba.cuda is first imported).
+A mutant engine (the CPU engine reading ``'mirror'`` as ``'reflect'``) is
+registered once to show that the test fails on a broken engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sftwave
+from sftwave import engines
+from naive import exact_gaussian_filter1d, exact_morlet_transform, rel_rmse
+
+TOL = 1e-6
+BOUND = 2e-5
+MODES = ("reflect", "mirror", "nearest", "wrap", "constant")
+DTYPES = ("float64", "float32", "complex128")
+KINDS = ("complex", "power", "abs", "phase")
+SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+#: Gaussian: two axes, one sigma and derivative order each (a bank for both sigmas).
+G_SIGMAS, G_ORDERS = (6.0, 11.0), (1, 2)
+#: Scalogram: scales in samples, xi, decimation.
+M_SIGMAS, XI, DECIM = (3.0, 9.0, 20.0), 6.0, 3
+
+
+def signal(dtype: str, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape) + 0.5
+    if dtype == "complex128":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def cases(name: str) -> list[tuple]:
+    """(method, bank_method, mode, dtype) for engine ``name``: every bank method, and the FIR."""
+    caps = engines.CAPABILITIES[name]
+    methods = [("bank", bm) for bm in caps.bank_methods] + [("fir", "auto")]
+    return [(m, bm, mode, dt) for (m, bm), mode, dt in itertools.product(methods, MODES, DTYPES)]
+
+
+#: numba-cuda's simulator runs every device thread in Python (a 3-scale scalogram of
+#: 120 samples takes 40 s; a 1-D filter of 2 x 40 samples 6 s), so the 'cuda'
+#: engine gets small inputs, the bank only, one output kind per mode and the
+#: dtypes once: its FIR plans, the loops over axes and scales and the output
+#: kinds are the array-API engine's code, covered in full in-process.
+SMALL = SIMULATOR
+
+
+def check_gaussian(name: str, method: str, bank_method: str, mode: str, dtype: str) -> None:
+    x = signal(dtype, (2, 40) if SMALL else (37, 90), 1)
+    sigmas, orders, axes = ((4.0,), (1,), (1,)) if SMALL else (G_SIGMAS, G_ORDERS, (0, 1))
+    cval = 0.7 if mode == "constant" else 0.0
+    y = sftwave.gaussian_filter(x, sigmas, order=orders, mode=mode, cval=cval, method=method,
+                                bank_method=bank_method, tol=TOL, axes=axes, engine=name)
+    parts = [(x.real, cval), (x.imag, 0.0)] if x.dtype.kind == "c" else [(x, cval)]
+    refs = []
+    for part, c in parts:    # as scipy: the imaginary part is extended with cval.imag
+        ref = part.astype(np.float64)
+        for axis, s, o in zip(axes, sigmas, orders):
+            ref = exact_gaussian_filter1d(ref, s, o, mode, c, axis=axis)
+        refs.append(ref)
+    ref = refs[0] + 1j * refs[1] if x.dtype.kind == "c" else refs[0]
+    y = np.asarray(y)
+    assert y.shape == x.shape
+    assert y.dtype == (np.float32 if dtype == "float32" else x.dtype)
+    err = rel_rmse(y, ref)
+    assert err <= BOUND, f"gaussian_filter on {name!r}: relative RMSE {err:.3g}"
+
+
+def check_scalogram(name: str, method: str, bank_method: str, mode: str, dtype: str,
+                    kind: str) -> None:
+    n = 40 if SMALL else 301
+    sigmas = M_SIGMAS[:1] if SMALL else M_SIGMAS
+    x = signal(dtype, (1 if SMALL else 2, n), 2)
+    cval = 0.3 if mode == "constant" else 0.0
+    freqs = sftwave.scale_to_frequency(np.array(sigmas), 1.0, XI)
+    y = np.asarray(sftwave.cwt(x, freqs, xi=XI, mode=mode, cval=cval, output=kind, method=method,
+                               bank_method=bank_method, tol=TOL, decim=DECIM, engine=name))
+    assert y.shape == (x.shape[0], len(sigmas), -(-n // DECIM))
+    for r in range(x.shape[0]):
+        for i, s in enumerate(sigmas):
+            ref = (exact_morlet_transform(x[r].real, s, XI, mode, cval)
+                   + 1j * exact_morlet_transform(x[r].imag, s, XI, mode, 0.0)
+                   if x.dtype.kind == "c" else exact_morlet_transform(x[r], s, XI, mode, cval))
+            ref = ref[::DECIM]
+            got = y[r, i]
+            if kind == "complex":
+                err = rel_rmse(got, ref)
+            elif kind == "power":
+                err = rel_rmse(got, np.abs(ref) ** 2) / 2   # |y|^2 doubles a relative error
+            elif kind == "abs":
+                err = rel_rmse(got, np.abs(ref))
+            else:   # the phase, weighted by the modulus it belongs to
+                err = rel_rmse(np.abs(ref) * np.exp(1j * got), ref)
+            assert err <= BOUND, (f"cwt output={kind!r} on {name!r}, scale {s}, row {r}: "
+                                  f"relative RMSE {err:.3g}")
+
+
+IN_PROCESS = [n for n in engines.CAPABILITIES if n != "cuda" or SIMULATOR]
+
+
+@pytest.mark.parametrize("name", IN_PROCESS)
+@pytest.mark.parametrize("mode", MODES)
+def test_engine_conforms(name, mode):
+    """Every bank method, dtype and output kind of engine ``name`` in ``mode`` meets the bound."""
+    if SMALL:   # the simulator: the bank only, one kind per mode, the dtypes once
+        kind = dict(zip(MODES, (*KINDS, "complex")))[mode]
+        for dtype in (DTYPES if mode == "reflect" else DTYPES[:1]):
+            check_gaussian(name, "bank", "auto", mode, dtype)
+        check_scalogram(name, "bank", "auto", mode, "float64", kind)
+        return
+    for method, bank_method, m, dtype in cases(name):
+        if m != mode:
+            continue
+        check_gaussian(name, method, bank_method, mode, dtype)
+        for kind in KINDS:
+            check_scalogram(name, method, bank_method, mode, dtype, kind)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(SIMULATOR, reason="this process runs the CUDA cases itself (test_engine_conforms)")
+def test_cuda_engine_conforms_under_the_simulator():
+    """The 'cuda' engine, in a fresh process with the simulator switched on."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    here = Path(__file__).resolve().parent
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(Path(__file__)),
+         "-k", "test_engine_conforms and cuda"],
+        cwd=here.parent, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert "5 passed" in out.stdout, out.stdout[-2000:]
+
+
+class MirrorAsReflect:
+    """A broken engine: the CPU engine, but it extends 'mirror' lines as 'reflect'."""
+
+    name = "mutant"
+
+    def __init__(self):
+        self.base = engines.get("numba")
+
+    def __getattr__(self, attr):
+        return getattr(self.base, attr)
+
+    def filter(self, x, steps, **kw):
+        steps = [(ax, plan, "reflect" if m == "mirror" else m) for ax, plan, m in steps]
+        return self.base.filter(x, steps, **kw)
+
+    def scalogram(self, x, plans, *, mode, **kw):
+        return self.base.scalogram(x, plans, mode="reflect" if mode == "mirror" else mode, **kw)
+
+
+@pytest.fixture
+def mutant():
+    engines.register("mutant", engines.CAPABILITIES["numba"], MirrorAsReflect())
+    try:
+        yield "mutant"
+    finally:
+        engines.unregister("mutant")
+
+
+def test_a_broken_engine_fails_the_conformance_test(mutant):
+    """Registered, the mutant is covered like any engine, and its 'mirror' cases fail."""
+    assert mutant in engines.names()
+    for mode in ("reflect", "nearest", "wrap", "constant"):      # what it does right passes
+        check_gaussian(mutant, "bank", "iir1", mode, "float64")
+        check_scalogram(mutant, "bank", "iir1", mode, "float64", "complex")
+    with pytest.raises(AssertionError, match="gaussian_filter on 'mutant'"):
+        check_gaussian(mutant, "bank", "iir1", "mirror", "float64")
+    with pytest.raises(AssertionError, match="cwt output='complex' on 'mutant'"):
+        check_scalogram(mutant, "fir", "auto", "mirror", "float32", "complex")
