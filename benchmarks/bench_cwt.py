@@ -43,13 +43,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
-from sftwave import _pool
 import scipy.signal
 
 import sftwave
+from sftwave.experiments import timer
+from sftwave.engines.numba.scalogram import ENGINE_MIN_LANES
 
 XI = 6.0
 FS = 1000.0
@@ -61,14 +61,15 @@ SUPPORT = 13.0  # sigmas of wavelet kept in the exact reference (envelope < exp(
 
 
 def measure(fn, *, repeats: int) -> tuple[dict, object]:
-    """Median wall time of ``fn()`` over ``repeats`` calls after one warm-up, and the last result."""
-    result = fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return {"median_s": statistics.median(times), "min_s": min(times), "repeats": repeats}, result
+    """Median wall time of ``fn()`` over ``repeats`` calls after one warm-up, and the last result.
+
+    The shared timing helper of the experiments and benchmarks
+    (:func:`sftwave.experiments.timer.measure`).
+    """
+    m = timer.measure(fn, repeats=repeats)
+    result = m.pop("result")
+    m.pop("warmup")
+    return m, result
 
 
 def signal(n: int) -> np.ndarray:
@@ -263,7 +264,7 @@ def cwt_case(n: int, nfreq: int, quick: bool) -> dict:
     fast_reps, slow_reps = (3, 1) if quick else (11, 3)
     res = {"n": n, "nfreq": nfreq, "fs": FS, "xi": XI, "freq_range_hz": [F_LO, F_HI],
            "signal": "random walk, cumsum of standard normal noise, seed 0",
-           "rows_checked": len(rows), "numba_threads": _pool.threads(),
+           "rows_checked": len(rows), "numba_threads": sftwave.get_workers(),
            "floor": floors((nfreq, n), fast_reps), "tools": []}
     for t in tools(x, freqs):
         slow = t["definition"] in ("pywt", "mne", "ssqueezepy")
@@ -401,13 +402,11 @@ def first_call(quick: bool) -> dict:
 def few_scales(quick: bool) -> dict:
     """The lane engine against the bank line by line, for few lines times scales.
 
-    ``cwt``'s 'auto' runs fewer than ``cwt.ENGINE_MIN_LANES`` lanes line by line
-    ('iir1-2k'), the rest on the lane engine ('iir1'); this measures where the
-    two cross (float32, one line).
+    ``cwt``'s 'auto' runs fewer than ``ENGINE_MIN_LANES`` lanes
+    (:mod:`sftwave.engines.numba.scalogram`) line by line ('iir1-2k'), the rest
+    on the lane engine ('iir1'); this measures where the two cross (float32,
+    one line).
     """
-    import sys as _sys
-
-    cwt_module = _sys.modules["sftwave.cwt"]
     n = 20_000 if quick else 102_400
     x = signal(n).astype(np.float32)
     reps = 3 if quick else 9
@@ -419,4 +418,4 @@ def few_scales(quick: bool) -> dict:
             t, _ = measure(lambda bm=bm: sftwave.cwt(x, freqs, FS, bank_method=bm), repeats=reps)
             row[label] = t
         rows.append(row)
-    return {"n": n, "engine_min_lanes": cwt_module.ENGINE_MIN_LANES, "rows": rows}
+    return {"n": n, "engine_min_lanes": ENGINE_MIN_LANES, "rows": rows}

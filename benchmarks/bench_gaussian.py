@@ -18,16 +18,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
-from sftwave import _pool
 import scipy.ndimage as ndi
 import scipy.signal
 
 import sftwave
-import sftwave.bank
-import sftwave.ndimage
+from sftwave.experiments import timer
+from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE
+from sftwave.engines.numba import bank as numba_bank
+from sftwave.plans import FIRPlan, select_gaussian
 
 REF_TRUNCATE = 12.0
 
@@ -38,23 +38,17 @@ REF_TRUNCATE = 12.0
 def measure(fn, *, repeats: int, warmup: bool = True) -> dict:
     """Median wall time of ``fn()`` over ``repeats`` calls, after one untimed warm-up.
 
-    Returns the timings and the last result (under ``'result'``, to be popped
-    before the dict goes to JSON).
+    The shared timing helper (:func:`sftwave.experiments.timer.measure`), in
+    milliseconds.  Returns the timings and the last result (under ``'result'``,
+    to be popped before the dict goes to JSON).
     """
-    if warmup:
-        fn()
-    times = []
-    result = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
+    m = timer.measure(fn, repeats=repeats, warmup=warmup)
     return {
-        "median_ms": 1e3 * statistics.median(times),
-        "min_ms": 1e3 * min(times),
+        "median_ms": 1e3 * m["median_s"],
+        "min_ms": 1e3 * m["min_s"],
         "repeats": repeats,
         "warmup": warmup,
-        "result": result,
+        "result": m["result"],
     }
 
 
@@ -66,7 +60,7 @@ def timing(fn, *, repeats: int, warmup: bool = True) -> tuple[dict, np.ndarray]:
 
 def timing_1thread(fn, *, repeats: int) -> dict:
     """:func:`timing` with sftwave limited to one thread (scipy's FIR always runs on one)."""
-    with _pool.limit(1):
+    with sftwave.set_workers(1):
         return timing(fn, repeats=repeats)[0]
 
 
@@ -124,9 +118,16 @@ def test_image(size: int) -> np.ndarray:
     return cv2.resize(cam, (size, size), interpolation=cv2.INTER_CUBIC)
 
 
+def _plan(sigma: float, order: int, **kw):
+    """The plan sftwave's CPU engine selects for one axis (the FIR or the bank; no signal
+    length given, so never the wide-kernel limit)."""
+    return select_gaussian(sigma, order, fir_taps_per_order=ENGINE.fir_taps_per_order(), **kw)
+
+
 def _path_name(sigma: float, order: int, **kw) -> str:
-    path = sftwave.ndimage.choose_path(sigma, order, **kw)
-    return "direct" if path[0] == "direct" else f"bank:{path[2]}"
+    """'direct' (the FIR) or 'bank:<bank method>' (labels as in the stored results)."""
+    plan = _plan(sigma, order, **kw)
+    return "direct" if isinstance(plan, FIRPlan) else f"bank:{numba_bank.resolve_method('auto')}"
 
 
 def _bank_orders(plan) -> int:
@@ -178,7 +179,7 @@ def gaussian1d(quick: bool) -> dict:
     floor = floor_1d(x, reps)
     cases = [(s, 0) for s in (2.0, 8.0, 32.0, 128.0, 512.0, 2048.0)] + [(128.0, 1), (128.0, 2)]
     rows = []
-    threads = _pool.threads()
+    threads = sftwave.get_workers()
     for sigma, order in cases:
         ref = reference(x, sigma, order)
         sft, y = timing(lambda: sftwave.gaussian_filter1d(x, sigma, order=order), repeats=reps)
@@ -264,7 +265,7 @@ def gaussian2d(quick: bool) -> dict:
         "dtype": "float32",
         "image": f"pywt.data.camera() (512x512), bicubic resize to {size}x{size}",
         "opencv_threads": cv2.getNumThreads(),
-        "numba_threads": _pool.threads(),
+        "numba_threads": sftwave.get_workers(),
         "memcpy_ms": memcpy["median_ms"],
         "rows": rows,
         "border_check_rel_rmse_vs_scipy_reflect": borders,
@@ -304,22 +305,22 @@ def crossover(quick: bool) -> dict:
     """
     n = 100_000 if quick else 1_000_000
     reps = 5 if quick else 15
-    threads = _pool.threads()
+    threads = sftwave.get_workers()
     x = random_walk(n, seed=2)
     rows = []
     for sigma in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0):
         for order in (0, 1, 2):
-            taps = sftwave.ndimage.choose_path(sigma, order, method="direct")[1].size
+            taps = _plan(sigma, order, method="fir").size
             row = {"sigma": sigma, "order": order, "taps": taps,
                    "auto_path": _path_name(sigma, order)}
             ref = reference(x, sigma, order)
             d, yd = timing(lambda: sftwave.gaussian_filter1d(x, sigma, order=order,
-                                                             method="direct"), repeats=reps)
+                                                             method="fir"), repeats=reps)
             row["direct_ms"] = d["median_ms"]
             row["direct_rel_rmse"] = rel_rmse(yd, ref)
             row["direct_ns_per_sample_per_tap"] = 1e6 * d["median_ms"] / (n * taps)
             try:
-                plan = sftwave.ndimage.choose_path(sigma, order, method="iir1")[1]
+                plan = _plan(sigma, order, method="bank")
             except ValueError as exc:
                 row["bank_error"] = str(exc)
                 rows.append(row)
@@ -327,7 +328,7 @@ def crossover(quick: bool) -> dict:
             orders = _bank_orders(plan)
             row.update({"bank_orders": orders, "taps_per_order": taps / orders})
             bank = lambda: sftwave.gaussian_filter1d(x, sigma, order=order,  # noqa: E731
-                                                     method="iir1")
+                                                     method="bank", bank_method="iir1")
             b, yb = timing(bank, repeats=reps)
             row["bank_rel_rmse"] = rel_rmse(yb, ref)
             for suffix, b in (("", b), ("_1thread", timing_1thread(bank, repeats=reps))):
@@ -339,8 +340,8 @@ def crossover(quick: bool) -> dict:
             rows.append(row)
     both = [r for r in rows if "bank_ms" in r]
     return {"n": n, "dtype": "float64", "numba_threads": threads,
-            "current_DIRECT_TAPS_PER_ORDER": sftwave.ndimage.DIRECT_TAPS_PER_ORDER,
-            "current_effective_D": sftwave.ndimage.DIRECT_TAPS_PER_ORDER / threads,
+            "current_DIRECT_TAPS_PER_ORDER": DIRECT_TAPS_PER_ORDER,
+            "current_effective_D": DIRECT_TAPS_PER_ORDER / threads,
             "rows": rows,
             "break_even": break_even(both, "", threads),
             "break_even_1thread": break_even(both, "_1thread", 1)}
@@ -384,7 +385,7 @@ def break_even(rows: list[dict], suffix: str, threads: int) -> dict:
         "bank_wins_from_taps_per_order": min(bank_wins, default=None),
         "median_direct_ns_per_sample_per_tap": per_tap,
         "median_bank_ns_per_sample_per_order": per_order,
-        "total_ms_current_rule": total(sftwave.ndimage.DIRECT_TAPS_PER_ORDER / threads),
+        "total_ms_current_rule": total(DIRECT_TAPS_PER_ORDER / threads),
         "total_ms_best_rule": best,
     }
 
@@ -398,11 +399,11 @@ def bank_methods(quick: bool) -> dict:
     ref = reference(x, sigma)
     rows = []
     for transform in ("sft", "asft"):
-        plan = sftwave.ndimage.choose_path(sigma, 0, transform=transform, method="iir1")[1]
-        for method in sftwave.bank.METHODS:
+        plan = _plan(sigma, 0, transform=transform, method="bank")
+        for method in numba_bank.METHODS:
             row = {"method": method, "transform": transform, "bank_orders": _bank_orders(plan)}
-            call = lambda: sftwave.gaussian_filter1d(x, sigma, method=method,  # noqa: E731
-                                                     transform=transform)
+            call = lambda: sftwave.gaussian_filter1d(x, sigma, method="bank",  # noqa: E731
+                                                     bank_method=method, transform=transform)
             try:
                 t, y = timing(call, repeats=reps)
             except ValueError as exc:
@@ -412,19 +413,21 @@ def bank_methods(quick: bool) -> dict:
                             "rel_rmse": rel_rmse(y, ref)})
             rows.append(row)
     return {"n": n, "sigma": sigma, "order": 0, "dtype": "float64",
-            "numba_threads": _pool.threads(), "rows": rows}
+            "numba_threads": sftwave.get_workers(), "rows": rows}
 
 
 _FIRST_CALL_SCRIPT = r"""
 import json, time
 t0 = time.perf_counter()
 import numpy as np
-import sftwave, sftwave.ndimage
+import sftwave
+from sftwave.engines.numba import ENGINE
+from sftwave.plans import select_gaussian
 t1 = time.perf_counter()
 x = np.cumsum(np.random.default_rng(0).standard_normal({n}))
 img = np.ones(({m}, {m}), np.float32)
 t2 = time.perf_counter()
-sftwave.ndimage.choose_path(128.0, 0)
+select_gaussian(128.0, 0, fir_taps_per_order=ENGINE.fir_taps_per_order())
 t3 = time.perf_counter()
 sftwave.gaussian_filter1d(x, 128.0)
 t4 = time.perf_counter()

@@ -8,19 +8,20 @@ and at 5e-5 (SFT, float64 state), the number of complex components, and the
 total number of complex recursion updates (sum of P times N).
 """
 
-import sys
-
 import numpy as np
 
-import sftwave  # noqa: F401  (registers sftwave.cwt the module)
+from sftwave import frequency_to_scale
+from sftwave.engines.numba import ENGINE
+from sftwave.plans import FIRPlan, SFTPlan, select_morlet
 
-m = sys.modules["sftwave.cwt"]
 n = 100_000
-sig = m.frequency_to_scale(np.geomspace(1, 100, 200), 1000.0, 6.0)
+sig = frequency_to_scale(np.geomspace(1, 100, 200), 1000.0, 6.0)
 for tol, transform in ((1e-4, "asft"), (5e-5, "sft")):
-    paths = [m._choose(float(s), 6.0, tol, "auto", transform, "iir1", n) for s in sig]
-    P = [p[1].omegas.size for p in paths if p[0] == "bank"]
-    fir = [p[1].size for p in paths if p[0] == "fir"]
+    # the plan each scale gets on the CPU engine (its FIR-versus-bank cost figure)
+    plans = [select_morlet(float(s), 6.0, tol, method="auto", transform=transform, n=n,
+                           fir_taps_per_order=ENGINE.fir_taps_per_order()) for s in sig]
+    P = [p.omegas.size for p in plans if isinstance(p, SFTPlan)]
+    fir = [p.size for p in plans if isinstance(p, FIRPlan)]
     print(f"tol {tol:g} ({transform}): {len(P)} bank scales, components per scale "
           f"{min(P)}..{max(P)} (mean {np.mean(P):.1f}); {len(fir)} FIR scales; "
           f"lane updates {sum(P) * n:.3g}")

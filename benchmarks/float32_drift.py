@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 import sftwave
-import sftwave.ndimage
+from sftwave.engines.numba import ENGINE
+from sftwave.engines.numba import bank as numba_bank
+from sftwave.plans import FIRPlan, WidePlan, select_gaussian
 
 BLOCK = 1000
 CRITERION = 1e-5
@@ -41,7 +43,10 @@ def drift(quick: bool) -> dict:
     for sigma in (8.0, 128.0, 2048.0):
         for order in (0, 2):
             for transform in ("auto", "sft", "asft"):
-                path = sftwave.ndimage.choose_path(sigma, order, transform=transform)
+                # the plan gaussian_filter1d runs on the CPU engine ('auto' is the SFT)
+                plan = select_gaussian(sigma, order, n=n, wide=True,
+                                       transform="sft" if transform == "auto" else transform,
+                                       fir_taps_per_order=ENGINE.fir_taps_per_order())
                 y32 = sftwave.gaussian_filter1d(x32, sigma, order=order, transform=transform)
                 y64 = sftwave.gaussian_filter1d(x64, sigma, order=order, transform=transform)
                 err = block_rel_rmse(y32, y64)
@@ -49,7 +54,9 @@ def drift(quick: bool) -> dict:
                     "sigma": sigma,
                     "order": order,
                     "transform": transform,
-                    "path": "direct" if path[0] == "direct" else f"bank:{path[2]}",
+                    "path": ("direct" if isinstance(plan, FIRPlan)
+                             else "wide" if isinstance(plan, WidePlan)
+                             else f"bank:{numba_bank.resolve_method('auto')}"),
                     "output_dtype": str(y32.dtype),
                     "max_block_rel_rmse": float(err.max()),
                     "argmax_block": int(err.argmax()),

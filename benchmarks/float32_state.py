@@ -16,7 +16,8 @@ import argparse
 import numpy as np
 from numba import njit
 
-from sftwave import design
+from sftwave.plans import SFTPlan
+from sftwave.plans.gaussian import gaussian_plan
 
 
 @njit(cache=True)
@@ -39,7 +40,7 @@ def _recursion(xe, L, wr, wi, cr, ci, a, b, out, zero):
             out[m - L + 1] = acc
 
 
-def run_plan(x: np.ndarray, plan: design.Plan, dtype) -> np.ndarray:
+def run_plan(x: np.ndarray, plan: SFTPlan, dtype) -> np.ndarray:
     """Filter ``x`` (mode 'reflect') with ``plan``, state and arithmetic in ``dtype``."""
     ctype = np.complex64 if dtype == np.float32 else np.complex128
     w = plan.w.astype(ctype)
@@ -62,7 +63,7 @@ def main() -> None:
     print("sigma transform K max_block first_block last_block")
     for sigma in (128.0, 2048.0):
         for transform in ("sft", "asft"):
-            plan = design.gaussian_plan(sigma, 0, 1e-5, transform)
+            plan = gaussian_plan(sigma, 0, 1e-5, transform)
             y32 = run_plan(x, plan, np.float32)
             y64 = run_plan(x, plan, np.float64)
             m = (args.n // 1000) * 1000

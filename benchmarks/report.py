@@ -90,7 +90,7 @@ def section_1d(res: dict) -> str:
         "",
         f"N = {g['n']:,} {g['dtype']} samples ({g['signal']}), mode 'reflect', default "
         f"`truncate=4`. sftwave uses {g['numba_threads']} threads (the "
-        f"'1 thread' column: `sftwave._pool.limit(1)`); scipy uses one. sftwave repetitions: "
+        f"'1 thread' column: `sftwave.set_workers(1)`); scipy uses one. sftwave repetitions: "
         f"{s0['sftwave']['repeats']}; scipy: {s0['scipy']['repeats']} unless stated in "
         "brackets (its cost grows with sigma, so the largest sigmas get fewer).",
         "",
@@ -158,7 +158,7 @@ def section_first_call(res: dict) -> str:
         "## First call (compile + plan)",
         "",
         f"Each column is a fresh interpreter: `import sftwave`, design the plan for sigma "
-        f"{num(f['sigma_1d'])} (`choose_path`), then filter N = {f['n_1d']:,} float64 "
+        f"{num(f['sigma_1d'])} (`sftwave.plans.select_gaussian`), then filter N = {f['n_1d']:,} float64 "
         f"samples at sigma {num(f['sigma_1d'])} twice and a {f['shape_2d'][0]} x "
         f"{f['shape_2d'][1]} float32 image at sigma {num(f['sigma_2d'])} twice (a new dtype: "
         "new numba specialisations). Both runs use the same new, empty `NUMBA_CACHE_DIR`: "
@@ -211,9 +211,9 @@ def section_crossover(res: dict) -> str:
     return "\n".join([
         "## Crossover: direct FIR vs the bank at small sigma",
         "",
-        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='direct'` (one thread: "
+        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='fir'` (one thread: "
         "scipy's FIR for orders 0 and 1, the moment-corrected kernel for order 2; taps = its "
-        "length) and `method='iir1'` (bank orders = number of frequencies in the plan plus one, "
+        "length) and `method='bank', bank_method='iir1'` (bank orders = number of frequencies in the plan plus one, "
         "the fixed work per sample, as the 'auto' rule counts them), the "
         f"bank on {nt} threads and on 1. 'no plan': the bank cannot reach the default "
         "accuracy there. 'auto picks' is the current rule: direct if taps <= "
@@ -248,7 +248,7 @@ def section_bank(res: dict) -> str:
         "## Bank methods",
         "",
         f"sigma {num(b['sigma'])}, order {b['order']}, N = {b['n']:,} {b['dtype']}; every "
-        "`method` of `sftwave.bank.METHODS` with `transform='sft'` and `'asft'`, "
+        "`bank_method` of `sftwave.engines.numba.bank.METHODS` (`method='bank'`) with `transform='sft'` and `'asft'`, "
         f"{next((r['time']['repeats'] for r in b['rows'] if 'time' in r), '–')} repetitions. "
         "'bank orders': complex recursions per sample (one per frequency) plus one.",
         "",
@@ -462,6 +462,52 @@ def section_threading(_res: dict) -> str:
     ])
 
 
+def section_import_time(_res: dict) -> str:
+    """``import sftwave`` against scipy.ndimage, numba and numpy (benchmarks/import_time.py), if run."""
+    path = HERE / "results" / "import_time.json"
+    if not path.exists():
+        return ""
+    it = json.loads(path.read_text())
+    ref, m = it["reference"], it["machine"]
+    rows = []
+    for name, c in it["candidates"].items():
+        r, pp = c["ratio_to_reference"], c["process_minus_pass"]
+        rows.append([f"`import {name}`", ms(c["import"]["median_ms"]), ms(c["import"]["min_ms"]),
+                     ratio(r["import_median"]), ms(pp["median_ms"]), ms(pp["min_ms"]),
+                     ratio(r["process_minus_pass_median"])])
+    sft = it["candidates"]["sftwave"]
+    med_s = sft["import"]["median_ms"] / 1e3
+    loaded = it["sftwave_must_be_absent_loaded"]
+    return "\n".join([
+        "## Import time",
+        "",
+        f"`{it['command']}` ({m['date']}, {m['cpus_available']} CPUs, 1-minute load average "
+        f"{it['load_average_1min']['start']:.2f} at start, {it['load_average_1min']['end']:.2f} "
+        f"at end; Python {m['python']}, "
+        f"numpy {m['versions']['numpy']}, scipy {m['versions']['scipy']}, numba "
+        f"{m['versions']['numba']}). Every figure is a fresh interpreter with nothing "
+        f"pre-imported; the candidates alternate over {it['rounds']} rounds (after "
+        f"{it['warmup_rounds']} untimed), and each figure is the median or min over the rounds. "
+        "'import': `time.perf_counter()` around `import X` inside the process, numpy included; "
+        "'process - pass': the wall time of the whole `python -c \"import X\"` process minus "
+        f"that of `python -c \"pass\"` ({ms(it['pass_process']['median_ms'])} ms median). "
+        f"Ratios are to `import {ref}`.",
+        "",
+        table(["candidate", "import median ms", "import min ms", f"import / {ref}",
+               "process - pass median ms", "process - pass min ms", f"process - pass / {ref}"], rows),
+        "",
+        f"Target: `import sftwave` <= {num(it['target_s'])} s; measured {sec(med_s)} s (median), "
+        + ("met." if med_s <= it["target_s"] else "**not met**.")
+        + " Heavy modules `import sftwave` leaves out of `sys.modules`: "
+        + ", ".join(f"`{x}`" for x in it["must_be_absent"] if x not in loaded)
+        + (f"; **loaded anyway**: {', '.join(f'`{x}`' for x in loaded)}." if loaded else ".")
+        + " It loads " + (", ".join(f"`{x}`" for x in sft["heavy_modules_loaded"]) or "none")
+        + f" of the others checked ({', '.join(f'`{x}`' for x in it['also_checked'])}); "
+        f"{sft['modules_in_sys_modules']:.0f} modules in `sys.modules` in all, against "
+        f"{it['candidates'][ref]['modules_in_sys_modules']:.0f} after `import {ref}`.",
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -473,7 +519,8 @@ def render(res: dict) -> str:
     if res.get("quick"):
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_targets, reading, section_1d, section_2d, section_cwt,
-             section_first_call, section_crossover, section_bank, section_drift, section_threading]
+             section_first_call, section_import_time, section_crossover, section_bank,
+             section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 

@@ -44,13 +44,12 @@ def machine() -> dict:
     import scipy
 
     import sftwave
-    from sftwave import _pool
 
     return {
         "cpu_model": cpu_model(),
         "cpu_count": os.cpu_count(),
         "cpus_available": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
-        "numba_threads": _pool.threads(),
+        "numba_threads": sftwave.get_workers(),
         "opencv_threads": cv2.getNumThreads(),
         "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "python": platform.python_version(),
