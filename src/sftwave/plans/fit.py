@@ -36,6 +36,7 @@ support).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -205,10 +206,10 @@ class SFTPlan:
     error: float
     info: dict = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def w(self) -> np.ndarray:
-        """The recursion multipliers ``w_p = exp(-alpha - i omega_p)``."""
-        return np.exp(-self.alpha - 1j * self.omegas)
+        """The recursion multipliers ``w_p = exp(-alpha - i omega_p)`` (computed once per plan, read-only)."""
+        return _read_only(np.exp(-self.alpha - 1j * self.omegas))
 
     @property
     def pad_before(self) -> int:
@@ -220,16 +221,21 @@ class SFTPlan:
         """Samples of extension needed after the last output."""
         return self.lag
 
-    @property
+    @functools.cached_property
     def window_sums(self) -> np.ndarray:
         """``sum_{j<L} w_p^j`` for each component (complex; ``L`` where ``w_p == 1``)."""
-        return window_sums(self.w, self.length)
+        return _read_only(window_sums(self.w, self.length))
 
-    @property
+    @functools.cached_property
     def kernel_sum(self) -> np.ndarray:
         """Each output's kernel sum ``sum_k h[k]`` (its response to a constant), shape (n_outputs,)."""
         sums = self.window_sums
-        return self.coef[:, 0, :] @ sums.real + self.coef[:, 1, :] @ sums.imag
+        return _read_only(self.coef[:, 0, :] @ sums.real + self.coef[:, 1, :] @ sums.imag)
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def window_sums(w: np.ndarray, L: int) -> np.ndarray:
