@@ -212,6 +212,23 @@ def check_positive(value: Any, name: str) -> float:
     return v
 
 
+def check_xi(xi: Any, nfreqs: int, name: str = "xi") -> np.ndarray:
+    """A positive finite number, or one per frequency (MNE's ``n_cycles`` array): ``nfreqs`` values."""
+    if np.ndim(xi) == 0:
+        return np.full(nfreqs, check_positive(xi, name))
+    try:
+        values = np.asarray(xi, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a positive number or one per frequency; got {xi!r}") from exc
+    if values.shape != (nfreqs,):
+        raise ValueError(f"{name} must be a number or hold one value per frequency ({nfreqs}); "
+                         f"got shape {values.shape}")
+    bad = ~np.isfinite(values) | (values <= 0)
+    if bad.any():
+        raise ValueError(f"{name} must be positive and finite; got {float(values[bad][0])!r} among them")
+    return values
+
+
 def check_freqs(freqs: Any, fs: float, name: str = "freqs") -> np.ndarray:
     """Frequencies: a positive number or a 1-D sequence of them, each at most ``fs / 2``."""
     if freqs is None or isinstance(freqs, (str, bytes)):

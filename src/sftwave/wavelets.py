@@ -45,6 +45,7 @@ from ._checks import (
     check_sigma,
     check_tol,
     check_workers,
+    check_xi,
     scalogram_dtype,
 )
 from ._docs import docfiller
@@ -88,19 +89,18 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 # ----------------------------------------------------------------------------- the transform
 
 
-def _scalogram(x, sigmas_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
+def _scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
                bank_method, decim, out, workers, engine):
     """Validate once, select one plan per scale, let the engine compute.
 
-    ``sigmas_of(xi)`` gives the scales (samples) once ``xi`` is checked.
+    ``scales_of(xi)`` checks ``xi`` and gives the wavelets: a list of (sigma in samples, xi).
     """
     name = engines.resolve_engine(engine, x)
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
                           workers=workers)
     eng = engines.get(name)
     arr = eng.asarray(x, "x")
-    xi = check_positive(xi, "xi")
-    sigmas = sigmas_of(xi)
+    scales = scales_of(xi)
     axis = check_axis(axis, len(arr.shape))
     mode = check_mode(mode)
     complex_input = eng.is_complex(arr)
@@ -116,13 +116,13 @@ def _scalogram(x, sigmas_of, *, xi, axis, mode, cval, output, tol, dtype, method
     out_dtype = scalogram_dtype(dtype, eng.is_single(arr), output)
     n = int(arr.shape[axis])
     lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis) if n else 0
-    bank_method = eng.bank_method(bank_method, lines * len(sigmas))
+    bank_method = eng.bank_method(bank_method, lines * len(scales))
     single = out_dtype in (np.complex64, np.float32)
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
-    plans = [select_morlet(float(s), xi, tol, method=method, transform=transform, n=n,
-                           fir_taps_per_order=cost) for s in sigmas]
+    plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
+                           fir_taps_per_order=cost) for s, w in scales]
     return eng.scalogram(arr, plans, axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
                          dtype=out_dtype, out=out, workers=workers, bank_method=bank_method,
                          tol=tol)
@@ -190,12 +190,13 @@ def morlet_transform(
     """
     sigma = check_sigma(sigma)
 
-    def sigmas_of(xi: float) -> list[float]:
+    def scales_of(xi) -> list[tuple[float, float]]:
+        xi = check_positive(xi, "xi")
         check_below_nyquist(sigma, xi)
-        return [sigma]
+        return [(sigma, xi)]
 
     name = engines.resolve_engine(engine, x)
-    y = _scalogram(x, sigmas_of, xi=xi, axis=axis, mode=mode, cval=cval, output="complex",
+    y = _scalogram(x, scales_of, xi=xi, axis=axis, mode=mode, cval=cval, output="complex",
                    tol=tol, dtype=dtype, method=method, transform=transform,
                    bank_method=bank_method, decim=1, out=None, workers=workers, engine=name)
     ax = check_axis(axis, len(y.shape) - 1)
@@ -212,7 +213,7 @@ def cwt(
     freqs,
     fs: float = 1.0,
     *,
-    xi: float = 6.0,
+    xi=6.0,
     axis: int = -1,
     mode: str = "reflect",
     cval: float = 0.0,
@@ -238,7 +239,11 @@ def cwt(
         of frequency ``f`` is ``sigma = xi * fs / (2 pi f)`` samples.
     fs : float, optional
         Sampling rate (default 1: ``freqs`` in cycles per sample).
-    %(xi)s
+    xi : float or sequence of float, optional
+        Radians per standard deviation of the wavelet (default 6): the number MNE
+        calls ``n_cycles``.  One value for all frequencies, or one per frequency
+        (MNE's ``n_cycles = freqs / 2`` idiom); each row then equals the
+        transform at that frequency with its own scalar ``xi``.
     axis : int, optional
         The time axis of ``x``.  Default -1.
     %(mode)s
@@ -282,10 +287,18 @@ def cwt(
     >>> power = cwt(x, [10.0, 40.0, 160.0], fs, output="power")
     >>> power.shape, int(np.argmax(power[:, 1000]))
     ((3, 2000), 1)
+    >>> freqs = np.array([10.0, 40.0])
+    >>> cwt(x, freqs, fs, xi=freqs / 2).shape          # n_cycles per frequency
+    (2, 2000)
     """
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
-    return _scalogram(x, lambda xi: [float(s) for s in frequency_to_scale(f, fs, xi)], xi=xi,
+
+    def scales_of(xi) -> list[tuple[float, float]]:
+        xis = check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
                       method=method, transform=transform, bank_method=bank_method, decim=decim,
                       out=out, workers=workers, engine=engine)
