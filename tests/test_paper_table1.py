@@ -136,7 +136,7 @@ def test_json_write_is_atomic(tmp_path, monkeypatch):
         raise RuntimeError("disk full")
 
     # table1 writes its JSON with the experiments' shared writer
-    assert t1.write_json_atomic is output.write_json_atomic
+    assert t1.write_json_reporting is output.write_json_reporting
     monkeypatch.setattr(output.json, "dump", boom)
     with pytest.raises(RuntimeError):
         output.write_json_atomic(path, {"a": 1})

@@ -78,13 +78,7 @@ def check_writeable(array: np.ndarray, name: str = "output") -> np.ndarray:
 
 def check_sigma(sigma: Any, name: str = "sigma", *, allow_zero: bool = False) -> float:
     """Return ``sigma`` as a float, checking it is positive (or zero) and finite."""
-    if not _is_real_number(sigma):
-        raise TypeError(f"{name} must be a real number; got {sigma!r}")
-    value = float(_scalar(sigma))
-    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
-        kind = "non-negative" if allow_zero else "positive"
-        raise ValueError(f"{name} must be a {kind} finite number; got {sigma!r}")
-    return value
+    return check_positive(sigma, name, allow_zero=allow_zero)
 
 
 def check_order(order: Any, name: str = "order") -> int:
@@ -201,14 +195,14 @@ def per_axis(value: Any, naxes: int, name: str) -> list:
     return seq
 
 
-def check_positive(value: Any, name: str) -> float:
-    """A positive finite real number (``fs``, ``xi``)."""
-    value = _scalar(value)
+def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
+    """A positive (or, with ``allow_zero``, non-negative) finite real number: ``sigma``, ``fs``, ``xi``."""
     if not _is_real_number(value):
         raise TypeError(f"{name} must be a real number; got {value!r}")
-    v = float(value)
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be a positive finite number; got {value!r}")
+    v = float(_scalar(value))
+    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        kind = "non-negative" if allow_zero else "positive"
+        raise ValueError(f"{name} must be a {kind} finite number; got {value!r}")
     return v
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_json_atomic", "save_png_atomic"]
+__all__ = ["write_json_atomic", "write_json_reporting", "save_png_atomic"]
 
 
 def _replace_from_temp(path: Path, write: Any) -> None:
@@ -43,6 +44,27 @@ def write_json_atomic(path: str | os.PathLike, data: dict) -> None:
             fh.write("\n")
 
     _replace_from_temp(Path(path), write)
+
+
+def write_json_reporting(path: str | os.PathLike, data: dict, *, lead: str = "") -> int:
+    """:func:`write_json_atomic` for a command: prints what it wrote, or one error line; 0 or 1.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> write_json_reporting(pathlib.Path(tempfile.mkdtemp()) / "r.json", {})  # doctest: +ELLIPSIS
+    wrote .../r.json
+    0
+    >>> write_json_reporting("/nonexistent-dir/r.json", {})
+    1
+    """
+    try:
+        write_json_atomic(path, data)
+    except OSError as exc:
+        print(f"{lead}error: cannot write {path}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{lead}wrote {path}")
+    return 0
 
 
 def save_png_atomic(fig: Any, path: str | os.PathLike) -> None:

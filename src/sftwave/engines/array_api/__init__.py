@@ -48,9 +48,7 @@ class ArrayAPIEngine:
         return x
 
     def is_complex(self, x: Any) -> bool:
-        from array_api_compat import array_namespace
-
-        return bool(array_namespace(x).isdtype(x.dtype, "complex floating"))
+        return bool(filters.namespace(x).isdtype(x.dtype, "complex floating"))
 
     def is_single(self, x: Any) -> bool:
         xp = filters.namespace(x)

@@ -37,15 +37,11 @@ class CudaEngine(ArrayAPIEngine):
         return filters.available()
 
     def asarray(self, x: Any, name: str) -> Any:
-        """Device arrays (numba, torch CUDA, CuPy) as they are; anything else as the 'xp' engine takes it."""
-        if filters.is_device(x) and filters.library(x) not in ("torch", "cupy"):
-            return x
-        return super().asarray(x, name)
+        """numba device arrays as they are; anything else (torch, CuPy too) as the 'xp' engine takes it."""
+        return x if _numba_device_array(x) else super().asarray(x, name)
 
     def is_complex(self, x: Any) -> bool:
-        if filters.is_device(x) and filters.library(x) not in ("torch", "cupy"):
-            return np.dtype(x.dtype).kind == "c"
-        return super().is_complex(x)
+        return np.dtype(x.dtype).kind == "c" if _numba_device_array(x) else super().is_complex(x)
 
     def _filter1d(self, x: Any, plan: SFTPlan, axis: int, mode: str, cval) -> Any:
         # a torch tensor in host memory goes through numpy and comes back as one,
@@ -55,6 +51,11 @@ class CudaEngine(ArrayAPIEngine):
             return torch.from_numpy(filters.filter1d(x.detach().numpy(), plan, axis=axis,
                                                      mode=mode, cval=cval))
         return filters.filter1d(x, plan, axis=axis, mode=mode, cval=cval)
+
+
+def _numba_device_array(x: Any) -> bool:
+    """A device array that is not an array-API array (numba's own): the kernels take it as is."""
+    return filters.is_device(x) and filters.library(x) not in ("torch", "cupy")
 
 
 ENGINE = CudaEngine()

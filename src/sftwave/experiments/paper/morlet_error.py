@@ -103,7 +103,7 @@ from ...plans import fit as design
 from ...plans.blas import single_threaded_blas
 from ...plans.fit import fit_plan, plan_kernel
 from ...plans.morlet import direct_plan, morlet_constants, morlet_target, multiply_plan
-from ..output import save_png_atomic, write_json_atomic
+from ..output import save_png_atomic, write_json_reporting
 
 __all__ = [
     "SIGMA",
@@ -798,10 +798,6 @@ def main(json_path: str | os.PathLike | None = None, outdir: str | os.PathLike =
             "quick": bool(quick),
             "seconds": round(seconds, 2),
         }
-        try:
-            write_json_atomic(json_path, data)
-        except OSError as exc:
-            print(f"error: cannot write {json_path}: {exc}", file=sys.stderr)
+        if write_json_reporting(json_path, data):
             return 1
-        print(f"wrote {json_path}")
     return status

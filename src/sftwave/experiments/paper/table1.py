@@ -102,13 +102,12 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..output import write_json_atomic
+from ..output import write_json_reporting
 
 __all__ = [
     "K_PAPER",
@@ -429,10 +428,6 @@ def main(json_path: str | os.PathLike | None = None) -> int:
             "p5_reachable_minimum": reach,
             "sftwave_design": _as_json(design_rows),
         }
-        try:
-            write_json_atomic(json_path, data)
-        except OSError as exc:
-            print(f"\nerror: cannot write {json_path}: {exc}", file=sys.stderr)
+        if write_json_reporting(json_path, data, lead="\n"):
             return 1
-        print(f"\nwrote {json_path}")
     return 0

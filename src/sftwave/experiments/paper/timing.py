@@ -97,7 +97,7 @@ import numpy as np
 import sftwave
 
 from ..._checks import check_workers
-from ..output import save_png_atomic, write_json_atomic
+from ..output import save_png_atomic, write_json_reporting
 from ..timer import FULL_POLICY, QUICK_POLICY, Policy, time_calls
 from .morlet_error import write_figures_reporting
 from .series import available_series as _available_series
@@ -634,11 +634,6 @@ def main(json_path: str | os.PathLike | None = None, outdir: str | os.PathLike =
     print(f"\ncomputed in {data['settings']['seconds']:.1f} s")
 
     status = write_figures_reporting(write_figures, data, outdir)
-    if json_path is not None:
-        try:
-            write_json_atomic(json_path, data)
-        except OSError as exc:
-            print(f"error: cannot write {json_path}: {exc}", file=sys.stderr)
-            return 1
-        print(f"wrote {json_path}")
+    if json_path is not None and write_json_reporting(json_path, data):
+        return 1
     return status
