@@ -30,7 +30,7 @@ from .._boundary import MODE_CODES
 from . import lane_kernels as _k
 from .pool import parallel_for
 
-__all__ = ["Lane", "run", "KINDS", "DEFAULT_WIDTH"]
+__all__ = ["Lane", "LaneTable", "run", "KINDS", "DEFAULT_WIDTH"]
 
 #: Output kinds and their kernel codes.
 KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.ABS, "phase": _k.PHASE}
@@ -51,6 +51,62 @@ class Lane:
     n_hi: int
 
 
+@dataclass(frozen=True, eq=False)
+class LaneTable:
+    """Many lanes as arrays: lane ``l`` runs ``plans[plan[l]]`` on outputs
+    ``n_lo[l] <= n < n_hi[l]`` of input row ``in_row[l]``, into ``out_row[l]``.
+
+    The engine's own form of a list of :class:`Lane`.  A scalogram of
+    60 x 32 rows and 37 plans has 71,040 lanes, whose set-up one Python object
+    at a time cost twice the kernel's own time (measured, EEG workload, one
+    thread); from the table it is a few array operations.
+
+    Examples
+    --------
+    >>> from sftwave.plans.gaussian import gaussian_plan
+    >>> p = gaussian_plan(4.0, 0, 1e-4, "sft")
+    >>> t = LaneTable.grid([p, p], rows=3, n=100)
+    >>> len(t), t.out_row.tolist()
+    (6, [0, 1, 2, 3, 4, 5])
+    """
+
+    plans: tuple
+    plan: np.ndarray
+    in_row: np.ndarray
+    out_row: np.ndarray
+    n_lo: np.ndarray
+    n_hi: np.ndarray
+
+    @classmethod
+    def of(cls, lanes: list[Lane]) -> LaneTable:
+        """The table of a list of :class:`Lane` (plans told apart by identity)."""
+        index: dict[int, int] = {}
+        plans: list = []
+        for ln in lanes:
+            if id(ln.plan) not in index:
+                index[id(ln.plan)] = len(plans)
+                plans.append(ln.plan)
+        rows = [[index[id(ln.plan)], ln.in_row, ln.out_row, ln.n_lo, ln.n_hi] for ln in lanes]
+        a = np.array(rows, dtype=np.int64).reshape(len(lanes), 5)
+        return cls(tuple(plans), *(np.ascontiguousarray(a[:, i]) for i in range(5)))
+
+    @classmethod
+    def grid(cls, plans, rows: int, n: int) -> LaneTable:
+        """Every plan on every whole row of ``n`` samples: lane ``(r, i)`` writes output row ``r * len(plans) + i``."""
+        F = len(plans)
+        r, i = np.divmod(np.arange(rows * F, dtype=np.int64), F)
+        return cls(tuple(plans), i, r, r * F + i, np.zeros(rows * F, np.int64),
+                   np.full(rows * F, n, np.int64))
+
+    def __len__(self) -> int:
+        return int(self.plan.size)
+
+    def take(self, keep: np.ndarray) -> LaneTable:
+        """The lanes that ``keep`` selects (a boolean mask or indices)."""
+        return LaneTable(self.plans, self.plan[keep], self.in_row[keep], self.out_row[keep],
+                         self.n_lo[keep], self.n_hi[keep])
+
+
 def _coefficients(plan: SFTPlan, kind: str) -> tuple[np.ndarray, ...]:
     """(ar, br, ai, bi): the real and imaginary output's weights on Re S_p and Im S_p."""
     c = plan.coef[0]
@@ -63,10 +119,31 @@ def _coefficients(plan: SFTPlan, kind: str) -> tuple[np.ndarray, ...]:
     return c[0].real, c[1].real, c[0].imag, c[1].imag
 
 
-def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "reflect",
+def _plan_rows(plans, kind: str, P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per plan, padded with zeros to P components: w, w^L, the weights (ar, br, ai, bi) and dc.
+
+    ``dc`` is the output's kernel sum, the factor of the row mean added back.
+    """
+    U = len(plans)
+    w = np.zeros((U, P), np.complex128)
+    wL = np.zeros((U, P), np.complex128)
+    weights = np.zeros((4, U, P))
+    dc = np.zeros(U, np.complex128)
+    for u, plan in enumerate(plans):
+        Pp = plan.omegas.size
+        w[u, :Pp] = plan.w
+        wL[u, :Pp] = np.exp(plan.length * np.log(plan.w))
+        a_r, b_r, a_i, b_i = _coefficients(plan, kind)
+        weights[:, u, :Pp] = a_r, b_r, a_i, b_i
+        sums = plan.window_sums
+        dc[u] = (a_r + 1j * a_i) @ sums.real + (b_r + 1j * b_i) @ sums.imag
+    return w, wL, weights, dc
+
+
+def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         cval: float = 0.0, decim: int = 1, kind: str = "real", dtype=np.float64,
         width: int = DEFAULT_WIDTH) -> np.ndarray:
-    """Run ``lanes`` over the rows of ``x2d`` into ``out``.
+    """Run ``lanes`` (a :class:`LaneTable`, or a list of :class:`Lane`) over the rows of ``x2d`` into ``out``.
 
     ``out`` has shape (rows, ceil(n / decim), channels), channels 2 for
     ``kind='complex'`` and 1 otherwise (a float view of a complex array for
@@ -74,17 +151,18 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     float64 are written directly, others through a float64 array).  Output ``n``
     of a lane (a multiple of ``decim``) lands at ``out[out_row, n // decim]``.
     """
-    lanes = [ln for ln in lanes if ln.n_hi > ln.n_lo]
-    if not lanes:
+    table = lanes if isinstance(lanes, LaneTable) else LaneTable.of(list(lanes))
+    table = table.take(table.n_hi > table.n_lo)
+    if len(table) == 0:
         return out
     if out.dtype not in (np.float32, np.float64):
         # the kernels write float32 or float64; any other floating dtype (float16,
         # longdouble) is written through a float64 array and rounded once
         tmp = np.empty(out.shape, dtype=np.float64)
         written = np.zeros(out.shape[:2], dtype=bool)
-        for ln in lanes:
-            written[ln.out_row, -(-ln.n_lo // decim):-(-ln.n_hi // decim)] = True
-        run(x2d, lanes, tmp, mode=mode, cval=cval, decim=decim, kind=kind, dtype=dtype, width=width)
+        for r, lo, hi in zip(table.out_row.tolist(), table.n_lo.tolist(), table.n_hi.tolist()):
+            written[r, -(-lo // decim):-(-hi // decim)] = True
+        run(x2d, table, tmp, mode=mode, cval=cval, decim=decim, kind=kind, dtype=dtype, width=width)
         out[written] = tmp[written]
         return out
     dtype = np.dtype(dtype)
@@ -95,93 +173,81 @@ def run(x2d: np.ndarray, lanes: list[Lane], out: np.ndarray, *, mode: str = "ref
     # idle steps below by the signal's length, whatever decim the caller asked for.
     decim = max(1, min(int(decim), N))
 
-    pad_l = max(ln.plan.pad_before for ln in lanes)
-    pad_r = max(ln.plan.pad_after for ln in lanes)
+    used, lane_plan = np.unique(table.plan, return_inverse=True)
+    plans = [table.plans[u] for u in used.tolist()]
+    plan_L = np.array([p.length for p in plans], np.int64)
+    plan_lag = np.array([p.lag for p in plans], np.int64)
+    pad_l = int(np.max(plan_L - 1 - plan_lag))
+    pad_r = int(np.max(plan_lag))
     front = decim  # room for the lanes' alignment shifts
     length = N + pad_l + pad_r
-    rows_used = np.unique([ln.in_row for ln in lanes]).astype(np.int64)
-    row_index = {int(r): i for i, r in enumerate(rows_used)}
+    rows_used, lane_row = np.unique(table.in_row, return_inverse=True)
     centre = x2d[rows_used].mean(axis=1, dtype=np.float64)
     xe = np.empty((rows_used.size, front + length + decim + 1), dtype=dtype)
     parallel_for(_k.extend_rows, rows_used.size, x2d, rows_used, -pad_l, length, front,
                  MODE_CODES[mode], float(cval), centre.astype(dtype), xe, work=xe.size)
 
     # group lanes of similar window so that a group's common range wastes little
-    order = sorted(range(len(lanes)), key=lambda i: (lanes[i].plan.length, lanes[i].in_row,
-                                                     lanes[i].n_lo))
-    G = -(-len(order) // width)
-    P = max(ln.plan.omegas.size for ln in lanes)
-    shape = (G, P, width)
-    wr, wi, cr, ci, ar, br, ai, bi = (np.zeros(shape, dtype) for _ in range(8))
-    lane_row = np.zeros((G, width), np.int64)
-    lane_shift = np.zeros((G, width), np.int64)
-    lane_L = np.ones((G, width), np.int64)
-    lane_start = np.zeros((G, width), np.int64)
-    lane_off = np.zeros((G, width), np.int64)
-    lane_out = np.zeros((G, width), np.int64)
-    lane_nlo = np.zeros((G, width), np.int64)
-    lane_nhi = np.zeros((G, width), np.int64)  # dummy lanes: empty range, never written
-    base_r = np.zeros((G, width), dtype)
-    base_i = np.zeros((G, width), dtype)
+    order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan]))
+    nl = order.size
+    G = -(-nl // width)
+    P = max(p.omegas.size for p in plans)
+    w, wL, weights, dc = _plan_rows(plans, kind, P)
+
+    u = lane_plan[order]
+    row = lane_row[order]
+    L = plan_L[u]
+    n_lo = table.n_lo[order]
+    n_hi = table.n_hi[order]
+    # In xe, output n's window ends at C + n; the lane's first sample is p0.  Each lane
+    # reads xe at m + shift, with the shift chosen so that every lane starts within the
+    # group's first decim steps (they run in lockstep) and so that C - shift is the
+    # same modulo decim for all (outputs fall on the same steps).
+    C = front + pad_l + plan_lag[u]
+    p0 = C + n_lo - (L - 1)
+    first = np.arange(G) * width
+    c0 = (C - p0)[first] % decim                      # each group's phase
+    q = (np.repeat(c0, width)[:nl] - C + p0) % decim
+    shift = p0 - q
+    base = centre[row] * dc[u]
+
+    def lanes_of(values, fill=0):
+        """Per-lane values as (G, width), the last group's free places set to ``fill``."""
+        a = np.full(G * width, fill, dtype=np.asarray(values).dtype)
+        a[:nl] = values
+        return a.reshape(G, width)
+
+    def components(values):
+        """Per-plan component rows as (G, P, width) in the state's dtype; zero for free places."""
+        a = np.zeros((G * width, P), dtype)
+        a[:nl] = values[u]
+        return np.ascontiguousarray(a.reshape(G, width, P).transpose(0, 2, 1))
+
+    wr, wi, cr, ci = (components(v) for v in (w.real, w.imag, wL.real, wL.imag))
+    ar, br, ai, bi = (components(v) for v in weights)
+    base_r = lanes_of(base.real.astype(dtype))
+    base_i = lanes_of(base.imag.astype(dtype))
+    lane_off = lanes_of(C - shift)
+    lane_out = lanes_of(table.out_row[order])
+    lane_nlo = lanes_of(n_lo)
+    lane_nhi = lanes_of(n_hi)  # free places: an empty range, never written
+    # free places (the last group's) read what the group's first lane reads
+    g_last = G - 1
+    lane_row_g, lane_shift, lane_L, lane_start = (lanes_of(v) for v in (row, shift, L, q))
+    k = nl - g_last * width
+    for a in (lane_row_g, lane_shift, lane_L, lane_start):
+        a[g_last, k:] = a[g_last, 0]
     m_lo = np.zeros(G, np.int64)
-    m_hi = np.zeros(G, np.int64)
-    m_steady = np.zeros(G, np.int64)
-    m_stop = np.zeros(G, np.int64)
-    phase = np.zeros(G, np.int64)
-    for g in range(G):
-        members = order[g * width:(g + 1) * width]
-        c0 = None
-        lasts, steadies, stops = [], [], []
-        for j, i in enumerate(members):
-            ln = lanes[i]
-            plan = ln.plan
-            Pp = plan.omegas.size
-            w = plan.w
-            c = np.exp(plan.length * np.log(w))
-            wr[g, :Pp, j], wi[g, :Pp, j] = w.real, w.imag
-            cr[g, :Pp, j], ci[g, :Pp, j] = c.real, c.imag
-            a_r, b_r, a_i, b_i = _coefficients(plan, kind)
-            ar[g, :Pp, j], br[g, :Pp, j], ai[g, :Pp, j], bi[g, :Pp, j] = a_r, b_r, a_i, b_i
-            sums = plan.window_sums
-            dc = (a_r + 1j * a_i) @ sums.real + (b_r + 1j * b_i) @ sums.imag
-            base = centre[row_index[ln.in_row]] * dc
-            base_r[g, j], base_i[g, j] = base.real, base.imag
-            # In xe, output n's window ends at C + n; the lane's first sample is p.  Each
-            # lane reads xe at m + shift, with the shift chosen so that every lane starts
-            # within the group's first decim steps (they run in lockstep) and so that
-            # C - shift is the same modulo decim for all (outputs fall on the same steps).
-            C = front + pad_l + plan.lag
-            p0 = C + ln.n_lo - (plan.length - 1)
-            if c0 is None:
-                c0 = (C - p0) % decim
-            q = (c0 - C + p0) % decim
-            shift = p0 - q
-            lane_row[g, j] = row_index[ln.in_row]
-            lane_shift[g, j] = shift
-            lane_L[g, j] = plan.length
-            lane_start[g, j] = q
-            lane_off[g, j] = C - shift
-            lane_out[g, j] = ln.out_row
-            lane_nlo[g, j] = ln.n_lo
-            lane_nhi[g, j] = ln.n_hi
-            lasts.append(C - shift + ln.n_hi - 1)
-            steadies.append(q + plan.length)
-            stops.append(C - shift + ln.n_hi)
-        m_lo[g] = 0
-        m_hi[g] = max(lasts) + 1
-        # dummy lanes (an empty range, never written) read what the group's first lane reads
-        k = len(members)
-        lane_row[g, k:] = lane_row[g, 0]
-        lane_shift[g, k:] = lane_shift[g, 0]
-        lane_L[g, k:] = lane_L[g, 0]
-        lane_start[g, k:] = lane_start[g, 0]
-        m_steady[g] = max(max(steadies), 1)
-        # from the first lane's last output on, the reads are checked (lanes of a group
-        # differ in window and range, and none reads beyond what its own outputs need)
-        m_stop[g] = min(stops)
-        phase[g] = c0
+    # the last output of each lane, its first step with L samples behind it, its stop
+    last = np.maximum.reduceat(C - shift + n_hi - 1, first)
+    m_hi = last + 1
+    m_steady = np.maximum(np.maximum.reduceat(q + L, first), 1)
+    # from the first lane's last output on, the reads are checked (lanes of a group
+    # differ in window and range, and none reads beyond what its own outputs need)
+    m_stop = np.minimum.reduceat(C - shift + n_hi, first)
+    phase = c0
     work = float(np.sum(m_hi - m_lo)) * P * width
-    parallel_for(_k.run_lanes, G, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out,
-                 lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br,
-                 ai, bi, base_r, base_i, decim, code, out, work=work, chunks=G)
+    parallel_for(_k.run_lanes, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
+                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr,
+                 ci, ar, br, ai, bi, base_r, base_i, decim, code, out, work=work, chunks=G)
     return out

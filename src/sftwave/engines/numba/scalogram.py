@@ -80,13 +80,13 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
     cdtype = np.dtype(np.complex64 if single else np.complex128)
     with limit(workers):
         if use_lanes:
-            lane_list = [lanes.Lane(plan, r, r * F + i, 0, n)
-                         for i, plan in enumerate(plans) if isinstance(plan, SFTPlan)
-                         for r in range(nrows)]
+            is_bank = np.array([isinstance(plan, SFTPlan) for plan in plans])
+            table = lanes.LaneTable.grid(plans, nrows, n)
+            table = table.take(is_bank[table.plan])
             flat = out3.reshape(nrows * F, n_out)
             view = flat.view(flat.real.dtype).reshape(nrows * F, n_out, 2) if kind == "complex" \
                 else flat[..., None]
-            lanes.run(rows[0], lane_list, view, mode=mode, cval=cvals[0], decim=decim, kind=kind,
+            lanes.run(rows[0], table, view, mode=mode, cval=cvals[0], decim=decim, kind=kind,
                       dtype=np.float32 if state32 else np.float64)
         tmp = None
         rows64 = None
