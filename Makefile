@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test test-boundscheck bench clean
+.PHONY: demo test test-boundscheck bench bench-workloads plan-tables clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,16 @@ $(VENV)/.stamp-bench: pyproject.toml | $(PY)
 
 bench: $(VENV)/.stamp-bench
 	$(PY) benchmarks/run.py
+
+# The users' workloads of issue 11 (first call, EEG epochs, long signal, audio, plan
+# design, everyday Gaussian images) against fCWT, MNE, ssqueezepy, scipy and OpenCV.
+bench-workloads: $(VENV)/.stamp-bench
+	$(PY) benchmarks/workloads.py
+
+# Regenerate the shipped Morlet layout table (src/sftwave/plans/data/morlet_layouts.npz;
+# about 45 CPU-minutes, on every core); tests/test_plan_tables.py checks entries of it.
+plan-tables: $(VENV)/.stamp-demo
+	$(PY) -c "from sftwave.plans.table_maker import main; raise SystemExit(main())"
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache

@@ -14,6 +14,7 @@ import pytest
 from naive import exact_morlet, exact_support, rel_rmse, walk_rel_error
 
 from sftwave.plans import DEFAULT_MORLET_TOL
+from sftwave.plans import fit
 from sftwave.plans.fit import plan_kernel
 from sftwave.plans.morlet import (
     P_D_MAX,
@@ -55,10 +56,11 @@ def kernel_error_naive(k, h, sigma, xi):
 def check_plan_error(plan, sigma, xi):
     """plan.error is the kernel's error computed independently: max(white, walk).
 
-    Exact sums (up to 2**15 points for the RMSE, 2**17 for the running sums)
-    agree to rounding (1e-7 allows for the cancellation in |h - T|^2 at small
-    errors); beyond, the design sums a sub-grid, accurate to a small fraction
-    of the error (1e-3; measured < 1.2e-5 relative at sigma 5000).
+    Exact sums (up to fit._MAX_SUM_POINTS points for the RMSE, 2**17 for the
+    running sums) agree to rounding (1e-7 allows for the cancellation in
+    |h - T|^2 at small errors); beyond, the design sums a sub-grid, accurate to
+    a small fraction of the error (1e-3; measured < 1.2e-5 relative at sigma
+    300 to 5000).
 
     The multiplication method has no zero-mean constraint: its kernel's sum
     differs from the wavelet's (see test_cwt.py's offset test), so the running
@@ -68,7 +70,7 @@ def check_plan_error(plan, sigma, xi):
     must not be under-reported, and the total agree to 5%.
     """
     white, walk = kernel_errors_naive(*plan_kernel(plan), sigma, xi)
-    exact = plan.length + 26 * sigma + 20 < 2**15
+    exact = plan.length + 26 * sigma + 20 < fit._MAX_SUM_POINTS
     rel = 1e-7 if exact else 1e-3
     if plan.info["method"] == "multiply":
         assert white <= plan.error * (1 + rel)

@@ -34,10 +34,10 @@ ENV = "SFTWAVE_CACHE_DIR"
 
 @functools.lru_cache(maxsize=1)
 def source_hash() -> str:
-    """A hash of the plans package's source files (any change gives a new cache folder)."""
+    """A hash of the plans package's source files and shipped tables (any change gives a new cache folder)."""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("data/*.npz")]):
         h.update(str(path.relative_to(package)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

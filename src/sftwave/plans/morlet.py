@@ -53,6 +53,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import tables
 from .blas import single_threaded_blas
 from .cache import on_disk
 from .fit import ASFT_DECAY, SFTPlan, fit_plan, kernel_error, truncated_kernel
@@ -64,6 +65,7 @@ __all__ = [
     "direct_plan",
     "multiply_plan",
     "morlet_plan",
+    "predicted_components",
     "fir_morlet",
     "fir_min_taps",
     "resolution",
@@ -188,7 +190,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     # it to psi's sum (zero to rounding), so an offset in the signal does not leak into
     # the transform: with the kappa components, against e^{i theta k} - kappa to the exact
     # Gaussian's value; without them, against e^{i theta k} to zero.
-    with_kappa = kappa >= kappa_floor and kappa > 0.0
+    with_kappa = _keeps_kappa(xi, kappa_floor)
     if with_kappa:
         weights = [((1.0, -kappa), (1j * theta, 0.0))]
         if decay > 0:  # the damped fit is not even: its sine sum must be held too
@@ -260,10 +262,8 @@ def _scan_then_refine(objective, lo: float, hi: float, step: float) -> tuple[flo
     return float(grid[i]), float(values[i])
 
 
-@lru_cache(maxsize=512)
-@on_disk("morlet_direct_layout")
 @single_threaded_blas
-def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
+def search_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
     """(K/sigma, P_S offset from the centred run, error) minimising the error at sigma_ref.
 
     The error is a step function of the ratio (K is an integer) with several
@@ -289,13 +289,16 @@ def _best_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, 
     return best[1], best[2], math.exp(best[0])
 
 
-@lru_cache(maxsize=512)
-@on_disk("morlet_multiply_ratio")
 @single_threaded_blas
-def _best_multiply_ratio(xi: float, P_M: int, decay: float, kappa_floor: float) -> tuple[float, float]:
-    """K/sigma minimising the multiplication method's error at sigma_ref, and that error."""
+def search_multiply_ratio(xi: float, P_M: int, decay: float, with_kappa: bool) -> tuple[float, float]:
+    """K/sigma minimising the multiplication method's error at sigma_ref, and that error.
+
+    ``with_kappa``: whether the plan keeps the ``kappa`` components (the layout
+    depends on ``multiply_plan``'s ``kappa_floor`` only through that).
+    """
     s = _SIGMA_REF
     seen: dict = {}
+    kappa_floor = 0.0 if with_kappa else math.inf
 
     def objective(ratio):
         K = max(P_M + 1, int(round(ratio * s)))
@@ -305,6 +308,71 @@ def _best_multiply_ratio(xi: float, P_M: int, decay: float, kappa_floor: float) 
 
     ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
     return ratio, math.exp(value)
+
+
+#: The searches, cached in memory and on disk, for what the shipped table does not hold.
+_best_direct_layout = lru_cache(maxsize=512)(on_disk("morlet_direct_layout")(search_direct_layout))
+_best_multiply_ratio = lru_cache(maxsize=512)(on_disk("morlet_multiply_ratio")(search_multiply_ratio))
+
+
+def _keeps_kappa(xi: float, kappa_floor: float) -> bool:
+    """Whether the multiplication method keeps the ``kappa`` components (``kappa >= kappa_floor > 0``)."""
+    kappa = morlet_constants(xi)[1]
+    return kappa >= kappa_floor and kappa > 0.0
+
+
+def direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
+    """The direct method's layout (K/sigma, P_S offset, error at sigma_ref): tabulated or searched.
+
+    From the shipped table (:mod:`sftwave.plans.tables`) at the nearest tabulated
+    ``xi`` where there is one, else by :func:`_best_direct_layout`'s search.
+    Either is only a starting point: every plan's error is computed for its
+    own ``sigma`` and ``xi``.
+    """
+    hit = tables.direct_layout(xi, P_D, decay)
+    return hit if hit is not None else _best_direct_layout(xi, P_D, decay)
+
+
+def multiply_ratio(xi: float, P_M: int, decay: float, with_kappa: bool) -> tuple[float, float]:
+    """The multiplication method's K/sigma and error at sigma_ref: tabulated or searched (see :func:`direct_layout`)."""
+    hit = tables.multiply_ratio(xi, P_M, decay, with_kappa)
+    return hit if hit is not None else _best_multiply_ratio(xi, P_M, decay, with_kappa)
+
+
+#: From sigma_ref / 2 on, a number of components is tried only if its layout's error
+#: at sigma_ref is within this factor of the tolerance.
+_LARGE_SCALE_SLACK = 1.2
+
+
+#: Where the layouts already beat the tolerance this many times at sigma_ref and still
+#: no plan at this (small) sigma meets it, more components do not help: the sampling
+#: of the scale is what fails (the carrier near Nyquist).  The design stops there
+#: (``ValueError``: the selector takes the other method or the FIR) instead of fitting
+#: and, beyond the shipped table, searching layouts up to the largest number.
+_GIVE_UP = 16.0
+
+
+def predicted_components(xi: float, tol: float, method: str, transform: str = "sft") -> int:
+    """The number of bank components ``morlet_plan(sigma, xi, tol, method, transform)`` is
+    expected to have at large ``sigma``, from the layouts' errors at sigma_ref (a large
+    number where none reaches ``tol``).  It lets a selector design only the cheaper method.
+
+    Examples
+    --------
+    >>> predicted_components(6.0, 1e-4, "direct") == morlet_plan(200.0, 6.0, 1e-4).omegas.size
+    True
+    """
+    decay = 0.0 if transform == "sft" else ASFT_DECAY
+    if method == "direct":
+        for P_D in range(_first_to_try(tol, 1.1e-2, 5, 2.3, 3), P_D_MAX + 1):
+            if direct_layout(float(xi), P_D, decay)[2] <= tol:
+                return P_D
+        return 10**6
+    with_kappa = _keeps_kappa(xi, tol / 10.0)
+    for P_M in range(_first_to_try(tol, 1.1e-2, 2, 5.0, 1), P_M_MAX + 1):
+        if multiply_ratio(float(xi), P_M, decay, with_kappa)[1] <= tol:
+            return 2 * P_M + 1 + (P_M + 1 if with_kappa else 0)
+    return 10**6
 
 
 def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) -> int:
@@ -338,14 +406,21 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
     """
     decay = 0.0 if transform == "sft" else ASFT_DECAY
     best = None
-    small = sigma < _SIGMA_REF
+    # A layout's error at sigma_ref is that of large scales to within some per cent
+    # (measured), and there the neighbouring layouts were always worse: one fit per
+    # number of components.  Small scales, where the sampling matters, get a wider
+    # margin and the neighbours too.
+    large = sigma >= 0.5 * _SIGMA_REF
+    slack = _LARGE_SCALE_SLACK if large else 2.0
     if method == "direct":
         for P_D in range(_first_to_try(tol, 1.1e-2, 5, 2.3, 3), P_D_MAX + 1):
-            ratio, offset, ref_err = _best_direct_layout(float(xi), P_D, decay)
-            if ref_err > 4 * tol:
+            ratio, offset, ref_err = direct_layout(float(xi), P_D, decay)
+            if ref_err > slack * tol:
                 continue
-            tries = [(ratio, offset), (ratio, offset - 1), (ratio, offset + 1)]
-            if small:  # discretisation matters: try the neighbouring windows too
+            if best is not None and ref_err < tol / _GIVE_UP:
+                break
+            tries = [(ratio, offset)]
+            if not large:  # discretisation matters: try the neighbouring windows too
                 tries += [(ratio + 1.0 / sigma, offset), (ratio - 1.0 / sigma, offset)]
             for r, off in tries:
                 plan = _direct_at(sigma, xi, P_D, r, off, decay, P_D)
@@ -357,12 +432,15 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
                     return plan
     else:
         kappa_floor = tol / 10.0
+        with_kappa = _keeps_kappa(xi, kappa_floor)
         for P_M in range(_first_to_try(tol, 1.1e-2, 2, 5.0, 1), P_M_MAX + 1):
-            ratio, ref_err = _best_multiply_ratio(float(xi), P_M, decay, kappa_floor)
-            if ref_err > 4 * tol:
+            ratio, ref_err = multiply_ratio(float(xi), P_M, decay, with_kappa)
+            if ref_err > slack * tol:
                 continue
+            if best is not None and ref_err < tol / _GIVE_UP:
+                break
             Ks = [int(round(ratio * sigma))]
-            if small:
+            if not large:
                 Ks += [Ks[0] - 1, Ks[0] + 1]
             for K in Ks:
                 if K < P_M + 1:

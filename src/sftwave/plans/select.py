@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from .fit import TOL_FLOOR, FIRPlan, SFTPlan, WidePlan
 from .gaussian import fir_error, fir_kernel, gaussian_plan, scipy_gaussian_kernel, scipy_kernel_error
-from .morlet import fir_min_taps, fir_morlet, morlet_plan
+from .morlet import fir_min_taps, fir_morlet, morlet_plan, predicted_components
 
 __all__ = [
     "select_gaussian",
@@ -152,7 +152,8 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
         return fir()
     if target < TOL_FLOOR:
         if method == "auto":
-            return fir()
+            return _finest(sigma, order, transform, tol, r_scipy, fir, fir_taps_per_order,
+                           n if wide else None)
         raise ValueError(
             f"the SFT cannot reach the accuracy of truncate={truncate!r} "
             f"(kernel error {target / DEFAULT_TOL_FACTOR:.2g}); pass tol>={TOL_FLOOR:g} "
@@ -176,6 +177,36 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
                     return short
         if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
+    return plan
+
+
+def _finest(sigma: float, order: int, transform: str, tol: float | None, r_scipy: int, fir,
+            fir_taps_per_order: float | None, n_wide: int | None) -> SFTPlan | FIRPlan | WidePlan:
+    """``'auto'`` where the default target is below the SFT's floor (``truncate`` >= about 7).
+
+    scipy's kernel truncated that far has an error below ``TOL_FLOOR`` (1e-9),
+    and its cost grows with sigma (scikit-image's ``hessian_matrix`` passes
+    ``truncate=8``).  Without an explicit ``tol``, the bank at ``TOL_FLOOR`` is
+    taken where it costs less than that FIR (by the engine's figure), so the
+    cost stays independent of sigma: a relative RMSE of at most 1e-9 against
+    the exact Gaussian, instead of scipy's ``exp(-truncate**2 / 2)``-sized
+    truncation.  The FIR, more accurate, is kept while it costs at most twice
+    the bank (so small sigmas stay scipy's bit for bit), and wherever an explicit
+    ``tol`` below the floor or ``method='fir'`` asks for it.
+    """
+    if tol is not None or fir_taps_per_order is None:
+        return fir()
+    try:
+        plan = gaussian_plan(float(sigma), int(order), TOL_FLOOR, transform)
+    except ValueError:
+        return fir()
+    max_taps = 2.0 * fir_taps_per_order * (plan.omegas.size + 1)
+    if _gaussian_fir_may_fit(sigma, order, TOL_FLOOR / 2, tol, r_scipy, max_taps):
+        short = fir()
+        if short.size <= max_taps:
+            return short
+    if n_wide is not None and plan.length > WIDE_FACTOR * n_wide:
+        return WidePlan(float(sigma), int(order))
     return plan
 
 
@@ -229,9 +260,17 @@ def _morlet_for_tol(sigma: float, xi: float, tol: float, method: str, transform:
                     fir_taps_per_order: float | None) -> SFTPlan | FIRPlan:
     if method == "fir" or tol < TOL_FLOOR:
         return FIRPlan(fir_morlet(sigma, xi, tol), tol)
-    designs = ("direct", "multiply") if method in ("auto", "bank") else (method,)
+    designs = [method]
+    if method in ("auto", "bank"):
+        # the method expected to need fewer components first; the other only if it may
+        # need fewer than the first one's plan has (the expectation is that of large
+        # scales: designing both cost twice the time and rarely changed the choice)
+        expected = {d: predicted_components(xi, tol, d, transform) for d in ("direct", "multiply")}
+        designs = sorted(expected, key=expected.get)
     candidates = []
     for design in designs:
+        if candidates and expected[design] >= candidates[0].omegas.size:
+            break
         try:
             candidates.append(morlet_plan(sigma, xi, tol, design, transform))
         except ValueError as exc:
