@@ -30,12 +30,19 @@ from ._jit import kernel, source_index
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
 
+#: Rows of a component's coefficients in ``coefs[g, p]``: w, w^L, output weights.
+WR, WI, CR, CI, AR, BR, AI, BI = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+#: The width the engine runs at (``lanes.DEFAULT_WIDTH``), compiled as a constant.
+WIDTH = 16
+
 
 @kernel(nogil=True, noalias=True)
 def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
-              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci,
-              ar, br, ai, bi, base_r, base_i, decim, kind, out):
-    """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`).
+              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs,
+              base_r, base_i, decim, kind, out):
+    """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`), any width.
 
     Serial and cached on disk; ``noalias`` (see :mod:`sftwave._jit`): ``xe``
     is the engine's own buffer, and no two arguments share memory.  (While
@@ -45,39 +52,71 @@ def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, 
     """
     for g in range(lo_group, hi_group):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br, ai, bi,
-                  base_r, base_i, decim, kind, out)
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs, base_r, base_i, decim,
+                  kind, out, coefs.shape[3])
+
+
+@kernel(nogil=True, noalias=True)
+def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
+                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs,
+                 base_r, base_i, decim, kind, out):
+    """:func:`run_lanes` for groups of exactly :data:`WIDTH` lanes, the width a constant.
+
+    With the width known when compiling, the loops over the lanes unroll into
+    whole vector registers with no trip-count or remainder code around them:
+    with a run-time width, that code ran once per component and step for two
+    vector iterations of work.  Same arithmetic in the same order as
+    :func:`run_lanes` (identical results).
+    """
+    for g in range(lo_group, hi_group):
+        run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs, base_r, base_i, decim,
+                  kind, out, WIDTH)
 
 
 @kernel(inline="always")
 def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr, ci, ar, br, ai, bi,
-              base_r, base_i, decim, kind, out):
+              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs, base_r, base_i, decim, kind,
+              out, W):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
     Inlined into :func:`run_lanes` (a call per group cost 1.3-2.4 times the
     time, measured: the loops no longer vectorised as well).
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
-    ``m_stop``, ``phase`` (G,); the component arrays ``wr .. bi`` (G, P, W), in the
-    state's dtype; ``out`` (rows, outputs // decim rounded up, channels).  From
-    ``m_steady`` on, every lane of the group has started and has ``L`` samples
-    behind it, and until ``m_stop`` no lane has passed its last output, so the
-    reads between need no test.  Outside that range a lane reads its sample
-    only between its start and its last output (``lane_off + lane_nhi - 1``),
-    zero otherwise.  (The loops are written out in full:
-    numba's inlined helpers cost a quarter of the speed here, measured.)
+    ``m_stop``, ``phase`` (G,); ``coefs`` (G, P, 8, W) in the state's dtype, for
+    each component ``w`` (real, imaginary), ``w^L`` (real, imaginary) and the
+    output weights ``ar, br, ai, bi`` (:data:`WR` .. :data:`BI`); ``out`` (rows,
+    outputs // decim rounded up, channels).  A component's eight rows lie side
+    by side and the state of each is one (2, W) block, so the inner loops read
+    through one base pointer each (with the eight coefficient arrays apart,
+    their index arithmetic and its register spills outweighed the arithmetic).
+    From ``m_steady`` on, every lane of the group has started and has ``L``
+    samples behind it, and until ``m_stop`` no lane has passed its last output,
+    so the reads between need no test.  Outside that range a lane reads its
+    sample only between its start and its last output (``lane_off + lane_nhi -
+    1``), zero otherwise.  (The loops are written out in full: numba's inlined
+    helpers cost a quarter of the speed here, measured.)
     """
-    G, P, W = wr.shape
+    P = coefs.shape[1]
     if True:
-        sr = np.zeros((P, W), dtype=wr.dtype)
-        si = np.zeros((P, W), dtype=wr.dtype)
-        xn = np.zeros(W, dtype=wr.dtype)
-        xo = np.zeros(W, dtype=wr.dtype)
-        accr = np.zeros(W, dtype=wr.dtype)
-        acci = np.zeros(W, dtype=wr.dtype)
+        cg = coefs[g]
+        st = np.zeros((P, 2, W), dtype=coefs.dtype)
+        xn = np.zeros(W, dtype=coefs.dtype)
+        xo = np.zeros(W, dtype=coefs.dtype)
+        acc = np.zeros((2, W), dtype=coefs.dtype)
+        accr = acc[0]
+        acci = acc[1]
         steady = m_steady[g]
         stop = m_stop[g]
+        # the steady reads as offsets into the flat buffer (one index per lane, no
+        # row arithmetic in the loop)
+        xf = xe.reshape(xe.size)
+        src_new = np.empty(W, dtype=np.int64)
+        src_L = np.empty(W, dtype=np.int64)
+        for j in range(W):
+            src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
+            src_L[j] = lane_L[g, j]
         for m in range(m_lo[g], m_hi[g]):
             if m < steady or m >= stop:
                 if m < stop:
@@ -100,29 +139,34 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                                  if t >= lane_L[g, j] and live else 0.0)
             else:
                 for j in range(W):
-                    s = m + lane_shift[g, j]
-                    xn[j] = xe[lane_row[g, j], s]
-                    xo[j] = xe[lane_row[g, j], s - lane_L[g, j]]
+                    s = m + src_new[j]
+                    xn[j] = xf[s]
+                    xo[j] = xf[s - src_L[j]]
             if decim != 1 and (m - phase[g]) % decim != 0:
-                # between outputs: advance the recursions only
+                # between outputs: advance the recursions only (indexed in full: a slice
+                # here is a reference-counted view, two calls into numba's runtime)
                 for p in range(P):
                     for j in range(W):
-                        a = wr[g, p, j] * sr[p, j] - wi[g, p, j] * si[p, j] + xn[j] - cr[g, p, j] * xo[j]
-                        b = wr[g, p, j] * si[p, j] + wi[g, p, j] * sr[p, j] - ci[g, p, j] * xo[j]
-                        sr[p, j] = a
-                        si[p, j] = b
+                        a = (cg[p, WR, j] * st[p, 0, j] - cg[p, WI, j] * st[p, 1, j] + xn[j]
+                             - cg[p, CR, j] * xo[j])
+                        b = (cg[p, WR, j] * st[p, 1, j] + cg[p, WI, j] * st[p, 0, j]
+                             - cg[p, CI, j] * xo[j])
+                        st[p, 0, j] = a
+                        st[p, 1, j] = b
                 continue
             for j in range(W):
                 accr[j] = base_r[g, j]
                 acci[j] = base_i[g, j]
             for p in range(P):
                 for j in range(W):
-                    a = wr[g, p, j] * sr[p, j] - wi[g, p, j] * si[p, j] + xn[j] - cr[g, p, j] * xo[j]
-                    b = wr[g, p, j] * si[p, j] + wi[g, p, j] * sr[p, j] - ci[g, p, j] * xo[j]
-                    sr[p, j] = a
-                    si[p, j] = b
-                    accr[j] += ar[g, p, j] * a + br[g, p, j] * b
-                    acci[j] += ai[g, p, j] * a + bi[g, p, j] * b
+                    a = (cg[p, WR, j] * st[p, 0, j] - cg[p, WI, j] * st[p, 1, j] + xn[j]
+                         - cg[p, CR, j] * xo[j])
+                    b = (cg[p, WR, j] * st[p, 1, j] + cg[p, WI, j] * st[p, 0, j]
+                         - cg[p, CI, j] * xo[j])
+                    st[p, 0, j] = a
+                    st[p, 1, j] = b
+                    accr[j] += cg[p, AR, j] * a + cg[p, BR, j] * b
+                    acci[j] += cg[p, AI, j] * a + cg[p, BI, j] * b
             if kind == COMPLEX:
                 for j in range(W):
                     n = m - lane_off[g, j]

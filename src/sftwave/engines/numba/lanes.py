@@ -223,8 +223,9 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         a[:nl] = values[u]
         return np.ascontiguousarray(a.reshape(G, width, P).transpose(0, 2, 1))
 
-    wr, wi, cr, ci = (components(v) for v in (w.real, w.imag, wL.real, wL.imag))
-    ar, br, ai, bi = (components(v) for v in weights)
+    # (G, P, 8, W): each component's w, w^L and output weights side by side (lane_kernels.WR ..)
+    coefs = np.ascontiguousarray(np.stack(
+        [components(v) for v in (w.real, w.imag, wL.real, wL.imag, *weights)], axis=2))
     base_r = lanes_of(base.real.astype(dtype))
     base_i = lanes_of(base.imag.astype(dtype))
     lane_off = lanes_of(C - shift)
@@ -247,7 +248,8 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     m_stop = np.minimum.reduceat(C - shift + n_hi, first)
     phase = c0
     work = float(np.sum(m_hi - m_lo)) * P * width
-    parallel_for(_k.run_lanes, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
-                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, wr, wi, cr,
-                 ci, ar, br, ai, bi, base_r, base_i, decim, code, out, work=work, chunks=G)
+    run_groups = _k.run_lanes_16 if width == _k.WIDTH else _k.run_lanes
+    parallel_for(run_groups, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
+                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs,
+                 base_r, base_i, decim, code, out, work=work, chunks=G)
     return out
