@@ -13,7 +13,6 @@ one array of the working dtype and every later axis filters it in place.
 from __future__ import annotations
 
 import numpy as np
-import scipy.ndimage as _ndi
 
 from ..._checks import output_array
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
@@ -157,6 +156,8 @@ def _filter_axis(x: np.ndarray, step, method: str, cval: float,
         fast = fir_axis(x, axis, weights, mode, cval, out)
         if fast is not None:
             return fast
+        import scipy.ndimage as _ndi  # the rare layouts only: importing it costs 0.3 s
+
         if out is not None and out.dtype in _SCIPY_OUTPUT_TYPES:
             return _ndi.correlate1d(x, weights, axis=axis, output=out, mode=mode, cval=cval)
         res = _ndi.correlate1d(x, weights, axis=axis, output=x.dtype, mode=mode, cval=cval)
