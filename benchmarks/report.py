@@ -17,6 +17,7 @@ sys.path.insert(0, str(HERE))
 
 from fmt import err, ms, num, ratio, sec, table  # noqa: E402
 from report_cwt import section_cwt, section_targets, simpleitk_part  # noqa: E402
+from report_workloads import section_workloads  # noqa: E402
 
 
 WORKLOAD_KEYS = ("first_call", "gaussian1d", "gaussian2d", "crossover", "bank_methods",
@@ -518,7 +519,8 @@ def render(res: dict) -> str:
     ]
     if res.get("quick"):
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
-    parts = [section_machine, section_targets, reading, section_1d, section_2d, section_cwt,
+    parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
+             section_cwt,
              section_first_call, section_import_time, section_crossover, section_bank,
              section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
