@@ -117,7 +117,14 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
         for j in range(W):
             src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
             src_L[j] = lane_L[g, j]
+        # steps since the last output (m - phase mod decim), counted rather than divided:
+        # a 64-bit division per step cost more than a component's update
+        since = (m_lo[g] - phase[g]) % decim
         for m in range(m_lo[g], m_hi[g]):
+            this = since
+            since += 1
+            if since == decim:
+                since = 0
             if m < steady or m >= stop:
                 if m < stop:
                     for j in range(W):
@@ -142,7 +149,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                     s = m + src_new[j]
                     xn[j] = xf[s]
                     xo[j] = xf[s - src_L[j]]
-            if decim != 1 and (m - phase[g]) % decim != 0:
+            if this != 0:
                 # between outputs: advance the recursions only (indexed in full: a slice
                 # here is a reference-counted view, two calls into numba's runtime)
                 for p in range(P):
