@@ -368,7 +368,7 @@ def main(argv=None) -> int:
     if not args.no_doc:
         from report import main as report_main
 
-        report_main()
+        report_main([])
     return 0
 
 
