@@ -495,7 +495,7 @@ def fit_plan(
 
     stride = 1
     if length > _MAX_FIT_ROWS:
-        stride = int(max(-(-length // 16385), (scale if resolution is None else resolution) // 16, 1))
+        stride = int(max((scale if resolution is None else resolution) // 16, 1))
     j_fit = np.arange(0, length, stride, dtype=np.float64)
     if j_fit[-1] != length - 1:
         j_fit = np.append(j_fit, float(length - 1))
