@@ -1,0 +1,164 @@
+"""Explicit SIMD vectors for the numba kernels: 16 lanes of float32 or float64 as one value.
+
+numba vectorises a loop over side-by-side lanes, but the state of a loop that
+runs over *time* with the lanes inside it lives in arrays, which LLVM keeps in
+memory: every step reloads and stores it (the lane kernel ran about 2.6 cycles
+per component update for about 0.7 of arithmetic).  A :class:`LaneVector` is an
+LLVM vector value (``<16 x float>`` or ``<16 x double>``, two AVX-512 or four
+AVX2 registers for doubles), so a kernel's local variables of this type stay in
+registers across the loop, like any scalar.
+
+The operations are numba intrinsics, usable only inside jitted code:
+:func:`load16` and :func:`store16` (16 consecutive elements of a 1-D
+contiguous array, from a start index; not bounds-checked, so callers index
+only their own buffers of known size), and the element-wise :func:`fma`
+(``a * b + c``, one rounding), :func:`fnma` (``c - a * b``), :func:`fms`
+(``a * b - c``), :func:`mul`.  Results of :func:`fma` and its kin are rounded
+once, where ``a * b + c`` in numba's scalar code is rounded twice: results
+differ from a scalar loop's in the last bits.
+
+Examples
+--------
+>>> import numpy as np
+>>> from numba import njit
+>>> @njit
+... def axpy(a, x, y, out):
+...     for i in range(0, x.size, 16):
+...         store16(out, i, fma(load16(a, i), load16(x, i), load16(y, i)))
+>>> x = np.arange(32.0); out = np.empty(32)
+>>> axpy(np.full(32, 2.0), x, np.ones(32), out)
+>>> bool(np.all(out == 2 * x + 1))
+True
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic, models, register_model
+
+__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul"]
+
+#: Lanes in one vector.
+WIDTH = 16
+
+
+class LaneVector(types.Type):
+    """numba type of 16 lanes of ``dtype`` held as one LLVM vector."""
+
+    def __init__(self, dtype: types.Float):
+        self.dtype = dtype
+        super().__init__(name=f"LaneVector({dtype})")
+
+
+@register_model(LaneVector)
+class _LaneVectorModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        element = dmm.lookup(fe_type.dtype).get_value_type()
+        super().__init__(dmm, fe_type, ir.VectorType(element, WIDTH))
+
+
+def _element_pointer(context, builder, arrty, array, index):
+    """Pointer to ``array[index]`` (1-D contiguous) as a pointer to a vector."""
+    ary = context.make_array(arrty)(context, builder, array)
+    ptr = builder.gep(ary.data, [index])
+    vector = ir.VectorType(context.get_value_type(arrty.dtype), WIDTH)
+    return builder.bitcast(ptr, vector.as_pointer())
+
+
+def _fma(builder, a, b, c):
+    """The LLVM intrinsic ``llvm.fma`` on vectors (llvmlite's ``IRBuilder.fma`` takes scalars only)."""
+    vt = a.type
+    name = f"llvm.fma.v{vt.count}{vt.element.intrinsic_name}"
+    fn = builder.module.globals.get(name)
+    if fn is None:
+        fn = ir.Function(builder.module, ir.FunctionType(vt, [vt, vt, vt]), name=name)
+    return builder.call(fn, [a, b, c])
+
+
+def _is_float_vector_array(arr) -> bool:
+    return (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+            and isinstance(arr.dtype, types.Float))
+
+
+@intrinsic
+def load16(typingctx, arr, index):
+    """``arr[index:index + 16]`` as a :class:`LaneVector` (``arr`` 1-D, C-contiguous)."""
+    if not (_is_float_vector_array(arr) and isinstance(index, types.Integer)):
+        return None
+    vt = LaneVector(arr.dtype)
+
+    def codegen(context, builder, sig, args):
+        ptr = _element_pointer(context, builder, sig.args[0], args[0], args[1])
+        return builder.load(ptr, align=context.get_abi_sizeof(
+            context.get_value_type(sig.args[0].dtype)))
+
+    return vt(arr, index), codegen
+
+
+@intrinsic
+def store16(typingctx, arr, index, value):
+    """``arr[index:index + 16] = value`` (``arr`` 1-D, C-contiguous, of the vector's dtype)."""
+    if not (_is_float_vector_array(arr) and isinstance(index, types.Integer)
+            and isinstance(value, LaneVector) and value.dtype == arr.dtype):
+        return None
+
+    def codegen(context, builder, sig, args):
+        ptr = _element_pointer(context, builder, sig.args[0], args[0], args[1])
+        builder.store(args[2], ptr, align=context.get_abi_sizeof(
+            context.get_value_type(sig.args[0].dtype)))
+        return context.get_dummy_value()
+
+    return types.none(arr, index, value), codegen
+
+
+def _same_vectors(*args) -> bool:
+    return isinstance(args[0], LaneVector) and all(a == args[0] for a in args)
+
+
+@intrinsic
+def fma(typingctx, a, b, c):
+    """``a * b + c`` element-wise, rounded once."""
+    if not _same_vectors(a, b, c):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return _fma(builder, *args)
+
+    return a(a, b, c), codegen
+
+
+@intrinsic
+def fnma(typingctx, a, b, c):
+    """``c - a * b`` element-wise, rounded once."""
+    if not _same_vectors(a, b, c):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return _fma(builder, builder.fneg(args[0]), args[1], args[2])
+
+    return a(a, b, c), codegen
+
+
+@intrinsic
+def fms(typingctx, a, b, c):
+    """``a * b - c`` element-wise, rounded once."""
+    if not _same_vectors(a, b, c):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return _fma(builder, args[0], args[1], builder.fneg(args[2]))
+
+    return a(a, b, c), codegen
+
+
+@intrinsic
+def mul(typingctx, a, b):
+    """``a * b`` element-wise."""
+    if not _same_vectors(a, b):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.fmul(*args)
+
+    return a(a, b), codegen
