@@ -1,0 +1,70 @@
+"""The explicit vectors of the lane kernel (sftwave.engines.numba.vectors): loads, stores, fused arithmetic."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from numba import njit
+
+from sftwave.engines.numba.vectors import WIDTH, fma, fms, fnma, load16, mul, store16
+
+
+@njit
+def _apply(op, a, b, c, out, start):
+    va, vb, vc = load16(a, start), load16(b, start), load16(c, start)
+    if op == 0:
+        store16(out, start, fma(va, vb, vc))
+    elif op == 1:
+        store16(out, start, fnma(va, vb, vc))
+    elif op == 2:
+        store16(out, start, fms(va, vb, vc))
+    else:
+        store16(out, start, mul(va, vb))
+
+
+def _exact(op, a, b, c):
+    a, b, c = Fraction(float(a)), Fraction(float(b)), Fraction(float(c))
+    return [a * b + c, c - a * b, a * b - c, a * b][op]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op", [0, 1, 2, 3])
+def test_fused_ops_round_once(dtype, op):
+    """Each op is the exact result rounded once to the dtype: with a = 1 + e, b = 1 - e, c = -+1
+    the product 1 - e^2 is not representable, so a product rounded before the sum would give 0
+    where the fused result is -e^2 (or +e^2); the lanes around hold random values."""
+    rng = np.random.default_rng(op)
+    eps = np.finfo(dtype).eps
+    e = dtype(2.0 ** (int(np.log2(eps)) // 2 - 1))   # a power of 2, e^2 below half an ulp of 1
+    n, start = 3 * WIDTH, 5
+    a = rng.standard_normal(n).astype(dtype)
+    b = rng.standard_normal(n).astype(dtype)
+    c = rng.standard_normal(n).astype(dtype)
+    a[start + 3], b[start + 3] = 1 + e, 1 - e
+    c[start + 3] = {0: -1, 1: 1, 2: 1, 3: 0}[op]
+    out = np.full(n, np.nan, dtype=dtype)
+    _apply(op, a, b, c, out, start)
+    window = slice(start, start + WIDTH)
+    expected = np.array([_exact(op, *v) for v in zip(a[window], b[window], c[window])],
+                        dtype=object)
+    got = out[window]
+    for g, x in zip(got, expected):
+        assert g == dtype(float(x))          # correctly rounded, once
+    if op != 3:
+        assert got[3] != 0 and abs(float(got[3])) == float(e) ** 2
+    # nothing outside the 16 lanes is written
+    assert np.all(np.isnan(out[:start])) and np.all(np.isnan(out[start + WIDTH:]))
+
+
+def test_wrong_types_do_not_compile():
+    """A vector op on arrays of another kind (integers, 2-D) is a typing error, not a bad load."""
+    from numba.core.errors import TypingError
+
+    @njit
+    def load_ints(x):
+        return load16(x, 0)
+
+    with pytest.raises(TypingError):
+        load_ints(np.arange(32))
+    with pytest.raises(TypingError):
+        load_ints(np.zeros((2, 16)))
