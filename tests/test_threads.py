@@ -229,3 +229,39 @@ def test_thread_count_from_the_environment(value, expect):
     assert proc.returncode == 0, proc.stderr[-2000:]
     threads, cpus = map(int, proc.stdout.split())
     assert threads == (cpus if expect is None else expect)
+
+
+def test_one_blas_thread_sets_the_limit_once_for_many_designs(monkeypatch):
+    """Inside ``one_blas_thread`` the limit is set at the first design only, held until the
+    context ends (designs see one BLAS thread and hold the design lock), and not set at all
+    when nothing is designed (every plan from a cache)."""
+    import threadpoolctl
+    from threadpoolctl import threadpool_info
+
+    from sftwave.plans import blas
+
+    calls = []
+    real = threadpoolctl.threadpool_limits
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", counting)
+
+    @blas.single_threaded_blas
+    def design():
+        return ({p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"},
+                blas.DESIGN_LOCK._is_owned())
+
+    with blas.one_blas_thread():
+        pass
+    assert calls == []
+    with blas.one_blas_thread():
+        first, second = design(), design()
+        assert blas.DESIGN_LOCK._is_owned()
+    assert len(calls) == 1
+    assert first == second == ({1}, True)
+    assert not blas.DESIGN_LOCK._is_owned()
+    design()
+    assert len(calls) == 2

@@ -50,6 +50,7 @@ from ._checks import (
 )
 from ._docs import docfiller
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_morlet
+from .plans.blas import one_blas_thread
 
 __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
 
@@ -121,8 +122,9 @@ def _scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
-    plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
-                           fir_taps_per_order=cost) for s, w in scales]
+    with one_blas_thread():   # set once for all the frequencies' designs
+        plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
+                               fir_taps_per_order=cost) for s, w in scales]
     return eng.scalogram(arr, plans, axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
                          dtype=out_dtype, out=out, workers=workers, bank_method=bank_method,
                          tol=tol)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -12,20 +13,6 @@ F = TypeVar("F", bound=Callable)
 
 #: Plan design runs one at a time in a process (see :func:`single_threaded_blas`).
 DESIGN_LOCK = threading.RLock()
-
-
-@functools.lru_cache(maxsize=1)
-def _controller():
-    """threadpoolctl's view of the loaded BLAS libraries, found once per process.
-
-    ``threadpool_limits`` searches the process's loaded libraries at every
-    call (0.3 to 0.8 ms, measured: 0.15 s of a 200-frequency design); the
-    designs solve with numpy's LAPACK, which is loaded before any design runs,
-    so one search suffices.
-    """
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
 
 
 def single_threaded_blas(func: F) -> F:
@@ -48,8 +35,64 @@ def single_threaded_blas(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        with DESIGN_LOCK, _controller().limit(limits=1, user_api="blas"):
+        with _limited():
             return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 
+
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """Hold the limit of :func:`single_threaded_blas` across many designs in this thread.
+
+    Setting the limit searches the process's loaded libraries (threadpoolctl;
+    0.3 to 0.8 ms, measured), so a caller that may design many plans (a
+    scalogram's frequencies) wraps them in this: the first design inside sets
+    the limit and it is kept until the context ends; the later designs pay
+    nothing for it, and if every plan comes from a cache nothing is set at all.
+    (A controller kept from one search would miss BLAS libraries loaded
+    later, scipy's own for one.)
+
+    Examples
+    --------
+    >>> with one_blas_thread():
+    ...     with one_blas_thread():   # nested: the outer context keeps the limit
+    ...         pass
+    """
+    if getattr(_held, "batch", None) is not None:
+        yield
+        return
+    _held.batch = contextlib.ExitStack()
+    try:
+        with _held.batch:
+            yield
+    finally:
+        _held.batch = None
+
+
+@contextlib.contextmanager
+def _limited():
+    """DESIGN_LOCK and one BLAS thread: for this call, or kept by an enclosing :func:`one_blas_thread`."""
+    batch = getattr(_held, "batch", None)
+    if batch is not None:
+        if not getattr(_held, "set", False):
+            batch.enter_context(_lock_and_limit())
+        yield
+        return
+    with _lock_and_limit():
+        yield
+
+
+@contextlib.contextmanager
+def _lock_and_limit():
+    from threadpoolctl import threadpool_limits
+
+    with DESIGN_LOCK, threadpool_limits(limits=1, user_api="blas"):
+        _held.set = True
+        try:
+            yield
+        finally:
+            _held.set = False

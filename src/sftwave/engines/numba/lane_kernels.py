@@ -19,9 +19,9 @@ Output kinds: 0 real (one channel), 1 complex (two channels), 2 power, 3 abs,
 4 phase (one channel).
 
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
-blocks of steps on explicit vectors, :mod:`.vectors`: 1.6 to 1.9 times faster,
-about 1.2 cycles per float64 component update where the arithmetic bound is
-0.75 on AVX-512), and :func:`run_lanes`, any width, plain loops that numba
+blocks of steps on explicit vectors, :mod:`.vectors`: about twice as fast,
+1.3 cycles per float64 component update where the arithmetic bound is 0.8 on
+AVX-512; ``benchmarks/lane_kernel.py``), and :func:`run_lanes`, any width, plain loops that numba
 vectorises over the lanes, which the tests run against it.
 """
 
