@@ -22,7 +22,7 @@ Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
 blocks of steps on explicit vectors, :mod:`.vectors`: about twice as fast,
 1.3 cycles per float64 component update where the arithmetic bound is 0.8 on
 AVX-512; ``benchmarks/lane_kernel.py``), and :func:`run_lanes`, any width, plain loops that numba
-vectorises over the lanes, which the tests run against it.
+vectorises over the lanes; the tests check both against the bank.
 """
 
 from __future__ import annotations
