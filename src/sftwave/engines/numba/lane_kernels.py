@@ -48,7 +48,7 @@ WIDTH = VECTOR_WIDTH
 
 @kernel(nogil=True, noalias=True)
 def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
-              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs,
+              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
               base_r, base_i, decim, kind, out):
     """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`), any width.
 
@@ -60,13 +60,13 @@ def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, 
     """
     for g in range(lo_group, hi_group):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs, base_r, base_i, decim,
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim,
                   kind, out, coefs.shape[3])
 
 
 @kernel(inline="always")
 def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs, base_r, base_i, decim, kind,
+              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim, kind,
               out, W):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
@@ -74,7 +74,8 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
     time, measured: the loops no longer vectorised as well).
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
-    ``m_stop``, ``phase`` (G,); ``coefs`` (G, P, 8, W) in the state's dtype, for
+    ``m_stop``, ``phase`` and ``group_P`` (the group's number of components, the
+    most of its lanes' plans) (G,); ``coefs`` (G, P, 8, W) in the state's dtype, for
     each component ``w`` (real, imaginary), ``w^L`` (real, imaginary) and the
     output weights ``ar, br, ai, bi`` (:data:`WR` .. :data:`BI`); ``out`` (rows,
     outputs // decim rounded up, channels).  A component's eight rows lie side
@@ -88,7 +89,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
     1``), zero otherwise.  (The loops are written out in full: numba's inlined
     helpers cost a quarter of the speed here, measured.)
     """
-    P = coefs.shape[1]
+    P = group_P[g]
     if True:
         cg = coefs[g]
         st = np.zeros((P, 2, W), dtype=coefs.dtype)
@@ -194,7 +195,7 @@ BLOCK = 128
 @kernel(nogil=True, noalias=True)
 def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                      phase, coefs, base_r, base_i, decim, kind, out):
+                      phase, group_P, coefs, base_r, base_i, decim, kind, out):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
 
     Same arguments and results up to rounding (the recursions and the sums of
@@ -227,6 +228,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
             src_L[j] = lane_L[g, j]
         cbase = g * P * 8 * W
+        Pg = group_P[g]       # the group's components (the others' coefficients are zero)
         # steps since the last output at the block's first step
         since = (m_lo[g] - phase[g]) % decim
         # Output k of lane j (its n = k decim) comes at the group's output step
@@ -264,7 +266,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                     accb[(T + t) * W + j] = base_i[g, j]
             # components two at a time: a step's update is a chain of two fused
             # multiply-adds, so one component alone waits on their latency
-            for p in range(0, P - 1, 2):
+            for p in range(0, Pg - 1, 2):
                 c = cbase + p * 8 * W
                 d = c + 8 * W
                 wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
@@ -300,8 +302,8 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                 store16(st, p * 2 * W + W, b)
                 store16(st, p * 2 * W + 2 * W, a2)
                 store16(st, p * 2 * W + 3 * W, b2)
-            if P % 2 == 1:
-                p = P - 1
+            if Pg % 2 == 1:
+                p = Pg - 1
                 c = cbase + p * 8 * W
                 wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
                                   load16(cf, c + CR * W), load16(cf, c + CI * W))

@@ -187,8 +187,10 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     parallel_for(_k.extend_rows, rows_used.size, x2d, rows_used, -pad_l, length, front,
                  MODE_CODES[mode], float(cval), centre.astype(dtype), xe, work=xe.size)
 
-    # group lanes of similar window so that a group's common range wastes little
-    order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan]))
+    # group lanes of as many components and a similar window, so that a group's
+    # components and common range waste little
+    plan_P = np.array([p.omegas.size for p in plans], np.int64)
+    order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan], plan_P[lane_plan]))
     nl = order.size
     G = -(-nl // width)
     P = max(p.omegas.size for p in plans)
@@ -247,9 +249,10 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     # differ in window and range, and none reads beyond what its own outputs need)
     m_stop = np.minimum.reduceat(C - shift + n_hi, first)
     phase = c0
-    work = float(np.sum(m_hi - m_lo)) * P * width
+    group_P = np.maximum.reduceat(plan_P[u], first)
+    work = float(np.sum((m_hi - m_lo) * group_P)) * width
     run_groups = _k.run_lanes_16 if width == _k.WIDTH else _k.run_lanes
     parallel_for(run_groups, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
-                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, coefs,
+                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
                  base_r, base_i, decim, code, out, work=work, chunks=G)
     return out
