@@ -266,7 +266,8 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                     accb[(T + t) * W + j] = base_i[g, j]
             # components two at a time: a step's update is a chain of two fused
             # multiply-adds, so one component alone waits on their latency
-            for p in range(0, Pg - 1, 2):
+            npair = Pg // 2
+            for p in range(0, 2 * npair, 2):
                 c = cbase + p * 8 * W
                 d = c + 8 * W
                 wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
@@ -302,8 +303,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                 store16(st, p * 2 * W + W, b)
                 store16(st, p * 2 * W + 2 * W, a2)
                 store16(st, p * 2 * W + 3 * W, b2)
-            if Pg % 2 == 1:
-                p = Pg - 1
+            for p in range(2 * npair, Pg):   # the odd one out
                 c = cbase + p * 8 * W
                 wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
                                   load16(cf, c + CR * W), load16(cf, c + CI * W))
