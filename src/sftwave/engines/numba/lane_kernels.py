@@ -296,9 +296,11 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                     if t == nxt:
                         nxt += decim
                         re = fma(br2, b2, fma(ar2, a2, fma(br, b, fma(ar, a, load16(accb, t * W)))))
-                        im = fma(bi2, b2, fma(ai2, a2, fma(bi, b, fma(ai, a, load16(accb, (T + t) * W)))))
                         store16(accb, t * W, re)
-                        store16(accb, (T + t) * W, im)
+                        if kind != REAL:
+                            im = fma(bi2, b2, fma(ai2, a2, fma(bi, b, fma(ai, a, load16(
+                                accb, (T + t) * W)))))
+                            store16(accb, (T + t) * W, im)
                 store16(st, p * 2 * W, a)
                 store16(st, p * 2 * W + W, b)
                 store16(st, p * 2 * W + 2 * W, a2)
@@ -321,65 +323,67 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                     if t == nxt:
                         nxt += decim
                         store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
-                        store16(accb, (T + t) * W,
-                                fma(bi, b, fma(ai, a, load16(accb, (T + t) * W))))
+                        if kind != REAL:
+                            store16(accb, (T + t) * W,
+                                    fma(bi, b, fma(ai, a, load16(accb, (T + t) * W))))
                 store16(st, p * 2 * W, a)
                 store16(st, p * 2 * W + W, b)
             # the block's outputs, lane by lane: each lane's run is contiguous in
             # ``out`` (writing the lanes side by side, step by step, scattered the
-            # stores over 16 rows and cost as much as the recursions)
+            # stores over 16 rows and cost as much as the recursions).  Indices are
+            # unsigned (never negative here): numba then leaves out its test for
+            # negative indices, a fifth of the time of a filter's real output.
             nout = (nt - first + decim - 1) // decim if nt > first else 0
             for j in range(W):
                 q0 = oc + kbase[j]
-                r = lane_out[g, j]
+                r = np.uint64(lane_out[g, j])
                 i_lo = max(0, klo[j] - q0)
                 i_hi = min(nout, khi[j] - q0)
-                if kind == COMPLEX:
-                    for i in range(i_lo, i_hi):
-                        t = first + i * decim
-                        out[r, q0 + i, 0] = accb[t * W + j]
-                        out[r, q0 + i, 1] = accb[(T + t) * W + j]
-                elif kind == POWER:
-                    for i in range(i_lo, i_hi):
-                        t = first + i * decim
-                        re = accb[t * W + j]
-                        im = accb[(T + t) * W + j]
-                        out[r, q0 + i, 0] = re * re + im * im
-                elif kind == REAL:
-                    for i in range(i_lo, i_hi):
-                        out[r, q0 + i, 0] = accb[(first + i * decim) * W + j]
-                elif kind == ABS:
-                    for i in range(i_lo, i_hi):
-                        t = first + i * decim
-                        re = accb[t * W + j]
-                        im = accb[(T + t) * W + j]
-                        out[r, q0 + i, 0] = math.sqrt(re * re + im * im)
-                else:
-                    for i in range(i_lo, i_hi):
-                        t = first + i * decim
-                        out[r, q0 + i, 0] = math.atan2(accb[(T + t) * W + j], accb[t * W + j])
+                zero = np.uint64(0)
+                one = np.uint64(1)
+                for i in range(i_lo, i_hi):
+                    q = np.uint64(q0 + i)
+                    ir = np.uint64((first + i * decim) * W + j)
+                    ii = ir + np.uint64(T * W)
+                    if kind == REAL:
+                        out[r, q, zero] = accb[ir]
+                    elif kind == COMPLEX:
+                        out[r, q, zero] = accb[ir]
+                        out[r, q, one] = accb[ii]
+                    elif kind == POWER:
+                        out[r, q, zero] = accb[ir] * accb[ir] + accb[ii] * accb[ii]
+                    elif kind == ABS:
+                        out[r, q, zero] = math.sqrt(accb[ir] * accb[ir] + accb[ii] * accb[ii])
+                    else:
+                        out[r, q, zero] = math.atan2(accb[ii], accb[ir])
             oc += nout
             since = (since + nt) % decim
 
 
 @kernel(nogil=True)
-def extend_rows(lo_i, hi_i, x2d, rows, lo, length, front, mode, cval, centre, xe):
+def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe, pieces):
     """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around.
 
-    For ``lo_i <= i < hi_i``.
+    Task ``k`` (``lo_t <= k < hi_t``) fills piece ``k % pieces`` of the
+    ``pieces`` equal pieces of ``xe``'s row ``i = k // pieces``.
     """
-    for i in range(lo_i, hi_i):
+    ncol = xe.shape[1]
+    for k in range(lo_t, hi_t):
+        i = k // pieces
+        piece = k % pieces
+        a = ncol * piece // pieces
+        b = ncol * (piece + 1) // pieces
         x = x2d[rows[i]]
         n = x.shape[0]
         c = centre[i]
-        for t in range(front):
-            xe[i, t] = 0.0
-        for t in range(length):
-            k = lo + t
-            if 0 <= k < n:
-                xe[i, front + t] = x[k] - c
+        for u in range(a, min(b, front)):
+            xe[i, u] = 0.0
+        for u in range(max(a, front), min(b, front + length)):
+            j = lo + u - front
+            if 0 <= j < n:
+                xe[i, u] = x[j] - c
             else:
-                j = source_index(k, n, mode)
-                xe[i, front + t] = (cval if j < 0 else x[j]) - c
-        for t in range(front + length, xe.shape[1]):
-            xe[i, t] = 0.0
+                s = source_index(j, n, mode)
+                xe[i, u] = (cval if s < 0 else x[s]) - c
+        for u in range(max(a, front + length), b):
+            xe[i, u] = 0.0
