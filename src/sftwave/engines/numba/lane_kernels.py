@@ -255,10 +255,10 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                         xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
                                          if u >= lane_L[g, j] and live else 0.0)
                 else:
-                    for j in range(W):
+                    for j in range(W):   # unsigned: no negative-index tests
                         s = m + src_new[j]
-                        xb[i_new + j] = xf[s]
-                        xb[i_old + j] = xf[s - src_L[j]]
+                        xb[np.uint64(i_new + j)] = xf[np.uint64(s)]
+                        xb[np.uint64(i_old + j)] = xf[np.uint64(s - src_L[j])]
             first = (decim - since) % decim       # the block's first output step
             for t in range(first, nt, decim):
                 for j in range(W):
