@@ -26,6 +26,10 @@ __all__ = ["scalogram", "resolve_bank_method", "transform_for", "ENGINE_MIN_LANE
 #: run mostly empty (measured by ``make bench``, docs/benchmarks.md, *Few scales*).
 ENGINE_MIN_LANES = 8
 
+#: Samples of input per call of the lane engine, so that its extended copy of the rows
+#: is a few MB, not a copy of the whole input (no change in speed on the EEG job).
+LANE_BATCH_SAMPLES = 1 << 20
+
 #: Single-precision output at a tolerance at least this loose runs the
 #: recursions in float32 arithmetic with the ASFT (its decay keeps float32 state
 #: bounded: measured, float32 adds at most about 5e-5 to a row's relative
@@ -81,13 +85,18 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
     with limit(workers):
         if use_lanes:
             is_bank = np.array([isinstance(plan, SFTPlan) for plan in plans])
-            table = lanes.LaneTable.grid(plans, nrows, n)
-            table = table.take(is_bank[table.plan])
             flat = out3.reshape(nrows * F, n_out)
             view = flat.view(flat.real.dtype).reshape(nrows * F, n_out, 2) if kind == "complex" \
                 else flat[..., None]
-            lanes.run(rows[0], table, view, mode=mode, cval=cvals[0], decim=decim, kind=kind,
-                      dtype=np.float32 if state32 else np.float64)
+            # rows in batches: the engine's extended copy is of one batch at a time
+            longest = max((p.length for p in plans if isinstance(p, SFTPlan)), default=0)
+            step = max(1, LANE_BATCH_SAMPLES // (n + 2 * longest + 2 * decim))
+            for r0 in range(0, nrows, step):
+                r1 = min(nrows, r0 + step)
+                table = lanes.LaneTable.grid(plans, r1 - r0, n)
+                table = table.take(is_bank[table.plan])
+                lanes.run(rows[0][r0:r1], table, view[r0 * F:r1 * F], mode=mode, cval=cvals[0],
+                          decim=decim, kind=kind, dtype=np.float32 if state32 else np.float64)
         tmp = None
         rows64 = None
         for i, plan in enumerate(plans):
