@@ -91,45 +91,44 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
 _LANE_WINDOWS = 16
 
 
+#: Most samples the lane path takes at once: its float64 copy of the lines (16 MB at most)
+#: is the memory it needs beyond the output.
+_LANE_MAX_SAMPLES = 1 << 21
+
+
 def _lanes_pay(x2d: np.ndarray, plan) -> bool:
-    """Whether the lane engine takes these rows: enough of them, or few cut into pieces.
+    """Whether the lane engine takes these rows: few long ones, cut into pieces.
 
     The lane engine runs 16 recursions side by side on explicit vectors
-    (:func:`~sftwave.engines.numba.lane_kernels.run_lanes_16`), at least 16
-    per thread: rows, or pieces of few long rows, each at least
-    :data:`_LANE_WINDOWS` windows long so that its warm-up costs little
-    (1024 x 1024 float32, sigma 8, last axis: 7.7 ms on the bank, 4.7 on
-    the lanes).
+    (:func:`~sftwave.engines.numba.lane_kernels.run_lanes_16`), at least 16 per
+    thread here: pieces of few long rows, each at least :data:`_LANE_WINDOWS`
+    windows long so that its warm-up costs little (1-D, N = 1e6, sigma 8 to
+    128: 1.6 to 2 times faster than the bank, ``benchmarks/gaussian_lanes_ab.py``).
+    Many rows stay with the bank: the lanes would gain 1.05 to 1.4 times
+    there, for a float64 copy of the rows that the bank, filtering a block of
+    lines at a time, does not make (scipy's memory rule: about one output).
     """
     rows, n = x2d.shape
-    per_row = max(1, n // (_LANE_WINDOWS * plan.length))
+    per_row = n // (_LANE_WINDOWS * plan.length)
     return (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
-            and rows * per_row >= 16 * threads())
-
-
-#: Samples per call of the lane engine: its float64 copy of them (8 MB) stays in the
-#: caches between the copy and the kernel, and fresh pages are few (a 3-D volume's last
-#: axis, 16384 rows of 256: 40 ms on the bank, 50 in batches of 4M samples, 30 in 1M).
-_LANE_BATCH_SAMPLES = 1 << 20
+            and rows < 16 * threads() and rows * per_row >= 16 * threads()
+            and rows * n <= _LANE_MAX_SAMPLES)
 
 
 def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:
     """Filter the rows of ``x2d`` with a real one-output plan on the lane engine, float64 state.
 
-    ``out2d`` may be ``x2d`` (each batch of rows is copied before it is written).
+    ``out2d`` may be ``x2d`` (the engine copies the rows before it writes).
     """
     rows, n = x2d.shape
     want = -(-16 * threads() // rows)               # lanes per row to fill every thread
     per_row = max(1, min(want, n // (_LANE_WINDOWS * plan.length)))
     edges = (n * np.arange(per_row + 1, dtype=np.int64)) // per_row
-    batch = max(1, _LANE_BATCH_SAMPLES // max(n + 2 * plan.length, 1))
-    for r0 in range(0, rows, batch):
-        r1 = min(rows, r0 + batch)
-        r = np.repeat(np.arange(r1 - r0, dtype=np.int64), per_row)
-        table = lanes.LaneTable((plan,), np.zeros(r.size, np.int64), r, r,
-                                np.tile(edges[:-1], r1 - r0), np.tile(edges[1:], r1 - r0))
-        lanes.run(x2d[r0:r1], table, out2d[r0:r1, :, None], mode=mode, cval=cval, kind="real",
-                  dtype=np.float64)
+    r = np.repeat(np.arange(rows, dtype=np.int64), per_row)
+    table = lanes.LaneTable((plan,), np.zeros(r.size, np.int64), r, r,
+                            np.tile(edges[:-1], rows), np.tile(edges[1:], rows))
+    lanes.run(x2d, table, out2d[:, :, None], mode=mode, cval=cval, kind="real",
+              dtype=np.float64)
 
 
 def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
