@@ -509,6 +509,29 @@ def section_import_time(_res: dict) -> str:
     ])
 
 
+def section_derivatives(_res: dict) -> str:
+    """gaussian_laplace and gaussian_gradient_magnitude against scipy (benchmarks/ndimage_derivatives.py), if run."""
+    path = HERE / "results" / "ndimage_derivatives.json"
+    if not path.exists():
+        return ""
+    d = json.loads(path.read_text())
+    m = d["machine"]
+    rows = [[f"`{c['function']}`", c["input"], num(c["sigma"]),
+             ms(1e3 * c["times"]["sftwave"]["median_s"]), ms(1e3 * c["times"]["scipy"]["median_s"]),
+             ratio(c["scipy_over_sftwave"]), err(c["error_sftwave"]), err(c["error_scipy"])]
+            for c in d["cases"]]
+    return "\n".join([
+        "## Gaussian Laplacian and gradient magnitude",
+        "",
+        f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
+        f"{d['load_end']:.2f}). sftwave and scipy alternate; medians after one untimed call. "
+        "Errors: relative RMSE against scipy's own function at `truncate=12` (in float64).",
+        "",
+        table(["function", "input", "sigma", "sftwave ms", "scipy ms", "scipy / sftwave",
+               "sftwave error", "scipy error"], rows),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -521,7 +544,8 @@ def render(res: dict) -> str:
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
              section_cwt,
-             section_first_call, section_import_time, section_crossover, section_bank,
+             section_derivatives, section_first_call, section_import_time, section_crossover,
+             section_bank,
              section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"

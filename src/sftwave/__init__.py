@@ -12,12 +12,19 @@ True
 
 from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .apply import apply_plan
-from .ndimage import gaussian_filter, gaussian_filter1d
+from .ndimage import (
+    gaussian_filter,
+    gaussian_filter1d,
+    gaussian_gradient_magnitude,
+    gaussian_laplace,
+)
 from .workers import get_workers, set_workers
 
 __all__ = [
     "gaussian_filter",
     "gaussian_filter1d",
+    "gaussian_laplace",
+    "gaussian_gradient_magnitude",
     "morlet_transform",
     "cwt",
     "frequency_to_scale",

@@ -1,4 +1,7 @@
-"""Drop-in replacements for ``scipy.ndimage.gaussian_filter1d`` and ``gaussian_filter``.
+"""Drop-in replacements for scipy.ndimage's Gaussian filters.
+
+``gaussian_filter1d``, ``gaussian_filter``, ``gaussian_laplace`` and
+``gaussian_gradient_magnitude``.
 
 Same signatures, boundary modes, output and dtype rules as scipy; the work is
 done by the SFT/ASFT bank at a cost per sample that does not depend on sigma.
@@ -10,9 +13,10 @@ accuracy and the engine.  This module validates the arguments, asks
 Where sftwave differs from scipy, on purpose:
 
 * ``order`` is limited to 0, 1 and 2 (scipy accepts any order).
-* A zero ``sigma`` in :func:`gaussian_filter` skips that axis as scipy does, but
-  only for ``order=0``; a derivative with zero sigma is a ``ValueError``
-  (scipy silently returns the input for it).
+* A zero ``sigma`` (at most 1e-15) in :func:`gaussian_filter` skips that axis
+  as scipy does, whatever its ``order`` (scipy's rule: the axis is left as it
+  is, not differentiated); :func:`gaussian_filter1d` with a zero sigma is a
+  ``ValueError`` (scipy divides by zero).
 * Bad arguments raise ``ValueError``/``TypeError``, never ``RuntimeError``.
 * ``truncate`` sets the accuracy of the SFT path (at least that of scipy's
   kernel truncated there), not its support; an explicit ``radius`` is the
@@ -29,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import engines
 from ._checks import (
     check_axes,
@@ -41,12 +47,17 @@ from ._checks import (
     check_sigma,
     check_tol,
     check_truncate,
+    output_array,
     per_axis,
 )
 from ._docs import docfiller
 from .plans import GAUSSIAN_METHODS, select_gaussian
 
-__all__ = ["gaussian_filter1d", "gaussian_filter"]
+__all__ = ["gaussian_filter1d", "gaussian_filter", "gaussian_laplace", "gaussian_gradient_magnitude"]
+
+
+#: A sigma at most this is zero: the axis is not filtered (scipy's threshold).
+_ZERO_SIGMA = 1e-15
 
 
 def _plan_axis(eng, name: str, sigma: float, order: int, n: int, *, truncate: float, radius,
@@ -149,8 +160,8 @@ def gaussian_filter(
     ----------
     %(gaussian_shared)s
     sigma : scalar or sequence of scalars
-        Standard deviation for each axis in ``axes`` (zero skips an axis for
-        ``order=0``, as in scipy).
+        Standard deviation for each axis in ``axes``; an axis whose sigma is
+        zero (at most 1e-15) is not filtered, whatever its order, as in scipy.
     order : int or sequence of ints, optional
         Derivative order (0, 1 or 2) for each axis.
     axes : tuple of int or None, optional
@@ -187,11 +198,145 @@ def gaussian_filter(
     tol = check_tol(tol)
     steps = []
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-        if s == 0.0:
-            if o != 0:
-                raise ValueError(f"sigma must be positive for a derivative (order={o}) along axis {ax}; got 0")
-            continue
+        if s <= _ZERO_SIGMA:
+            continue        # scipy's rule: not filtered, whatever the order
         plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
                           method=method, transform=transform, tol=tol)
         steps.append((ax, plan, m))
     return eng.filter(x, steps, cval=cval, output=output, bank_method=bank_method)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
+                     **kwargs) -> Any:
+    """Multidimensional Laplace filter using Gaussian second derivatives, like scipy's.
+
+    The sum over ``axes`` of :func:`gaussian_filter` with ``order=2`` along
+    that axis and 0 along the others, each smoothing every axis in ``axes``
+    with its sigma (axes outside ``axes`` are not filtered), as
+    ``scipy.ndimage.gaussian_laplace`` computes it; so its cost does not
+    depend on sigma either.
+
+    Parameters
+    ----------
+    input : array_like
+        The input array.
+    sigma : scalar or sequence of scalars
+        Standard deviation for each axis in ``axes``.
+    output : array or dtype, optional
+        Where to put the result, or its dtype (default: the input's).
+    mode : str or sequence of str, optional
+        Boundary mode (scipy's names), one for all axes or one per axis in
+        ``axes``; the derivative along an axis extends every axis by that
+        axis's mode, as scipy does.
+    cval : scalar, optional
+        Value past the edges for ``mode='constant'``.
+    axes : tuple of int or None, optional
+        The axes to filter (default: all).
+    **kwargs
+        Passed to :func:`gaussian_filter` (``truncate``, ``radius``, ``tol``,
+        ``method``, ...).
+
+    Returns
+    -------
+    ndarray
+        The filtered array (``output`` itself if an array was given).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y, x = np.mgrid[-20:21, -20:21].astype(float)
+    >>> bowl = x**2 + y**2                     # its Laplacian is 4 everywhere
+    >>> lap = gaussian_laplace(bowl, 3.0)
+    >>> bool(np.allclose(lap[15:26, 15:26], 4.0))
+    True
+    """
+    x = np.asarray(input)
+    axes = check_axes(axes, x.ndim)
+    sigmas = per_axis(sigma, len(axes), "sigma")
+    modes = per_axis(mode, len(axes), "mode")
+    full = [0.0] * x.ndim           # axes outside ``axes`` are not filtered
+    for s, ax in zip(sigmas, axes):
+        full[ax] = s
+
+    def second(ax, dest, m):
+        order = [0] * x.ndim
+        order[ax] = 2
+        return gaussian_filter(x, full, order, dest, m, cval, **kwargs)
+
+    return _sum_over_axes(x, axes, modes, output, second, square=False)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
+                                axes=None, **kwargs) -> Any:
+    """Multidimensional gradient magnitude using Gaussian derivatives, like scipy's.
+
+    ``sqrt(sum over axes of gaussian_filter(input, sigma, order=1 along that
+    axis)**2)``, as ``scipy.ndimage.gaussian_gradient_magnitude`` computes it:
+    ``sigma`` is handed to :func:`gaussian_filter` unchanged (a scalar, or one
+    value per dimension of the input, so that axes outside ``axes`` are
+    smoothed too, as in scipy).
+
+    Parameters
+    ----------
+    input : array_like
+        The input array.
+    sigma : scalar or sequence of scalars
+        Standard deviation: one for all dimensions, or one per dimension.
+    output : array or dtype, optional
+        Where to put the result, or its dtype (default: the input's).
+    mode : str or sequence of str, optional
+        Boundary mode, one for all axes or one per axis in ``axes``.
+    cval : scalar, optional
+        Value past the edges for ``mode='constant'``.
+    axes : tuple of int or None, optional
+        The axes whose derivatives enter the magnitude (default: all).
+    **kwargs
+        Passed to :func:`gaussian_filter`.
+
+    Returns
+    -------
+    ndarray
+        The gradient magnitude (``output`` itself if an array was given).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y, x = np.mgrid[0:100, 0:100].astype(float)
+    >>> ramp = 3.0 * x + 4.0 * y               # a gradient of length 5
+    >>> g = gaussian_gradient_magnitude(ramp, 6.0)
+    >>> bool(np.allclose(g[40:60, 40:60], 5.0))  # away from the edges' reflections
+    True
+    """
+    x = np.asarray(input)
+    axes = check_axes(axes, x.ndim)
+    modes = per_axis(mode, len(axes), "mode")
+
+    def first(ax, dest, m):
+        order = [0] * x.ndim
+        order[ax] = 1
+        return gaussian_filter(x, sigma, order, dest, m, cval, **kwargs)
+
+    return _sum_over_axes(x, axes, modes, output, first, square=True)
+
+
+def _sum_over_axes(x: np.ndarray, axes, modes, output, derivative, *, square: bool):
+    """scipy's ``generic_laplace`` (``square=False``) and ``generic_gradient_magnitude`` (True).
+
+    The first axis's derivative is written into the output; each later one is
+    computed in the output's dtype and added (squared first for the gradient).
+    """
+    if not axes:
+        out = output_array(output, x)
+        out[...] = x
+        return out
+    out = derivative(axes[0], output, modes[0])
+    if square:
+        np.multiply(out, out, out)
+    for ax, m in zip(axes[1:], modes[1:]):
+        tmp = derivative(ax, out.dtype, m)
+        if square:
+            np.multiply(tmp, tmp, tmp)
+        out += tmp
+    if square:
+        np.sqrt(out, out, casting="unsafe")
+    return out
