@@ -717,8 +717,15 @@ def test_bad_axis():
             cwt(a, [0.1], axis=axis)
 
 
-@pytest.mark.parametrize("x", [["a", "b"], np.array([True, False]), np.array([None, 1.0], dtype=object),
-                               "signal"])
+def test_bool_input_is_zero_one():
+    """bool samples are 0 and 1 (as scipy.ndimage takes them): the float64 result of 0/1."""
+    x = np.random.default_rng(4).random(300) > 0.5
+    np.testing.assert_array_equal(cwt(x, [0.05, 0.2]), cwt(x.astype(np.float64), [0.05, 0.2]))
+    np.testing.assert_array_equal(morlet_transform(x, 10.0),
+                                  morlet_transform(x.astype(np.float64), 10.0))
+
+
+@pytest.mark.parametrize("x", [["a", "b"], np.array([None, 1.0], dtype=object), "signal"])
 def test_non_numeric_input(x):
     with pytest.raises(TypeError, match=_m("x", "numeric")):
         cwt(x, [0.1])

@@ -444,10 +444,10 @@ def test_gaussian_filter_sigma_zero_skips_axis():
     assert np.array_equal(got, gaussian_filter1d(a, 6.0, axis=1))
     assert np.array_equal(gaussian_filter(a, 0), a)  # scipy also returns the input for sigma 0
     assert np.array_equal(ndi.gaussian_filter(a, 0), a)
-    with pytest.raises(ValueError, match="sigma"):
-        gaussian_filter(a, (0, 6.0), order=(1, 0))
-    with pytest.raises(ValueError, match="order=2"):
-        gaussian_filter(a, (6.0, 0.0), order=(0, 2))
+    # a derivative along a zero-sigma axis: that axis is not filtered, as scipy does
+    assert np.array_equal(gaussian_filter(a, (0, 6.0), order=(1, 0)), got)
+    assert np.array_equal(gaussian_filter(a, (6.0, 0.0), order=(0, 2)),
+                          gaussian_filter1d(a, 6.0, axis=0))
 
 
 # --------------------------------------------------------------------------- output rules
@@ -603,3 +603,31 @@ def test_long_lines_on_the_lane_engine(rows, order, mode):
                 scale = np.max(np.abs(xr)) * slack
                 err = np.abs(got[r] - ref)
                 assert np.all(err <= bound * 1.01 + scale), (dtype, r, float(np.max(err / bound)))
+
+
+@pytest.mark.parametrize("sigma", [0.7, 2.0, 9.0])
+def test_bool_input_and_output_as_scipy(sigma):
+    """bool input is 0/1 (scipy accepts it); a bool output is C's conversion, as scipy's: True
+    where the value truncated toward zero is non-zero (0.94 is False, 1.0 and -2.4 True).
+    Against scipy: equal wherever the value is not an integer up to rounding (there the two
+    libraries' last bits decide which side of it they fall)."""
+    rng = np.random.default_rng(int(sigma * 10))
+    mask = rng.random((40, 50)) > 0.4
+    as_float = gaussian_filter(mask, sigma, output=np.float64)
+    np.testing.assert_array_equal(as_float, gaussian_filter(mask.astype(np.uint8), sigma,
+                                                            output=np.float64))
+    got = gaussian_filter1d(mask, sigma, axis=1)
+    assert got.dtype == np.bool_
+    f1 = gaussian_filter1d(mask, sigma, axis=1, output=np.float64)
+    np.testing.assert_array_equal(got, np.trunc(f1) != 0)
+    ref = ndi.gaussian_filter1d(mask, sigma, axis=1)
+    ref_f = ndi.gaussian_filter1d(mask, sigma, axis=1, output=np.float64)
+    clear = np.abs(ref_f - np.round(ref_f)) > 1e-9
+    np.testing.assert_array_equal(got[clear], ref[clear])
+    # a bool output of float input: scaled so that values cross 1 and -1
+    x = 10.0 * sigma * rng.standard_normal((40, 50))
+    out = np.zeros(x.shape, bool)
+    assert gaussian_filter(x, sigma, output=out) is out
+    f = gaussian_filter(x, sigma, output=np.float64)
+    np.testing.assert_array_equal(out, np.trunc(f) != 0)
+    assert out.any() and not out.all()

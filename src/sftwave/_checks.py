@@ -48,6 +48,8 @@ def _is_real_number(value: Any) -> bool:
 def check_input_array(input: Any, name: str = "input") -> np.ndarray:
     """Return ``input`` as an ndarray of a supported numeric dtype, in native byte order.
 
+    bool is a number here (False 0, True 1), as scipy.ndimage takes it.
+
     A non-native (big-endian on x86) array is converted once, so that every
     dtype rule downstream sees ``float32`` as ``float32`` (scipy.ndimage also
     returns native dtypes for such input).
@@ -59,9 +61,9 @@ def check_input_array(input: Any, name: str = "input") -> np.ndarray:
                          f"equal lengths); got a ragged {type(input).__name__}") from None
     except Exception as exc:
         raise TypeError(f"{name} must be array-like; got {type(input).__name__}") from exc
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "uifc":
+    if arr.dtype.kind not in "buifc":
         raise TypeError(
-            f"{name} must have a numeric (integer, float or complex) dtype; "
+            f"{name} must have a numeric (bool, integer, float or complex) dtype; "
             f"got dtype {arr.dtype}"
         )
     if not arr.dtype.isnative:
@@ -317,7 +319,7 @@ def output_array(output: Any, x: np.ndarray) -> np.ndarray:
     """scipy.ndimage's ``output`` rule, with ValueError/TypeError instead of RuntimeError.
 
     None: a new array of ``x``'s dtype; a dtype: a new array of it; an array:
-    itself, checked (shape, writeable, numeric, complex for complex input).
+    itself, checked (shape, writeable, numeric or bool, complex for complex input).
     """
     complex_input = x.dtype.kind == "c"
     if output is None:
@@ -327,7 +329,7 @@ def output_array(output: Any, x: np.ndarray) -> np.ndarray:
             dtype = np.dtype(output)
         except TypeError as exc:
             raise TypeError(f"output must be an array or a numeric dtype; got {output!r}") from exc
-        if dtype == np.bool_ or dtype.kind not in "uifc":
+        if dtype.kind not in "buifc":
             raise TypeError(f"output must have a numeric dtype; got {output!r}")
         if complex_input and dtype.kind != "c":
             raise TypeError(f"output must have a complex dtype for complex input; got {output!r}")
@@ -337,7 +339,7 @@ def output_array(output: Any, x: np.ndarray) -> np.ndarray:
     if output.shape != x.shape:
         raise ValueError(f"output shape {output.shape} does not match input shape {x.shape}")
     check_writeable(output, "output")
-    if output.dtype == np.bool_ or output.dtype.kind not in "uifc":
+    if output.dtype.kind not in "buifc":
         raise TypeError(f"output must have a numeric dtype; got {output.dtype}")
     if complex_input and output.dtype.kind != "c":
         raise TypeError(f"output must have a complex dtype for complex input; got {output.dtype}")

@@ -64,7 +64,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         res = np.moveaxis(res.reshape(shape), -1, axis)
         if out is None:
             return res
-        np.copyto(out, res, casting="unsafe")
+        cast_into(out, res)
         return out
     direct_write = (
         out is not None and out.dtype == x.dtype and axis == x.ndim - 1
@@ -83,7 +83,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     res = np.moveaxis(res.reshape(shape), -1, axis)
     if out is None:
         return res
-    np.copyto(out, res, casting="unsafe")
+    cast_into(out, res)
     return out
 
 
@@ -170,7 +170,7 @@ def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
                       work=float(x.size + plan.length * outer * inner) * (w.size + 1))
     if out is None or res is out:
         return res
-    np.copyto(out, res, casting="unsafe")
+    cast_into(out, res)
     return out
 
 
@@ -200,7 +200,7 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
                      float(cval), res.reshape(outer, n, inner), work=work)
     if out is None or res is out:
         return res
-    np.copyto(out, res, casting="unsafe")
+    cast_into(out, res)
     return out
 
 
@@ -220,7 +220,7 @@ def _filter_axis(x: np.ndarray, step, method: str, cval: float,
         res = _ndi.correlate1d(x, weights, axis=axis, output=x.dtype, mode=mode, cval=cval)
         if out is None:
             return res
-        np.copyto(out, res, casting="unsafe")  # e.g. float16, which scipy cannot write
+        cast_into(out, res)  # e.g. float16, which scipy cannot write
         return out
     if isinstance(plan, WidePlan):
         return _wide_axis(x, axis, plan.sigma, plan.order, mode, cval, out)
@@ -237,7 +237,7 @@ def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cv
     res = np.moveaxis(res.reshape(moved.shape), -1, axis)
     if out is None:
         return res.astype(x.dtype, copy=False)
-    np.copyto(out, res, casting="unsafe")
+    cast_into(out, res)
     return out
 
 
@@ -254,7 +254,7 @@ def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | 
     if not steps:
         if out is None:
             return x.copy()
-        np.copyto(out, x, casting="unsafe")
+        cast_into(out, x)
         return out
     if (out is not None and out.dtype == x.dtype and out.flags.c_contiguous
             and not np.may_share_memory(x, out)):
@@ -271,8 +271,22 @@ def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | 
         src = buf
     if out is None or buf is out:
         return buf
-    np.copyto(out, buf, casting="unsafe")
+    cast_into(out, buf)
     return out
+
+
+def cast_into(out: np.ndarray, values: np.ndarray) -> None:
+    """``out[...] = values`` as scipy.ndimage casts its results: C's conversion.
+
+    Integers truncate toward zero (numpy's unsafe cast does the same); a bool
+    output is True where the value truncated toward zero is not zero (C's
+    conversion to scipy's one-byte bool: 0.94 is False, -2.4 True), where
+    numpy would make every non-zero value True.
+    """
+    if out.dtype == np.bool_:
+        np.not_equal(np.trunc(values), 0, out=out)
+    else:
+        np.copyto(out, values, casting="unsafe")
 
 
 def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
