@@ -631,3 +631,44 @@ def test_bool_input_and_output_as_scipy(sigma):
     f = gaussian_filter(x, sigma, output=np.float64)
     np.testing.assert_array_equal(out, np.trunc(f) != 0)
     assert out.any() and not out.all()
+
+
+@pytest.mark.parametrize("order", [3, 4, 6])
+@pytest.mark.parametrize("sigma", [0.8, 2.5, 11.0])
+def test_high_orders_are_scipys_kernel(order, sigma):
+    """Orders above 2 run scipy's own truncated kernel: scipy's result bit for bit, in 1-D, along
+    any axis, every mode, with truncate and radius, and on every axis of gaussian_filter."""
+    rng = np.random.default_rng(order * 100 + int(sigma * 10))
+    x = np.cumsum(rng.standard_normal((6, 257)), axis=1)
+    for mode in BASE_MODES:
+        np.testing.assert_array_equal(
+            gaussian_filter1d(x, sigma, order=order, mode=mode, cval=CVAL),
+            ndi.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=CVAL))
+    np.testing.assert_array_equal(gaussian_filter1d(x, sigma, axis=0, order=order, truncate=3.0),
+                                  ndi.gaussian_filter1d(x, sigma, axis=0, order=order, truncate=3.0))
+    np.testing.assert_array_equal(gaussian_filter1d(x, sigma, order=order, radius=5),
+                                  ndi.gaussian_filter1d(x, sigma, order=order, radius=5))
+    np.testing.assert_array_equal(gaussian_filter(x, sigma, order=order),
+                                  ndi.gaussian_filter(x, sigma, order=order))
+
+
+def test_orders_gauss_as_scipys_test():
+    """scipy's test_orders_gauss, with sftwave's functions."""
+    arr = np.zeros((1,))
+    np.testing.assert_array_equal(gaussian_filter(arr, 1, order=0), [0.0])
+    np.testing.assert_array_equal(gaussian_filter(arr, 1, order=3), [0.0])
+    with pytest.raises(ValueError):
+        gaussian_filter(arr, 1, -1)
+    np.testing.assert_array_equal(gaussian_filter1d(arr, 1, axis=-1, order=0), [0.0])
+    np.testing.assert_array_equal(gaussian_filter1d(arr, 1, axis=-1, order=3), [0.0])
+    with pytest.raises(ValueError):
+        gaussian_filter1d(arr, 1, -1, -1)
+
+
+def test_high_orders_refuse_tol_and_bank():
+    """tol= and method='bank' are the SFT's: for order 3 they are a clear error, not ignored."""
+    x = np.arange(50.0)
+    with pytest.raises(ValueError, match="order=3.*tol"):
+        gaussian_filter1d(x, 4.0, order=3, tol=1e-6)
+    with pytest.raises(ValueError, match="order=3.*method='bank'"):
+        gaussian_filter1d(x, 4.0, order=3, method="bank")

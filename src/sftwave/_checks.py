@@ -84,11 +84,11 @@ def check_sigma(sigma: Any, name: str = "sigma", *, allow_zero: bool = False) ->
 
 
 def check_order(order: Any, name: str = "order") -> int:
-    """Return the derivative order, which must be 0, 1 or 2."""
+    """Return the derivative order, a non-negative integer (as scipy takes it)."""
     if isinstance(order, (bool, np.bool_)) or not isinstance(order, numbers.Integral):
-        raise TypeError(f"{name} must be an integer 0, 1 or 2; got {order!r}")
-    if int(order) not in (0, 1, 2):
-        raise ValueError(f"{name} must be 0, 1 or 2; got {order!r}")
+        raise TypeError(f"{name} must be a non-negative integer; got {order!r}")
+    if int(order) < 0:
+        raise ValueError(f"{name} must be a non-negative integer; got {order!r}")
     return int(order)
 
 

@@ -12,7 +12,8 @@ accuracy and the engine.  This module validates the arguments, asks
 
 Where sftwave differs from scipy, on purpose:
 
-* ``order`` is limited to 0, 1 and 2 (scipy accepts any order).
+* ``order`` 3 and higher runs scipy's own truncated kernel (scipy's result
+  and cost, which grows with sigma); orders 0 to 2 are the SFT's.
 * A zero ``sigma`` (at most 1e-15) in :func:`gaussian_filter` skips that axis
   as scipy does, whatever its ``order`` (scipy's rule: the axis is left as it
   is, not differentiated); :func:`gaussian_filter1d` with a zero sigma is a
@@ -98,9 +99,10 @@ def gaussian_filter1d(
         Standard deviation of the Gaussian kernel, in samples (positive).
     axis : int, optional
         The axis along which to filter. Default -1.
-    order : {0, 1, 2}, optional
+    order : int, optional
         0 smooths; 1 and 2 convolve with the first and second derivative of the
-        Gaussian.
+        Gaussian, at a cost independent of sigma; 3 and higher with scipy's own
+        truncated kernel of that derivative (a FIR, scipy's result and cost).
 
     Returns
     -------
@@ -163,7 +165,8 @@ def gaussian_filter(
         Standard deviation for each axis in ``axes``; an axis whose sigma is
         zero (at most 1e-15) is not filtered, whatever its order, as in scipy.
     order : int or sequence of ints, optional
-        Derivative order (0, 1 or 2) for each axis.
+        Derivative order for each axis (3 and higher: scipy's kernel, see
+        :func:`gaussian_filter1d`).
     axes : tuple of int or None, optional
         The axes to filter; ``sigma``, ``order``, ``mode`` and ``radius`` may be
         sequences with one entry per axis.  Default: all axes.

@@ -97,11 +97,18 @@ def gaussian_tol(sigma: float, order: int, truncate: float) -> float:
     return DEFAULT_TOL_FACTOR * scipy_kernel_error(sigma, order, int(truncate * sigma + 0.5))
 
 
+#: Highest derivative order the SFT plans are fitted for; higher orders use scipy's kernel.
+MAX_SFT_ORDER = 2
+
+
 def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
                     method: str = "auto", transform: str = "sft", tol: float | None = None,
                     n: int | None = None, fir_taps_per_order: float | None = None,
                     wide: bool = False) -> SFTPlan | FIRPlan | WidePlan:
-    """The plan for one axis of a Gaussian filter (or its first or second derivative).
+    """The plan for one axis of a Gaussian filter (or its derivative of any order).
+
+    Orders above :data:`MAX_SFT_ORDER` are scipy's own truncated kernel (a FIR
+    whose cost grows with sigma; results bit-identical to scipy's).
 
     The accuracy target is ``tol`` or, without it, :func:`gaussian_tol`.  The
     FIR is scipy's own kernel for orders 0 and 1 without ``tol``
@@ -135,6 +142,15 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     >>> select_gaussian(1e7, 2, n=1000, wide=True)
     WidePlan(sigma=10000000.0, order=2)
     """
+    if order > MAX_SFT_ORDER:
+        # orders beyond the fitted ones: scipy's own kernel, exact to its truncation
+        if tol is not None or method == "bank":
+            raise ValueError(
+                f"order={order} is filtered by scipy's truncated kernel (the SFT plans reach "
+                f"order {MAX_SFT_ORDER}): tol= and method='bank' do not apply; got "
+                f"tol={tol!r}, method={method!r}")
+        r = int(truncate * sigma + 0.5) if radius is None else radius
+        return FIRPlan(scipy_gaussian_kernel(sigma, order, r))
     if radius is not None and tol is None:
         if method == "bank":
             raise ValueError(
