@@ -195,7 +195,7 @@ BLOCK = 128
 @kernel(nogil=True, noalias=True)
 def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                      phase, group_P, coefs, base_r, base_i, decim, kind, out):
+                 phase, group_P, coefs, base_r, base_i, decim, kind, out):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
 
     Same arguments and results up to rounding (the recursions and the sums of

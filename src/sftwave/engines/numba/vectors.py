@@ -17,6 +17,10 @@ only their own buffers of known size), and the element-wise :func:`fma`
 once, where ``a * b + c`` in numba's scalar code is rounded twice: results
 differ from a scalar loop's in the last bits.
 
+numba's disk cache keys a kernel on its own source file: after a change here,
+clear the caches of the kernels that use these (``__pycache__/*.nbi``,
+``*.nbc`` of ``lane_kernels``), or they keep the old code.
+
 Examples
 --------
 >>> import numpy as np
