@@ -672,3 +672,16 @@ def test_high_orders_refuse_tol_and_bank():
         gaussian_filter1d(x, 4.0, order=3, tol=1e-6)
     with pytest.raises(ValueError, match="order=3.*method='bank'"):
         gaussian_filter1d(x, 4.0, order=3, method="bank")
+
+
+def test_integer_outputs_saturate_beyond_their_range():
+    """Values beyond an integer output's range saturate at its ends (C's conversion, scipy's, is
+    undefined there: it wraps on x86): a 4th derivative at a tiny sigma reaches 3e12."""
+    x = np.array([1, 0, -1, 2], dtype=np.int8)
+    got = gaussian_filter1d(x, 0.001, order=4)
+    np.testing.assert_array_equal(got, [127, 0, -128, 127])
+    assert gaussian_filter1d(np.array([3, 0], np.uint8), 0.001, order=4).tolist() == [255, 0]
+    big = gaussian_filter1d(np.array([1, -1], np.int64), 0.001, order=4, output=np.int64)
+    assert big.tolist() == [3000000000000, -3000000000000]   # within int64: exact
+    neg = gaussian_filter1d(np.array([-5.0, 5.0]), 0.001, order=4, output=np.uint16)
+    assert neg.tolist() == [0, 65535]

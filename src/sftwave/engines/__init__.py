@@ -146,8 +146,13 @@ def unregister(name: str) -> None:
 
 
 def _is_xp_array(x: Any) -> bool:
-    """Whether ``x`` is an array of another library than numpy (torch, CuPy, ...)."""
-    if isinstance(x, np.ndarray):
+    """Whether ``x`` is an array of another library than numpy (torch, CuPy, ...).
+
+    numpy's scalars (``np.float64(1.0)``, ``np.True_``) are numpy's: they carry
+    ``__array_namespace__`` too, and were sent to the array-API engine (found
+    by tests/test_fuzz.py).
+    """
+    if isinstance(x, (np.ndarray, np.generic)):
         return False
     return hasattr(x, "__array_namespace__") or type(x).__module__.partition(".")[0] in _XP_MODULES
 

@@ -278,13 +278,22 @@ def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | 
 def cast_into(out: np.ndarray, values: np.ndarray) -> None:
     """``out[...] = values`` as scipy.ndimage casts its results: C's conversion.
 
-    Integers truncate toward zero (numpy's unsafe cast does the same); a bool
-    output is True where the value truncated toward zero is not zero (C's
-    conversion to scipy's one-byte bool: 0.94 is False, -2.4 True), where
+    Integers truncate toward zero (numpy's unsafe cast does the same), and
+    values beyond the integer dtype's range saturate at its ends (C's
+    conversion leaves them undefined: scipy wraps them on x86; a derivative of
+    high order at a tiny sigma reaches 3e12, found by tests/test_fuzz.py).  A
+    bool output is True where the value truncated toward zero is not zero
+    (C's conversion to scipy's one-byte bool: 0.94 is False, -2.4 True), where
     numpy would make every non-zero value True.
     """
     if out.dtype == np.bool_:
         np.not_equal(np.trunc(values), 0, out=out)
+    elif out.dtype.kind in "iu" and np.asarray(values).dtype.kind == "f":
+        info = np.iinfo(out.dtype)
+        # the float nearest each end that the cast cannot overflow
+        hi = np.nextafter(float(info.max) + 1.0, -np.inf) if info.bits >= 53 else float(info.max)
+        lo = float(info.min)
+        np.copyto(out, np.clip(values, lo, hi), casting="unsafe")
     else:
         np.copyto(out, values, casting="unsafe")
 
