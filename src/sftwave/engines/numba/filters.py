@@ -293,7 +293,9 @@ def cast_into(out: np.ndarray, values: np.ndarray) -> None:
         # the float nearest each end that the cast cannot overflow
         hi = np.nextafter(float(info.max) + 1.0, -np.inf) if info.bits >= 53 else float(info.max)
         lo = float(info.min)
-        np.copyto(out, np.clip(values, lo, hi), casting="unsafe")
+        if values.size and (np.min(values) < lo or np.max(values) > hi):
+            values = np.clip(values, lo, hi)   # a copy only where something overflows
+        np.copyto(out, values, casting="unsafe")
     else:
         np.copyto(out, values, casting="unsafe")
 
