@@ -305,7 +305,9 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                 store16(st, p * 2 * W + W, b)
                 store16(st, p * 2 * W + 2 * W, a2)
                 store16(st, p * 2 * W + 3 * W, b2)
-            for p in range(2 * npair, Pg):   # the odd one out
+            # the odd one out, alone (paired with a copy of itself it would run its
+            # recursion twice; the pair loop above does not fit a remainder)
+            for p in range(2 * npair, Pg):
                 c = cbase + p * 8 * W
                 wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
                                   load16(cf, c + CR * W), load16(cf, c + CI * W))

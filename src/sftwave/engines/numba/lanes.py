@@ -197,7 +197,7 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan], plan_P[lane_plan]))
     nl = order.size
     G = -(-nl // width)
-    P = max(p.omegas.size for p in plans)
+    P = int(plan_P.max())
     w, wL, weights, dc = _plan_rows(plans, kind, P)
 
     u = lane_plan[order]
