@@ -212,6 +212,20 @@ def _weights(plan: SFTPlan) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(c[0:1], dtype=np.float64), np.asarray(c[1:2], dtype=np.float64)
 
 
+def _centres(xp, segs):
+    """Each block's centre (..., nb, 1): the median of at most 63 evenly spaced samples.
+
+    As the CPU engine's (:func:`sftwave.engines.numba.lanes.row_centres`): a
+    spike cannot move it, where it moves the block's mean by its amplitude
+    over the block (the rounding of the sums then scales with the spike).
+    """
+    seg = int(segs.shape[-1])
+    step = max(1, -(-seg // 63))
+    picks = xp.sort(segs[..., ::step], axis=-1)
+    mid = int(picks.shape[-1]) // 2
+    return picks[..., mid:mid + 1]
+
+
 def _filter_real(xp, x, plan: SFTPlan, mode: str, cval: float, work):
     """A real plan or a complex plan on real ``x`` (..., n) in dtype ``work``: channels (..., C, n)."""
     n = int(x.shape[-1])
@@ -221,7 +235,7 @@ def _filter_real(xp, x, plan: SFTPlan, mode: str, cval: float, work):
     B, nb, seg = _block_layout(n, L)
     pos = _segment_positions(B, nb, seg) - plan.pad_before
     segs = xp.reshape(_gather(xp, x, pos, mode, cval), (*x.shape[:-1], nb, seg))
-    centre = xp.mean(segs, axis=-1, keepdims=True)  # (..., nb, 1): each block's own mean
+    centre = _centres(xp, segs)  # (..., nb, 1): each block's own centre
     U, cos, sin = _sliding_components(xp, segs - centre, omegas, L, work, dev)  # (..., nb, 2P, B)
     W_re, W_im = _weights(plan)
     dcos, dsin = cos[:, L - 1:L - 1 + B], sin[:, L - 1:L - 1 + B]  # c_p at t = i + L - 1

@@ -29,18 +29,31 @@ INNER_BLOCK = 64
 INTEGRAL, WINDOW, IIR1, IIR1_2K, IIR2 = 0, 1, 2, 3, 4
 
 
+#: Samples a centre is taken from: at most this many, evenly spaced.
+CENTRE_SAMPLES = 63
+
+
 @kernel
-def segment_mean(x, lo, length, cval):
-    """Mean of the part of x inside positions lo .. lo+length-1 (cval if none is)."""
+def segment_centre(x, lo, length, cval):
+    """A centre of the part of x inside positions lo .. lo+length-1 (cval if none is).
+
+    The median of at most :data:`CENTRE_SAMPLES` evenly spaced samples: one
+    sample, however large (a spike), cannot move it far, where it moves the
+    mean by its amplitude over the length.  Any centre gives the same result
+    (it is added back times the kernel sum); a centre near the bulk of the
+    samples keeps the recursions' rounding relative to the signal's
+    fluctuations, not to an offset or a transient.
+    """
     n = x.shape[0]
     a = max(lo, 0)
     b = min(lo + length, n)
     if b <= a:
         return cval
-    acc = 0.0
-    for i in range(a, b):
-        acc += x[i]
-    return acc / (b - a)
+    m = min(b - a, CENTRE_SAMPLES)
+    s = np.empty(m)
+    for k in range(m):
+        s[k] = x[a + (k * (b - a)) // m]
+    return np.median(s)
 
 
 @kernel
@@ -270,7 +283,7 @@ def run_bank(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, c
     Item ``it`` extends line ``x2d[rows[it]]`` over the positions
     ``starts[it] - pad_before`` .. ``+ counts[it] + L - 2`` and writes outputs
     ``starts[it]`` .. ``+ counts[it] - 1`` of ``out[rows[it]]``.  Each item
-    filters its segment minus the segment's mean and adds back the mean times
+    filters its segment minus its centre (:func:`segment_centre`) and adds back the centre times
     the kernel's sum ``dc`` (exact, and it keeps an offset out of the
     recursions' rounding).
     """
@@ -280,7 +293,7 @@ def run_bank(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, c
         c = counts[it]
         lo = s - pad_before
         buf = np.empty(c + L - 1, dtype=np.float64)
-        centre = segment_mean(x2d[r], lo, c + L - 1, cval)
+        centre = segment_centre(x2d[r], lo, c + L - 1, cval)
         fill_line(x2d[r], lo, buf, mode, cval, centre)
         base = centre * dc
         if method == IIR1:
@@ -303,7 +316,8 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
     elements are neighbours in memory: each step loads and stores a contiguous
     block, and the recursions of the block run as one vector.  One real output
     channel (coefficients ``ca`` on Re T_p, ``cb`` on Im T_p; ``dc`` the kernel's
-    sum).  Each element of the block is filtered minus its mean along the axis.
+    sum).  Each element of the block is filtered minus its centre along the axis
+    (the median of evenly spaced samples, as :func:`segment_centre`).
     Tasks ``lo_task <= task < hi_task`` of ``outer * ceil(inner / INNER_BLOCK)``.
     Each task copies its block of the input (in the pass that takes the
     means) before writing, so ``out3`` may be ``x3`` itself (in place).
@@ -316,15 +330,17 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
         o = task // nblocks
         b0 = (task % nblocks) * block
         nb = min(inner, b0 + block) - b0
-        centre = np.zeros(nb)
         col = np.empty((n, nb))   # this block of the input, read first
         for i in range(n):
             for t in range(nb):
-                v = x3[o, i, b0 + t]
-                col[i, t] = v
-                centre[t] += v
+                col[i, t] = x3[o, i, b0 + t]
+        centre = np.empty(nb)     # each element's centre, as segment_centre takes it
+        m = min(n, CENTRE_SAMPLES)
+        picks = np.empty(m)
         for t in range(nb):
-            centre[t] /= n
+            for k in range(m):
+                picks[k] = col[(k * n) // m, t]
+            centre[t] = np.median(picks)
         sr = np.zeros((P, nb))
         si = np.zeros((P, nb))
         xn = np.empty(nb)
