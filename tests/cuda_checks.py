@@ -326,3 +326,29 @@ def test_torch_cpu_tensor_in_torch_tensor_out(plans):
         assert isinstance(y, torch.Tensor) and y.dtype == dtype and y.device.type == "cpu"
         ref = sftwave.gaussian_filter1d(t.numpy(), 8.0, engine="cuda")
         assert np.array_equal(y.numpy(), ref)
+
+
+def test_nonfinite_confined_on_the_cuda_engine(ce, cuda):
+    """A NaN and an inf: exactly the outputs whose window reads them are non-finite, for
+    numpy input and for a numba device array (checked on the device by a reduction)."""
+    import sftwave
+    from sftwave.engines import nonfinite
+    from sftwave.plans.gaussian import gaussian_plan
+
+    n = 300
+    x = np.random.default_rng(4).standard_normal(n)
+    x[[0, 150]] = np.nan, np.inf
+    plan = gaussian_plan(6.0, 0, 1e-4, "sft")
+    left, right = nonfinite.support(plan, n)
+    ext = naive.extend((~np.isfinite(x)).astype(float), left, right, "reflect", 0.0)
+    hits = np.convolve(ext, np.ones(left + right + 1), mode="valid") > 0.5
+    y = sftwave.apply_plan(x, plan, engine="cuda")
+    assert np.array_equal(~np.isfinite(y), hits)
+    d = sftwave.apply_plan(cuda.to_device(x), plan, engine="cuda")
+    assert np.array_equal(~np.isfinite(d.copy_to_host()), hits)
+    from sftwave.engines.cuda import filters as cuda_engine
+
+    assert cuda_engine.all_finite(cuda.to_device(np.ones(7)))
+    assert not cuda_engine.all_finite(cuda.to_device(x))
+    g = sftwave.gaussian_filter1d(x, 6.0, engine="cuda")
+    assert np.isnan(g[:5]).all() and np.isposinf(g[150]) and np.isfinite(g[60:100]).all()

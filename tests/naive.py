@@ -24,6 +24,7 @@ __all__ = [
     "exact_morlet_transform",
     "walk_rel_error",
     "sliding_sum_naive",
+    "reach",
 ]
 
 #: scipy.ndimage boundary mode -> the np.pad mode that reproduces it.
@@ -223,3 +224,18 @@ def sliding_sum_naive(f, L, axis=-1):
     for n in range(n_out):
         h[..., n] = np.sum(f[..., n : n + L], axis=-1)
     return np.moveaxis(h, -1, axis)
+
+
+# --------------------------------------------------------------------------- non-finite input
+
+
+def reach(n, bad, left, right, mode):
+    """Outputs of a line of ``n`` whose window ``x[i - left] .. x[i + right]``, extended by
+    ``mode`` (``extend``), reads one of the positions ``bad``: the outputs a direct
+    convolution with that support makes non-finite.  A box convolution of the extended
+    indicator (a support longer than ``2 n + 2`` reads nothing more)."""
+    ind = np.zeros(n)
+    ind[list(bad)] = 1.0
+    lo, hi = min(left, 2 * n + 2), min(right, 2 * n + 2)
+    ext = extend(ind, lo, hi, mode, 0.0)
+    return np.convolve(ext, np.ones(lo + hi + 1), mode="valid") > 0.5

@@ -85,6 +85,22 @@ dtype : dtype, optional
 }
 
 
+DOCS["cwt_nan_policy"] = """\
+nan_policy : {'propagate', 'omit'}, optional
+    Non-finite input (NaN, inf).  ``'propagate'`` (default): exactly the
+    coefficients whose wavelet support (the plan's window, extended by
+    ``mode``) holds a non-finite sample are NaN (``nan + nanj``), every other
+    one keeps its accuracy (:mod:`sftwave.engines.nonfinite`).  ``'omit'``:
+    the transform of the finite samples alone: the line minus the median of
+    its finite samples, gaps set to zero, each coefficient divided by the
+    fraction of the wavelet's Gaussian envelope that lies on data (an
+    oscillation near the wavelet's frequency keeps its amplitude across a
+    gap); NaN where that fraction is below ``min_weight``.
+min_weight : float, optional
+    For ``nan_policy='omit'``: the least fraction of the envelope's weight
+    on finite samples for a coefficient to be computed, in (0, 1].
+    Default 0.5."""
+
 DOCS["gaussian_shared"] = """\
 input : array_like
     The input array: integer, float or complex (real and imaginary parts
@@ -115,6 +131,24 @@ tol : float, optional
     Target relative RMSE of the kernel against the exact (untruncated)
     sampled Gaussian kernel, in [1e-9, 0.1].  Default: a quarter of the
     kernel error of scipy at the given ``truncate``.
+nan_policy : {'propagate', 'omit'}, optional
+    Non-finite input (NaN, inf).  ``'propagate'`` (default) as a direct
+    convolution: exactly the outputs whose kernel support (the plan's window,
+    extended by ``mode``) holds a non-finite sample are non-finite (NaN; a
+    signed infinity for the smoothing where only infinities of one sign are
+    there), every other output keeps its accuracy
+    (:mod:`sftwave.engines.nonfinite`).  ``'omit'``: the smoothing of the
+    finite samples alone, by normalised convolution (the filtered
+    zero-filled input divided by the filtered indicator of the finite
+    samples), NaN where less than ``min_weight`` of the kernel's weight lies
+    on finite samples; with ``mode='constant', cval=nan`` it normalises at
+    the borders too.  ``'omit'`` is for order 0 only (a derivative of a
+    gappy signal has no one meaning: ``ValueError``).
+min_weight : float, optional
+    For ``nan_policy='omit'``: the least fraction of the kernel's weight
+    on finite samples for an output to be computed, in (0, 1].  Default 0.5,
+    which keeps the accuracy within twice the filter's (the ratio's error
+    grows as one over the weight).
 """ + DOCS["engine"]
 
 def docfiller(func: F) -> F:

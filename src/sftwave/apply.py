@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import engines
+from .engines import nonfinite
 from ._checks import check_axis, check_cval, check_mode, scalogram_dtype
 from ._docs import docfiller
 from .plans import FIRPlan, SFTPlan, WidePlan
@@ -63,11 +64,12 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
     if name == "numba" and isinstance(plan, (SFTPlan, FIRPlan)) and _complex_kernel(plan):
         # a wavelet: the CPU engine runs complex kernels as a one-row scalogram
         lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis)
-        y = eng.scalogram(arr, [plan], axis=axis, mode=mode, cval=cval, kind="complex", decim=1,
-                          dtype=scalogram_dtype(None, eng.is_single(arr), "complex"), out=None,
-                          workers=None, bank_method=eng.bank_method("auto", lines), tol=1.0)
+        y = nonfinite.scalogram_confined(
+            eng, arr, [plan], axis=axis, mode=mode, cval=cval, kind="complex", decim=1,
+            dtype=scalogram_dtype(None, eng.is_single(arr), "complex"), out=None, workers=None,
+            bank_method=eng.bank_method("auto", lines), tol=1.0)
         return np.moveaxis(y[..., 0, :], -1, axis)
-    return eng.filter(arr, [(axis, plan, mode)], cval=cval)
+    return nonfinite.filter_confined(eng, arr, [(axis, plan, mode)], cval=cval)
 
 
 def _complex_kernel(plan: SFTPlan | FIRPlan) -> bool:

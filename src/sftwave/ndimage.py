@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import engines
+from .engines import nonfinite
 from ._checks import (
     check_axes,
     check_axis,
@@ -44,6 +45,7 @@ from ._checks import (
     check_cval,
     check_mode,
     check_order,
+    check_positive,
     check_radius,
     check_sigma,
     check_tol,
@@ -69,6 +71,23 @@ def _plan_axis(eng, name: str, sigma: float, order: int, n: int, *, truncate: fl
                            wide=engines.CAPABILITIES[name].wide)
 
 
+def _check_nan_policy(nan_policy: Any, min_weight: Any) -> tuple[str, float]:
+    nan_policy = check_choice(nan_policy, nonfinite.NAN_POLICIES, "nan_policy")
+    w = check_positive(min_weight, "min_weight")
+    if w > 1.0:
+        raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
+    return nan_policy, w
+
+
+def _run(eng, x, steps, *, cval, output, bank_method: str, nan_policy: str, min_weight: float):
+    """The engine's filter, with non-finite samples confined (``'propagate'``) or omitted."""
+    if nan_policy == "omit":
+        return nonfinite.filter_omit(eng, x, steps, cval=cval, output=output,
+                                     bank_method=bank_method, min_weight=min_weight)
+    return nonfinite.filter_confined(eng, x, steps, cval=cval, output=output,
+                                     bank_method=bank_method)
+
+
 @docfiller
 def gaussian_filter1d(
     input,
@@ -85,6 +104,8 @@ def gaussian_filter1d(
     bank_method: str = "auto",
     transform: str = "auto",
     tol: float | None = None,
+    nan_policy: str = "propagate",
+    min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
     """1-D Gaussian filter, or its first or second derivative, along one axis.
@@ -133,9 +154,11 @@ def gaussian_filter1d(
     method = check_choice(method, GAUSSIAN_METHODS, "method")
     tol = check_tol(tol)
     axis = check_axis(axis, len(x.shape))
+    nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
     plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
                       radius=radius, method=method, transform=transform, tol=tol)
-    return eng.filter(x, [(axis, plan, mode)], cval=cval, output=output, bank_method=bank_method)
+    return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output, bank_method=bank_method,
+                nan_policy=nan_policy, min_weight=min_weight)
 
 
 @docfiller
@@ -154,6 +177,8 @@ def gaussian_filter(
     bank_method: str = "auto",
     transform: str = "auto",
     tol: float | None = None,
+    nan_policy: str = "propagate",
+    min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
     """Multidimensional Gaussian filter (a sequence of 1-D filters), like scipy's.
@@ -199,6 +224,7 @@ def gaussian_filter(
     truncate = check_truncate(truncate)
     method = check_choice(method, GAUSSIAN_METHODS, "method")
     tol = check_tol(tol)
+    nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
     steps = []
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
         if s <= _ZERO_SIGMA:
@@ -206,7 +232,8 @@ def gaussian_filter(
         plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
                           method=method, transform=transform, tol=tol)
         steps.append((ax, plan, m))
-    return eng.filter(x, steps, cval=cval, output=output, bank_method=bank_method)
+    return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
+                nan_policy=nan_policy, min_weight=min_weight)
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,

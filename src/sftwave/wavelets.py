@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from . import engines
+from .engines import nonfinite
 from ._checks import (
     check_axis,
     check_below_nyquist,
@@ -49,7 +50,7 @@ from ._checks import (
     scalogram_dtype,
 )
 from ._docs import docfiller
-from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_morlet
+from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian, select_morlet
 from .plans.blas import one_blas_thread
 
 __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
@@ -90,12 +91,28 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 # ----------------------------------------------------------------------------- the transform
 
 
-def _scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
-               bank_method, decim, out, workers, engine):
-    """Validate once, select one plan per scale, let the engine compute.
+def _scalogram(x, scales_of, **kwargs):
+    """Validate once, select one plan per scale, let the engine compute (non-finite samples confined).
 
     ``scales_of(xi)`` checks ``xi`` and gives the wavelets: a list of (sigma in samples, xi).
     """
+    nan_policy = check_choice(kwargs.pop("nan_policy"), nonfinite.NAN_POLICIES, "nan_policy")
+    min_weight = check_positive(kwargs.pop("min_weight"), "min_weight")
+    if min_weight > 1.0:
+        raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
+    eng, arr, plans, run = _plan_scalogram(x, scales_of, **kwargs)
+    if nan_policy == "omit":
+        n = int(arr.shape[run["axis"]])
+        # each wavelet's Gaussian envelope, run on the CPU engine for the weights on data
+        envelopes = [select_gaussian(s, 0, n=n) for s in run.pop("sigmas")]
+        return nonfinite.scalogram_omit(eng, arr, plans, envelopes, min_weight=min_weight, **run)
+    run.pop("sigmas")
+    return nonfinite.scalogram_confined(eng, arr, plans, **run)
+
+
+def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
+                    bank_method, decim, out, workers, engine):
+    """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``."""
     name = engines.resolve_engine(engine, x)
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
                           workers=workers)
@@ -125,9 +142,10 @@ def _scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method
     with one_blas_thread():   # set once for all the frequencies' designs
         plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
                                fir_taps_per_order=cost) for s, w in scales]
-    return eng.scalogram(arr, plans, axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
-                         dtype=out_dtype, out=out, workers=workers, bank_method=bank_method,
-                         tol=tol)
+    return eng, arr, plans, dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
+                                 dtype=out_dtype, out=out, workers=workers,
+                                 bank_method=bank_method, tol=tol,
+                                 sigmas=[float(s) for s, _ in scales])
 
 
 @docfiller
@@ -145,6 +163,8 @@ def morlet_transform(
     transform: str = "auto",
     bank_method: str = "auto",
     workers: int | None = None,
+    nan_policy: str = "propagate",
+    min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
     """The Morlet wavelet transform of ``x`` at one scale of ``sigma`` samples.
@@ -173,6 +193,7 @@ def morlet_transform(
     %(transform)s
     %(bank_method)s
     %(workers)s
+    %(cwt_nan_policy)s
     %(engine)s
 
     Returns
@@ -200,7 +221,8 @@ def morlet_transform(
     name = engines.resolve_engine(engine, x)
     y = _scalogram(x, scales_of, xi=xi, axis=axis, mode=mode, cval=cval, output="complex",
                    tol=tol, dtype=dtype, method=method, transform=transform,
-                   bank_method=bank_method, decim=1, out=None, workers=workers, engine=name)
+                   bank_method=bank_method, decim=1, out=None, workers=workers,
+                   nan_policy=nan_policy, min_weight=min_weight, engine=name)
     ax = check_axis(axis, len(y.shape) - 1)
     if name == "numba":
         return np.moveaxis(y[..., 0, :], -1, ax)
@@ -228,6 +250,8 @@ def cwt(
     decim: int = 1,
     out: np.ndarray | None = None,
     workers: int | None = None,
+    nan_policy: str = "propagate",
+    min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
     """Continuous Morlet wavelet transform at the given frequencies (a scalogram).
@@ -265,6 +289,7 @@ def cwt(
         A C-contiguous array of the output's shape and dtype to write into (and
         return), as numpy's ``out=``: no allocation per call.
     %(workers)s
+    %(cwt_nan_policy)s
     %(engine)s
 
     Returns
@@ -303,4 +328,5 @@ def cwt(
     return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
                       method=method, transform=transform, bank_method=bank_method, decim=decim,
-                      out=out, workers=workers, engine=engine)
+                      out=out, workers=workers, nan_policy=nan_policy, min_weight=min_weight,
+                      engine=engine)

@@ -19,6 +19,9 @@ array types.  No environment variable switches engines.
 The protocol.  An engine is an object with
 
 * ``asarray(x, name)``, ``is_complex(x)``, ``is_single(x)``: its array input;
+* ``all_finite(x)``: whether ``x`` holds no NaN or infinity (the public
+  functions then take :mod:`sftwave.engines.nonfinite`'s path, which runs
+  ``filter`` and ``scalogram`` on finite arrays only);
 * ``fir_taps_per_order()``: its cost figure for the plan selectors (None:
   the bank wherever a plan meets the target);
 * ``bank_method(name, lanes)`` and ``transform(name, ...)``: ``'auto'`` resolved;

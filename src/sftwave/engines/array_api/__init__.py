@@ -54,6 +54,12 @@ class ArrayAPIEngine:
         xp = filters.namespace(x)
         return filters.dtypes(xp, x.dtype)[2] == xp.complex64
 
+    def all_finite(self, x: Any) -> bool:
+        xp = filters.namespace(x)
+        if not xp.isdtype(x.dtype, ("real floating", "complex floating")):
+            return True
+        return bool(xp.all(xp.isfinite(x)))
+
     def fir_taps_per_order(self) -> None:
         return None
 

@@ -43,6 +43,11 @@ class CudaEngine(ArrayAPIEngine):
     def is_complex(self, x: Any) -> bool:
         return np.dtype(x.dtype).kind == "c" if _numba_device_array(x) else super().is_complex(x)
 
+    def all_finite(self, x: Any) -> bool:
+        if _numba_device_array(x):
+            return filters.all_finite(x)
+        return super().all_finite(x)
+
     def _filter1d(self, x: Any, plan: SFTPlan, axis: int, mode: str, cval) -> Any:
         # a torch tensor in host memory goes through numpy and comes back as one,
         # so that torch in gives torch out on every engine

@@ -143,6 +143,29 @@ def is_device(x: Any) -> bool:
     return bool(getattr(x, "__cuda_ndarray__", False)) or hasattr(x, "__cuda_array_interface__")
 
 
+_SUM = None
+
+
+def all_finite(x: Any) -> bool:
+    """Whether a numba device array holds no NaN or infinity, by one reduction on the device.
+
+    Its sum is finite unless an element is not (a NaN or an infinity
+    survives the sum) or the sum overflows (then the caller takes the
+    non-finite path, which is correct for finite input too, only slower).
+    Only a scalar comes back to the host.
+    """
+    global _SUM
+    if np.dtype(x.dtype).kind not in "fc" or x.size == 0:
+        return True
+    cuda = _cuda()
+    if _SUM is None:
+        _SUM = cuda.reduce(lambda a, b: a + b)
+    flat = x.reshape(x.size) if x.is_c_contiguous() or x.is_f_contiguous() else (
+        cuda.to_device(x.copy_to_host().ravel()))
+    total = _SUM(flat)
+    return bool(np.isfinite(total))
+
+
 def library(x: Any) -> str:
     return type(x).__module__.split(".")[0]
 

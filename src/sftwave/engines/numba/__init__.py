@@ -13,6 +13,9 @@ Its parts, each a module with one job:
     Gaussians far wider than the signal, by their exact FFT limit.
 ``filters`` / ``scalogram``
     The two operations of the engine protocol, built from the above.
+``finite``
+    Whether an array is all finite, in one read (the non-finite paths of
+    :mod:`sftwave.engines.nonfinite` run only where it is not).
 ``pool`` / ``_jit``
     sftwave's own thread pool (serial ``nogil`` kernels over task ranges) and
     the kernels' decorator.
@@ -26,6 +29,7 @@ import numpy as np
 
 from ..._checks import check_input_array
 from . import pool, scalogram
+from .finite import all_finite
 from .filters import filter_axes
 
 __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER"]
@@ -54,6 +58,9 @@ class NumbaEngine:
 
     def is_single(self, x: np.ndarray) -> bool:
         return x.dtype in (np.float32, np.float16, np.complex64)
+
+    def all_finite(self, x: np.ndarray) -> bool:
+        return all_finite(x)
 
     def fir_taps_per_order(self) -> float:
         return DIRECT_TAPS_PER_ORDER / pool.threads()
