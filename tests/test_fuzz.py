@@ -1,4 +1,4 @@
-"""Fuzzing the Gaussian filters (issue 12, item 5; finite inputs so far).
+"""Fuzzing the public functions (issue 12, item 5), finite and non-finite inputs.
 
 hypothesis draws shapes (0-d, zero-length axes, one sample, long lines), dtypes
 (bool, signed and unsigned integers, float16/32/64, complex, big-endian),
@@ -8,6 +8,12 @@ return scipy's shape and output dtype, finite values, and a result no less
 accurate than scipy's against the exact filter (scipy at ``truncate=12``, in
 float64): the accuracy contract of the default path.  Where scipy cannot run
 (float16 input), the float32 result of the same samples is the reference.
+
+The same arrays, floating or complex, with NaN, +inf and -inf drawn at 1 to 3
+positions (and sometimes a NaN ``cval``): the non-finite outputs must be
+exactly those whose plan's support reads a non-finite sample (``naive.reach``,
+axis after axis for ``gaussian_filter``), and every other output what the
+function gives with those samples set to 0, up to the recursions' residue.
 """
 
 import numpy as np
@@ -16,9 +22,11 @@ import scipy.ndimage as ndi
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from naive import exact_morlet_transform
+from naive import exact_morlet_transform, reach
 
-from sftwave import gaussian_filter, gaussian_filter1d, morlet_transform
+from sftwave import engines, gaussian_filter, gaussian_filter1d, morlet_transform, wavelets
+from sftwave.engines import nonfinite
+from sftwave.ndimage import _plan_axis
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -29,12 +37,12 @@ MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-wrap", "grid-
 
 
 @st.composite
-def arrays(draw):
+def arrays(draw, dtypes=tuple(DTYPES)):
     ndim = draw(st.integers(0, 3))
     shape = tuple(draw(st.lists(st.integers(0, 40), min_size=ndim, max_size=ndim)))
     if ndim == 1 and draw(st.booleans()):
         shape = (draw(st.integers(200, 3000)),)
-    dtype = np.dtype(draw(st.sampled_from(DTYPES)))
+    dtype = np.dtype(draw(st.sampled_from(list(dtypes))))
     seed = draw(st.integers(0, 2**31 - 1))
     rng = np.random.default_rng(seed)
     base = np.cumsum(rng.standard_normal(shape), axis=-1) if ndim else rng.standard_normal(())
@@ -156,3 +164,132 @@ def test_morlet_transform_fuzz(x, sigma, xi, mode, axis_pick):
         err = np.sqrt(np.mean(np.abs(got - ref) ** 2)) / scale
         assert err <= bound, (label, err)
         event("a line compared with the exact transform")
+
+
+# ----------------------------------------------------------------------------- non-finite input
+
+FLOAT_DTYPES = ("float16", "float32", "float64", "complex64", "complex128", ">f8")
+
+
+@st.composite
+def gappy_arrays(draw):
+    """Floating or complex arrays (at least one sample) with NaN/+inf/-inf at drawn positions."""
+    x = draw(arrays(dtypes=FLOAT_DTYPES)).copy()
+    if x.size == 0 or x.ndim == 0:
+        x = np.resize(x, (draw(st.integers(1, 50)),))
+    flat = x.reshape(-1)      # a view: copy() gave a contiguous array
+    for _ in range(draw(st.integers(1, 3))):
+        flat[draw(st.integers(0, x.size - 1))] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
+    layout = draw(st.sampled_from(["C", "F", "reversed"]))
+    if layout == "F":
+        x = np.asfortranarray(x)
+    elif layout == "reversed":
+        x = x[..., ::-1]
+    return x
+
+
+def _gaussian_support(sigma, order, n, mode):
+    plan = _plan_axis(engines.get("numba"), "numba", sigma, order, n, truncate=4.0, radius=None,
+                      method="auto", transform="auto", tol=None)
+    return nonfinite.support(plan, n)
+
+
+def _reach_along(bad, axis, left, right, mode, cval_bad):
+    """The outputs along ``axis`` whose support reads a bad sample (or a bad cval)."""
+    moved = np.moveaxis(bad, axis, -1)
+    n = moved.shape[-1]
+    out = np.zeros(moved.shape, bool)
+    for idx in np.ndindex(moved.shape[:-1]):
+        line = moved[idx]
+        if line.any():
+            out[idx] = reach(n, np.flatnonzero(line), left, right, mode)
+        if cval_bad and mode in ("constant", "grid-constant"):
+            i = np.arange(n)
+            out[idx] |= (i - left < 0) | (i + right >= n)
+    return np.moveaxis(out, -1, axis)
+
+
+def _check_confined(got, bad_out, x, zeroed, label, cval_change=0.0):
+    assert np.array_equal(~np.isfinite(got), bad_out), (label, int((~np.isfinite(got)).sum()),
+                                                        int(bad_out.sum()))
+    ok = ~bad_out
+    if not ok.any():
+        return
+    amp = float(np.max(np.abs(np.where(np.isfinite(x), x, 0)), initial=0.0)) + cval_change
+    scale = float(np.max(np.abs(zeroed[ok]), initial=0.0))
+    eps = np.finfo(got.dtype).eps
+    single = got.dtype in (np.float16, np.float32, np.complex64)
+    tol = (2e-5 if single else 1e-12) * (scale + amp) + 4 * eps * scale
+    assert np.max(np.abs(got[ok].astype(np.complex128) - zeroed[ok])) <= tol, label
+
+
+@SETTINGS
+@given(x=gappy_arrays(), sigma=st.sampled_from([0.4, 1.0, 2.5, 7.0, 30.0, 300.0, 1e4]),
+       mode=st.sampled_from(MODES), order=st.integers(0, 4), axis_pick=st.integers(0, 2),
+       nan_cval=st.booleans())
+def test_gaussian_filter1d_nonfinite_fuzz(x, sigma, mode, order, axis_pick, nan_cval):
+    axis = axis_pick % x.ndim
+    cval = np.nan if nan_cval else 1.5
+    got = gaussian_filter1d(x, sigma, axis=axis, order=order, mode=mode, cval=cval)
+    label = (x.dtype, x.shape, x.strides, sigma, mode, order, axis, cval)
+    assert got.dtype == x.dtype.newbyteorder("="), label
+    bad = ~np.isfinite(x)
+    left, right = _gaussian_support(sigma, order, x.shape[axis], mode)
+    canon = {"grid-wrap": "wrap", "grid-constant": "constant"}.get(mode, mode)
+    bad_out = _reach_along(bad, axis, left, right, canon, nan_cval)
+    zeroed = gaussian_filter1d(np.where(bad, 0, x), sigma, axis=axis, order=order, mode=mode,
+                               cval=0.0 if nan_cval else cval).astype(np.complex128)
+    _check_confined(got, bad_out, x, zeroed, label)
+
+
+@SETTINGS
+@given(x=gappy_arrays(), sigma=st.sampled_from([0.0, 0.6, 2.0, 9.0, 120.0]),
+       mode=st.sampled_from(MODES), order=st.integers(0, 2))
+def test_gaussian_filter_nonfinite_fuzz(x, sigma, mode, order):
+    """All axes in turn: the bad set grows axis after axis, as a separable convolution's."""
+    got = gaussian_filter(x, sigma, order=order, mode=mode)
+    label = (x.dtype, x.shape, x.strides, sigma, mode, order)
+    bad_out = ~np.isfinite(x)
+    canon = {"grid-wrap": "wrap", "grid-constant": "constant"}.get(mode, mode)
+    if sigma > 1e-15:
+        for axis in range(x.ndim):
+            left, right = _gaussian_support(sigma, order, x.shape[axis], mode)
+            bad_out = _reach_along(bad_out, axis, left, right, canon, False)
+    zeroed = gaussian_filter(np.where(np.isfinite(x), x, 0), sigma, order=order,
+                             mode=mode).astype(np.complex128)
+    _check_confined(got, bad_out, x, zeroed, label)
+
+
+@SETTINGS
+@given(x=gappy_arrays(), sigma=st.sampled_from([2.0, 6.5, 25.0, 140.0]),
+       mode=st.sampled_from(MORLET_MODES), axis_pick=st.integers(0, 2), decim=st.integers(1, 3))
+def test_cwt_nonfinite_fuzz(x, sigma, mode, axis_pick, decim):
+    """cwt at one or two scales: per row, the non-finite coefficients are those whose wavelet
+    support reads a non-finite sample (decimated as the output)."""
+    axis = axis_pick % x.ndim
+    n = x.shape[axis]
+    freqs = [float(wavelets.scale_to_frequency(s)) for s in (sigma, 2 * sigma) if
+             wavelets.scale_to_frequency(s) <= 0.5]
+    y = sftwave_cwt(x, freqs, axis=axis, mode=mode, decim=decim)
+    label = (x.dtype, x.shape, x.strides, sigma, mode, axis, decim)
+    bad = np.moveaxis(~np.isfinite(x), axis, -1)
+    zeroed = sftwave_cwt(np.where(np.isfinite(x), x, 0), freqs, axis=axis, mode=mode, decim=decim)
+
+    def scales_of(xi):
+        return [(float(s), 6.0) for s in wavelets.frequency_to_scale(np.asarray(freqs), 1.0, 6.0)]
+
+    _, _, plans, _ = wavelets._plan_scalogram(
+        x, scales_of, xi=6.0, axis=axis, mode=mode, cval=0.0, output="complex", tol=None,
+        dtype=None, method="auto", transform="auto", bank_method="auto", decim=decim, out=None,
+        workers=None, engine=None)
+    bad_out = np.zeros(y.shape, bool)
+    for f, plan in enumerate(plans):
+        left, right = nonfinite.support(plan, n)
+        bad_out[..., f, :] = _reach_along(bad, bad.ndim - 1, left, right, mode, False)[..., ::decim]
+    _check_confined(y, bad_out, x, zeroed.astype(np.complex128), label)
+
+
+def sftwave_cwt(x, freqs, **kw):
+    from sftwave import cwt
+
+    return cwt(x, freqs, **kw)
