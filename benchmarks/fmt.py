@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def load_result(name: str) -> dict | None:
+    """``benchmarks/results/<name>``, read as JSON; None where that benchmark was not run."""
+    path = RESULTS / name
+    return json.loads(path.read_text()) if path.exists() else None
+
 
 def ratio(v) -> str:
     if v is None:

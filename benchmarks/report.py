@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from fmt import err, ms, num, ratio, sec, table  # noqa: E402
+from fmt import err, load_result, ms, num, ratio, sec, table  # noqa: E402
 from report_cwt import section_cwt, section_targets, simpleitk_part  # noqa: E402
 from report_workloads import section_workloads  # noqa: E402
 
@@ -429,10 +429,9 @@ _LABELS = {
 
 def section_threading(_res: dict) -> str:
     """The thread pool against numba's OpenMP layer (benchmarks/threading_ab.py), if it was run."""
-    path = HERE / "results" / "threading_ab.json"
-    if not path.exists():
+    ab = load_result("threading_ab.json")
+    if ab is None:
         return ""
-    ab = json.loads(path.read_text())
     meta = ab["meta"]
     rows = []
     for cond, label in (("idle", "idle"), ("busy", "other core busy")):
@@ -465,10 +464,9 @@ def section_threading(_res: dict) -> str:
 
 def section_import_time(_res: dict) -> str:
     """``import sftwave`` against scipy.ndimage, numba and numpy (benchmarks/import_time.py), if run."""
-    path = HERE / "results" / "import_time.json"
-    if not path.exists():
+    it = load_result("import_time.json")
+    if it is None:
         return ""
-    it = json.loads(path.read_text())
     ref, m = it["reference"], it["machine"]
     rows = []
     for name, c in it["candidates"].items():
@@ -511,10 +509,9 @@ def section_import_time(_res: dict) -> str:
 
 def section_derivatives(_res: dict) -> str:
     """gaussian_laplace and gaussian_gradient_magnitude against scipy (benchmarks/ndimage_derivatives.py), if run."""
-    path = HERE / "results" / "ndimage_derivatives.json"
-    if not path.exists():
+    d = load_result("ndimage_derivatives.json")
+    if d is None:
         return ""
-    d = json.loads(path.read_text())
     m = d["machine"]
     rows = [[f"`{c['function']}`", c["input"], num(c["sigma"]),
              ms(1e3 * c["times"]["sftwave"]["median_s"]), ms(1e3 * c["times"]["scipy"]["median_s"]),
@@ -532,6 +529,34 @@ def section_derivatives(_res: dict) -> str:
     ])
 
 
+def section_nonfinite(_res: dict) -> str:
+    """What non-finite input costs (benchmarks/nonfinite_cost.py), if run."""
+    d = load_result("nonfinite_cost.json")
+    if d is None:
+        return ""
+    m = d["machine"]
+    rows = []
+    for name, c in d["cases"].items():
+        scipy_ms = c.get("scipy, one NaN_ms")
+        rows.append([name, ms(c["finite_ms"]), ms(c["check_ms"]), f"{100 * c['check_share']:.1f} %",
+                     ms(c["one NaN_ms"]), ratio(c["one_nan_over_finite"]), ms(c["omit 1 %_ms"]),
+                     ratio(c["omit_over_finite"]),
+                     ms(scipy_ms) if scipy_ms is not None else "-"])
+    return "\n".join([
+        "## Non-finite input (issue 12)",
+        "",
+        f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
+        f"{d['load_end']:.2f}). Calls alternate over 7 rounds; medians after one untimed call. "
+        "*finite*: the public function on finite input (the finite check, then the engine); "
+        "*check*: the check alone; *one NaN*: one NaN in the middle (the confined path); "
+        "*omit 1 %*: 1 % NaN with `nan_policy='omit'`; scipy: its own function on the input "
+        "with one NaN.",
+        "",
+        table(["input", "finite ms", "check ms", "check share", "one NaN ms", "/ finite",
+               "omit 1 % ms", "/ finite", "scipy, one NaN ms"], rows),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -544,7 +569,7 @@ def render(res: dict) -> str:
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
              section_cwt,
-             section_derivatives, section_first_call, section_import_time, section_crossover,
+             section_derivatives, section_nonfinite, section_first_call, section_import_time, section_crossover,
              section_bank,
              section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from fmt import err, ms, ratio, sec, table
-
-HERE = Path(__file__).resolve().parent
+from fmt import err, load_result, ms, ratio, sec, table
 
 
 def _met(ok: bool) -> str:
@@ -15,10 +10,9 @@ def _met(ok: bool) -> str:
 
 
 def section_workloads(_res: dict) -> str:
-    path = HERE / "results" / "workloads.json"
-    if not path.exists():
+    w = load_result("workloads.json")
+    if w is None:
         return ""
-    w = json.loads(path.read_text())
     m = w["machine"]
     out = [
         "## Users' workloads (issue 11)",
