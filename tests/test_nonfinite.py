@@ -169,7 +169,7 @@ def test_input_is_not_modified_and_finite_input_takes_the_fast_path(monkeypatch)
     sftwave.cwt(x, [0.05], 1.0)
     assert np.array_equal(x, keep, equal_nan=True)
     called = []
-    monkeypatch.setattr(nonfinite, "_step_marks", lambda *a: called.append(a))
+    monkeypatch.setattr(nonfinite, "_counts", lambda *a: called.append(a))
     sftwave.gaussian_filter1d(_signal(1000), 5.0)
     assert not called
 
@@ -227,6 +227,36 @@ def test_cwt_float32_out_and_morlet_transform():
 
 
 # ----------------------------------------------------------------------------- other engines
+
+
+@pytest.mark.parametrize("sigma", SIGMAS)
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_one_nan_in_1e5_samples_on_the_xp_engine(sigma, where):
+    """The array-API engine on torch: its own plans' supports, counted as on the CPU engine."""
+    torch = pytest.importorskip("torch")
+    pos = {"start": 0, "middle": N // 2, "end": N - 1}[where]
+    x = _signal(N, int(sigma))
+    x[pos] = np.nan
+    y = sftwave.gaussian_filter1d(torch.tensor(x), sigma).numpy()
+    left, right = nonfinite.support(_gaussian_plan(sigma, 0, N, engine="xp"), N)
+    hits = expected_hits(N, [pos], left, right, "reflect")
+    assert np.array_equal(np.isnan(y), hits), (int(np.isnan(y).sum()), int(hits.sum()))
+    x[pos] = 0.0
+    y0 = sftwave.gaussian_filter1d(torch.tensor(x), sigma).numpy()
+    assert np.max(np.abs(y[~hits] - y0[~hits])) <= 1e-12 * np.max(np.abs(y0))
+
+
+def test_apply_plan_confines_too():
+    """apply_plan, a Gaussian plan and a wavelet plan (the scalogram path) on the CPU engine."""
+    from sftwave.plans import select_gaussian, select_morlet
+
+    n = 5000
+    x = _signal(n)
+    x[2500] = np.nan
+    for plan in (select_gaussian(20.0, 0, method="bank"), select_morlet(30.0, 6.0, 1e-4)):
+        y = sftwave.apply_plan(x, plan)
+        left, right = nonfinite.support(plan, n)
+        assert np.array_equal(~np.isfinite(y), expected_hits(n, [2500], left, right, "reflect"))
 
 
 def test_xp_engine_on_numpy_and_torch():
@@ -414,3 +444,28 @@ def test_cwt_omit_finite_input_kinds_and_engines():
     assert np.allclose(zt.numpy(), zx, rtol=0, atol=1e-12, equal_nan=True)
     with pytest.raises(ValueError, match="nan_policy"):
         sftwave.cwt(x, freqs, nan_policy="drop")
+
+
+@pytest.mark.parametrize("gappy_rows", [[1], [0, 1, 2, 3]])
+def test_cwt_omit_rows_are_the_1d_omit_of_each_line(gappy_rows):
+    """Many lines, few or all with gaps (the two ways the lines are computed), into ``out=``:
+    each row is the 1-D omit transform of its line; lines without gaps the ordinary one."""
+    x = np.stack([_signal(3000, s) for s in range(4)]).reshape(2, 2, 3000)
+    flat = x.reshape(4, 3000)
+    for r in gappy_rows:
+        flat[r, 1000 + 300 * r:1040 + 300 * r] = np.nan
+    freqs = [0.01, 0.05]
+    out = np.empty((2, 2, 2, 3000 // 2), np.float32)
+    got = sftwave.cwt(x.astype(np.float32), freqs, output="abs", decim=2, nan_policy="omit",
+                      out=out)
+    assert got is out
+    for r in range(4):
+        line = flat[r].astype(np.float32)
+        want = sftwave.cwt(line, freqs, output="abs", decim=2, nan_policy="omit")
+        # float32 rows: one line runs on the bank, four on the lanes (float32 state), each
+        # within the float32 contract (5e-5 of a row); 2e-4 of the row's largest value
+        scale = np.nanmax(np.abs(want))
+        assert np.allclose(got.reshape(4, 2, -1)[r], want, rtol=0, atol=2e-4 * scale,
+                           equal_nan=True), r
+        if r not in gappy_rows:
+            assert np.isfinite(got.reshape(4, 2, -1)[r]).all()

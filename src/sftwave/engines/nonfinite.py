@@ -108,12 +108,23 @@ def reach_counts(flags: np.ndarray, left: int, right: int, mode: str,
     rows, n = flags.shape
     cap = 2 * n + 2
     left, right = min(left, cap), min(right, cap)
-    src = source_index(np.arange(-left, n + right, dtype=np.int64), n, MODE_CODES[mode])
-    ext = np.where(src >= 0, flags[:, np.maximum(src, 0)], cval_flag).astype(np.int32)
+    out = np.zeros((rows, n), dtype=np.int32)
+    if not (cval_flag or flags.any()):
+        return out                               # nothing to count (e.g. no infinities)
+    code = MODE_CODES[mode]
+    # the line itself, and its extension read through the boundary rule at the two ends only
+    ext = np.empty((rows, left + n + right), dtype=np.int32)
+    ext[:, left:left + n] = flags
+    for lo, hi in ((-left, 0), (n, n + right)):
+        if hi > lo:
+            src = source_index(np.arange(lo, hi, dtype=np.int64), n, code)
+            ext[:, lo + left:hi + left] = np.where(src >= 0, flags[:, np.maximum(src, 0)],
+                                                   cval_flag)
     csum = np.zeros((rows, ext.shape[1] + 1), dtype=np.int32)
     np.cumsum(ext, axis=1, out=csum[:, 1:])
     width = left + right + 1
-    return csum[:, width:width + n] - csum[:, :n]
+    np.subtract(csum[:, width:width + n], csum[:, :n], out=out)
+    return out
 
 
 # ----------------------------------------------------------------------------- host and device
@@ -146,15 +157,6 @@ def _like(host: np.ndarray, like: Any) -> Any:
     return array_namespace(like).asarray(host, device=device(like))
 
 
-def _classes(host: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Masks of the NaN-like (NaN, complex non-finite), ``+inf`` and ``-inf`` samples."""
-    if host.dtype.kind == "c":
-        bad = ~np.isfinite(host)
-        none = np.zeros(host.shape, bool)
-        return bad, none, none
-    return np.isnan(host), host == np.inf, host == -np.inf
-
-
 def _cval_class(cval: Any) -> tuple[int, int, int]:
     c = complex(cval)
     if not (math.isfinite(c.real) and math.isfinite(c.imag)):
@@ -175,45 +177,110 @@ def _needs_care(eng: Any, x: Any, cval: Any, constant: bool) -> bool:
     return not eng.all_finite(x) or (constant and _cval_class(cval) != (0, 0, 0))
 
 
-def _medians(host: np.ndarray, bad: np.ndarray, axis: int) -> np.ndarray:
-    """Each line's median of its finite samples (0 for a line with none), shaped to broadcast along ``axis``."""
-    moved = np.moveaxis(host, axis, -1)
-    bad_moved = np.moveaxis(bad, axis, -1)
-    if host.dtype.kind == "c":
-        med = np.zeros(moved.shape[:-1], np.complex128)
-        med.real = _nanmedian(np.where(bad_moved, np.nan, moved.real))
-        med.imag = _nanmedian(np.where(bad_moved, np.nan, moved.imag))
-    else:
-        med = _nanmedian(np.where(bad_moved, np.nan, moved))
-    return np.expand_dims(med, axis)
+# ----------------------------------------------------------------------------- the lines hit
 
 
-def _filled(x: Any, host: np.ndarray, bad: np.ndarray, axis: int) -> Any:
-    """``x`` (the engine's array) with its non-finite samples replaced by their line's median.
+class _Lines:
+    """The lines along ``axis`` of an array that hold a non-finite sample, gathered as rows.
 
-    A ``where`` on the engine's own array, so that torch's autograd follows
-    the finite samples.
+    Only those lines are read, counted and written (a NaN in a large image
+    touches a few of its lines); ``sel`` indexes them in the array moved to
+    put ``axis`` last (at least 2-D).
     """
-    med = _medians(host, bad, axis)
-    if isinstance(x, np.ndarray):
-        return np.where(bad, med.astype(x.dtype), x)
-    if hasattr(x, "copy_to_host"):
-        return _like(np.where(bad, med.astype(host.dtype), host), x)
-    from array_api_compat import array_namespace
 
-    xp = array_namespace(x)
-    fill = np.broadcast_to(med, host.shape).astype(host.dtype)
-    return xp.where(_like(bad, x), _like(fill, x), x)
+    def __init__(self, host: np.ndarray, axis: int, every: bool = False, like: Any = None):
+        self.shape, self.axis, self.like = host.shape, axis, like
+        moved = _moved(host, axis)
+        self.n = moved.shape[-1]
+        bad = ~np.isfinite(moved)
+        flat = (np.arange(int(np.prod(moved.shape[:-1])), dtype=np.int64) if every
+                else np.flatnonzero(bad.any(axis=-1)))
+        self.sel = np.unravel_index(flat, moved.shape[:-1])
+        self.rows = moved[self.sel]                    # (k, n) copies of those lines
+        self.bad = bad[self.sel]
+
+    def __len__(self) -> int:
+        return int(self.sel[0].size)
+
+    def classes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Masks of the NaN-like (NaN, complex non-finite), ``+inf`` and ``-inf`` samples."""
+        r = self.rows
+        if r.dtype.kind == "c":
+            none = np.zeros(r.shape, bool)
+            return self.bad, none, none
+        return np.isnan(r), r == np.inf, r == -np.inf
+
+    def centres(self, every_sample: bool = False) -> np.ndarray:
+        """Each line's centre: the median of at most 63 evenly spaced finite samples (of
+        all its finite samples where those picks are all non-finite, or ``every_sample``;
+        0 for a line with none)."""
+        k, n = self.rows.shape
+        if k == 0:
+            return np.zeros(0, self.rows.dtype)
+        m = n if every_sample else min(n, 63)
+        picks = (np.arange(m, dtype=np.int64) * n) // m
+        sub = self.rows[:, picks]
+        good = ~self.bad[:, picks]
+        out = np.zeros(k, np.complex128 if sub.dtype.kind == "c" else np.float64)
+        for part in (("real", "imag") if sub.dtype.kind == "c" else ("real",)):
+            vals = np.where(good, getattr(sub, part), np.nan)
+            med = _nanmedian(vals)
+            empty = ~good.any(axis=1)
+            if empty.any():      # every pick non-finite: the line's finite samples, all of them
+                rest = np.where(self.bad[empty], np.nan, getattr(self.rows[empty], part))
+                med[empty] = _nanmedian(rest)
+            if part == "real":
+                out.real = med
+            else:
+                out.imag = med
+        return out if sub.dtype.kind == "c" else out.real
+
+    def scatter(self, a: np.ndarray, rows: np.ndarray) -> None:
+        """Write ``rows`` into these lines of ``a`` (an array of the original shape)."""
+        _moved(a, self.axis)[self.sel] = rows
+
+    def full(self, rows: np.ndarray, fill) -> np.ndarray:
+        """An array of the original shape: ``rows`` on these lines, ``fill`` elsewhere."""
+        out = np.full(self.shape[:self.axis] + (rows.shape[-1],) + self.shape[self.axis + 1:],
+                      fill, dtype=rows.dtype)
+        _moved(out, self.axis)[self.sel] = rows
+        return out
+
+
+def _moved(a: np.ndarray, axis: int) -> np.ndarray:
+    """A view of ``a`` with ``axis`` last, at least 2-D."""
+    m = np.moveaxis(a, axis, -1)
+    return m[None] if m.ndim == 1 else m
 
 
 def _nanmedian(vals: np.ndarray) -> np.ndarray:
-    """Median of each line's finite values (0 for a line with none)."""
+    """Median of each row's non-NaN values (0 for a row with none)."""
     import warnings
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN lines
+        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN rows
         m = np.nanmedian(vals, axis=-1)
     return np.where(np.isnan(m), 0, m)
+
+
+def _filled(x: Any, host: np.ndarray, lines: _Lines) -> Any:
+    """``x`` (the engine's array) with its non-finite samples replaced by their line's centre.
+
+    On numpy a copy with those lines rewritten; otherwise a ``where`` on the
+    engine's own array, so that torch's autograd follows the finite samples.
+    """
+    c = lines.centres().astype(host.dtype)
+    rows = np.where(lines.bad, c[:, None], lines.rows)
+    if isinstance(x, np.ndarray) or hasattr(x, "copy_to_host"):
+        out = host.copy()
+        lines.scatter(out, rows)
+        return out if isinstance(x, np.ndarray) else _like(out, x)
+    from array_api_compat import array_namespace
+
+    xp = array_namespace(x)
+    mask = lines.full(lines.bad, False)
+    fill = lines.full(rows, 0).astype(host.dtype)
+    return xp.where(_like(mask, x), _like(fill, x), x)
 
 
 def _values(counts, pos: bool) -> tuple[np.ndarray, np.ndarray | None]:
@@ -233,64 +300,55 @@ def _values(counts, pos: bool) -> tuple[np.ndarray, np.ndarray | None]:
     return hit, vals
 
 
-def _lines(a: np.ndarray, axis: int) -> np.ndarray:
-    n = a.shape[axis]
-    return np.moveaxis(a, axis, -1).reshape(-1, n)
-
-
-def _unlines(rows: np.ndarray, shape: tuple, axis: int) -> np.ndarray:
-    moved = list(shape)
-    moved.append(moved.pop(axis))
-    return np.moveaxis(rows.reshape(moved[:-1] + [rows.shape[-1]]), -1, axis)
-
-
-def _affected(lines: list[np.ndarray], any_cval: bool) -> np.ndarray:
-    """The lines holding a non-finite sample (all where a non-finite ``cval`` is read)."""
-    if any_cval:
-        return np.arange(lines[0].shape[0])
-    hit = lines[0].any(axis=1)
-    for more in lines[1:]:
-        hit |= more.any(axis=1)
-    return np.flatnonzero(hit)
-
-
-def _step_marks(classes, axis: int, plan: Any, mode: str, cval: Any):
-    """For one step: which outputs are non-finite (the input's shape) and their values
-    (None: all NaN).  Counted on the lines that hold a non-finite sample only."""
-    shape = classes[0].shape
-    n = shape[axis]
-    left, right = support(plan, n)
-    cflags = _cval_class(cval) if mode == "constant" else (0, 0, 0)
-    lines = [_lines(c, axis) for c in classes]
-    idx = _affected(lines, any(cflags))
-    counts = [reach_counts(ln[idx], left, right, mode, cf) for ln, cf in zip(lines, cflags)]
-    hit_rows, val_rows = _values(counts, positive(plan))
-    hit = np.zeros(lines[0].shape, bool)
-    hit[idx] = hit_rows
-    vals = None
-    if val_rows is not None:
-        vals = np.full(lines[0].shape, np.nan)
-        vals[idx] = val_rows
-        vals = _unlines(vals, shape, axis)
-    return _unlines(hit, shape, axis), vals
-
-
 def _nan_of(kind: str) -> Any:
     return complex(np.nan, np.nan) if kind == "c" else np.nan
 
 
-def _set(y: Any, hit: np.ndarray, vals: np.ndarray | None) -> Any:
-    """``y`` with NaN (or ``vals``) where ``hit``: in place for numpy, ``where`` otherwise."""
+def _set(y: Any, lines: _Lines, hit: np.ndarray, vals: np.ndarray | None,
+         last: int | None = None) -> Any:
+    """``y`` with NaN (or ``vals``) at ``hit`` of the given lines: in place for numpy
+    (only those lines are read and written), ``where`` otherwise.  ``hit`` is
+    (lines, ...) in the lines' order; ``last``: ``y`` has the lines' leading
+    axes first and ``hit``'s trailing axes after them (a scalogram), else
+    ``y`` has the input's shape."""
     if isinstance(y, np.ndarray) or hasattr(y, "copy_to_host"):
         host = y if isinstance(y, np.ndarray) else y.copy_to_host()
-        host[hit] = _nan_of(host.dtype.kind) if vals is None else vals[hit]
+        view = host.reshape((-1,) + host.shape[-last:])[_flat(lines)] if last else None
+        if last:
+            view[hit] = _nan_of(host.dtype.kind)
+            host.reshape((-1,) + host.shape[-last:])[_flat(lines)] = view
+        else:
+            rows = _moved(host, lines.axis)[lines.sel]
+            rows[hit] = _nan_of(host.dtype.kind) if vals is None else vals[hit]
+            lines.scatter(host, rows)
         return host if isinstance(y, np.ndarray) else _like(host, y)
     from array_api_compat import array_namespace
 
     xp = array_namespace(y)
     kind = "c" if xp.isdtype(y.dtype, "complex floating") else "f"
-    fill = np.asarray(_nan_of(kind)) if vals is None else vals
-    return xp.where(_like(hit, y), xp.astype(_like(fill, y), y.dtype), y)
+    if last:
+        lead = [d for i, d in enumerate(lines.shape) if i != lines.axis]
+        mask = np.zeros((int(np.prod(lead)),) + hit.shape[1:], bool)
+        mask[_flat(lines)] = hit
+        mask = mask.reshape(tuple(lead) + hit.shape[1:])
+        fill = np.asarray(_nan_of(kind))
+    else:
+        mask = lines.full(hit, False)
+        fill = np.asarray(_nan_of(kind)) if vals is None else lines.full(vals, np.nan)
+    return xp.where(_like(mask, y), xp.astype(_like(fill, y), y.dtype), y)
+
+
+def _flat(lines: _Lines) -> np.ndarray:
+    """The lines' positions among all lines (C order of the other axes)."""
+    lead = [d for i, d in enumerate(lines.shape) if i != lines.axis] or [1]
+    return np.ravel_multi_index(lines.sel, lead)
+
+
+def _counts(lines: _Lines, plan: Any, mode: str, cflags, decim: int = 1):
+    """The three class counts over each output's support, on the gathered lines."""
+    left, right = support(plan, lines.n)
+    return [reach_counts(c, left, right, mode, cf)[:, ::decim]
+            for c, cf in zip(lines.classes(), cflags)]
 
 
 # ----------------------------------------------------------------------------- the operations
@@ -327,21 +385,21 @@ def filter_confined(eng: Any, x: Any, steps, *, cval, output=None, bank_method: 
     constant = any(mode == "constant" for _, _, mode in steps)
     if not steps or not _needs_care(eng, x, cval, constant):
         return eng.filter(x, steps, cval=cval, output=output, bank_method=bank_method)
-    takes_output = getattr(eng, "name", None) == "numba"
     target = None
-    if takes_output:
+    if getattr(eng, "name", None) == "numba":
         from .._checks import output_array
 
         target = output_array(output, x)          # checked before any work
     work = x
     for axis, plan, mode in steps:
         work, host = _host_float(eng, work)
-        classes = _classes(host)
-        bad = classes[0] | classes[1] | classes[2]
-        filled = _filled(work, host, bad, axis) if bad.any() else work
+        cflags = _cval_class(cval) if mode == "constant" else (0, 0, 0)
+        lines = _Lines(host, axis, every=any(cflags))
+        filled = _filled(work, host, lines) if lines.bad.any() else work
         y = eng.filter(filled, [(axis, plan, mode)], cval=_finite_cval(cval),
                        bank_method=bank_method)
-        work = _set(y, *_step_marks(classes, axis, plan, mode, cval))
+        hit, vals = _values(_counts(lines, plan, mode, cflags), positive(plan))
+        work = _set(y, lines, hit, vals)
     if target is None:
         return work
     if target.dtype.kind in "iub" and np.isnan(work).any():
@@ -362,21 +420,15 @@ def scalogram_confined(eng: Any, x: Any, plans, *, axis: int, mode: str, cval, k
         return eng.scalogram(x, plans, axis=axis, mode=mode, cval=cval, kind=kind, decim=decim,
                              out=out, **kwargs)
     work, host = _host_float(eng, x)
-    classes = _classes(host)
-    bad = classes[0] | classes[1] | classes[2]
-    filled = _filled(work, host, bad, axis) if bad.any() else work
+    cflag = max(_cval_class(cval)) if mode == "constant" else 0
+    lines = _Lines(host, axis, every=bool(cflag))
+    filled = _filled(work, host, lines) if lines.bad.any() else work
     y = eng.scalogram(filled, plans, axis=axis, mode=mode, cval=_finite_cval(cval),
                       kind=kind, decim=decim, out=out, **kwargs)
-    cflag = max(_cval_class(cval)) if mode == "constant" else 0
-    lines = _lines(bad, axis)
-    idx = _affected([lines], bool(cflag))
-    n = host.shape[axis]
-    nout = -(-n // decim)
-    hit = np.zeros((lines.shape[0], len(plans), nout), bool)
-    for p, plan in enumerate(plans):
-        hit[idx, p] = reach_counts(lines[idx], *support(plan, n), mode, cflag)[:, ::decim] > 0
-    lead = [d for i, d in enumerate(host.shape) if i != axis]
-    return _set(y, hit.reshape(lead + [len(plans), nout]), None)
+    flags = lines.bad.astype(np.int8)
+    hit = np.stack([reach_counts(flags, *support(plan, lines.n), mode, cflag)[:, ::decim] > 0
+                    for plan in plans], axis=1)                     # (lines, plans, outputs)
+    return _set(y, lines, hit, None, last=2)
 
 
 # ----------------------------------------------------------------------------- nan_policy='omit'
@@ -449,7 +501,8 @@ def scalogram_omit(eng: Any, x: Any, plans, envelopes, *, axis: int, mode: str, 
     """The scalogram of the finite samples alone: each row rescaled by its envelope's weight on data.
 
     Row ``f`` is ``W_f = (psi_f * (m (x - c))) / (g_f * m)``: the transform of
-    the line minus its centre ``c`` (the median of its finite samples) with
+    the line minus its centre ``c`` (the median of its finite samples; 0 for a
+    line without a non-finite sample, whose row is then the ordinary one) with
     the non-finite samples set to zero (the padding of ``mode='constant'``
     is data where ``cval`` is finite, missing where it is NaN), divided by
     the fraction of the wavelet's Gaussian envelope ``g_f`` (``envelopes[f]``,
@@ -463,30 +516,70 @@ def scalogram_omit(eng: Any, x: Any, plans, envelopes, *, axis: int, mode: str, 
         return eng.scalogram(x, plans, axis=axis, mode=mode, cval=cval, kind=kind, decim=decim,
                              out=out, dtype=dtype, **kwargs)
     work, host = _host_float(eng, x)
-    good = np.isfinite(host)
     finite_cval = _cval_class(cval) == (0, 0, 0)
-    med = _medians(host, ~good, axis)
-    centred = np.where(good, host - med, 0)
+    # a NaN cval is missing padding: every line then has data missing near its ends
+    like = None if isinstance(x, np.ndarray) else x
+    lines = _Lines(host, axis, every=mode == "constant" and not finite_cval, like=like)
     cdt = None if dtype is None else (np.complex64 if np.dtype(dtype) in (np.float32, np.complex64)
                                       else np.complex128)
-    y = eng.scalogram(_like(centred.astype(host.dtype), x), plans, axis=axis, mode=mode, cval=0.0,
-                      kind="complex", decim=decim, out=None, dtype=cdt, **kwargs)
-    lead = np.moveaxis(med, axis, -1)[..., 0]             # each line's centre
+    args = dict(plans=plans, mode=mode, cval=cval, decim=decim, kind=kind, cdt=cdt,
+                finite_cval=finite_cval, envelopes=envelopes, min_weight=min_weight,
+                kwargs=kwargs)
+    lead_shape = tuple(d for i, d in enumerate(host.shape) if i != axis)
+    nlines = int(np.prod(lead_shape))
+    nout = -(-host.shape[axis] // decim)
+    if like is not None:
+        from array_api_compat import array_namespace
+
+        every = lines if len(lines) == nlines else _Lines(host, axis, every=True, like=like)
+        res = _omit_rows(eng, every, **args)       # (lines, plans, outputs), the input's library
+        return array_namespace(res).reshape(res, lead_shape + (len(plans), nout))
+    if 2 * len(lines) <= nlines:
+        # few lines with gaps: the others are the ordinary scalogram (the gappy lines are
+        # computed there too, filled, and then replaced)
+        y = eng.scalogram(_filled(work, host, lines), plans, axis=axis, mode=mode,
+                          cval=_finite_cval(cval), kind=kind, decim=decim, out=out, dtype=dtype,
+                          **kwargs)
+        if len(lines):
+            y.reshape(-1, len(plans), nout)[_flat(lines)] = _omit_rows(eng, lines, **args)
+        return y
+    every = lines if len(lines) == nlines else _Lines(host, axis, every=True)
+    res = _omit_rows(eng, every, **args).reshape(lead_shape + (len(plans), nout))
+    return res if out is None else _copy_into(out, res)
+
+
+def _copy_into(out: np.ndarray, res: np.ndarray) -> np.ndarray:
+    out[...] = res
+    return out
+
+
+def _omit_rows(eng, lines: _Lines, *, plans, mode, cval, decim, kind, cdt, finite_cval,
+               envelopes, min_weight, kwargs) -> Any:
+    """The omit scalogram of the gathered lines: (lines, plans, outputs) in ``kind``.
+
+    As an array of the input's library (numpy, or the engine's array type
+    where the input was one: the lines then go through the host).
+    """
+    c = lines.centres(every_sample=True)
+    sub = np.where(lines.bad, 0, lines.rows - c[:, None]).astype(lines.rows.dtype)
+    y = eng.scalogram(sub if lines.like is None else _like(sub, lines.like), plans, axis=1,
+                      mode=mode, cval=0.0, kind="complex", decim=decim, out=None, dtype=cdt,
+                      **kwargs)
     if mode == "constant" and finite_cval:
         # the padding cval - c of each line, by linearity: (cval - c) times the transform
         # of a line of zeros padded with ones
-        n = host.shape[axis]
-        ones = eng.scalogram(_like(np.zeros((1, n), host.real.dtype), x), plans, axis=1,
-                             mode="constant", cval=1.0, kind="complex", decim=decim, out=None,
-                             dtype=cdt, **kwargs)
-        y = y + _like((np.asarray(cval) - lead)[..., None, None], y) * ones[0]
-    weights = np.moveaxis(good.astype(np.float64), axis, -1)
+        zeros = np.zeros((1, lines.n), lines.rows.real.dtype)
+        ones = eng.scalogram(zeros if lines.like is None else _like(zeros, lines.like), plans,
+                             axis=1, mode="constant", cval=1.0, kind="complex", decim=decim,
+                             out=None, dtype=cdt, **kwargs)
+        y = y + _like((np.asarray(cval) - c)[:, None, None], y) * ones[0]
+    weights = (~lines.bad).astype(np.float64)
     pad = 1.0 if finite_cval else 0.0
-    frac = np.stack([eng_filter_host(weights, env, mode, pad)[..., ::decim] for env in envelopes],
-                    axis=-2)
+    frac = np.stack([eng_filter_host(weights, env, mode, pad)[:, ::decim] for env in envelopes],
+                    axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(frac >= min_weight, 1.0 / frac, np.nan)
-    return _finish(y, inv, kind, out)
+    return _finish(y, inv, kind, None)
 
 
 def eng_filter_host(rows: np.ndarray, plan: Any, mode: str, cval: float) -> np.ndarray:
