@@ -1,0 +1,237 @@
+"""MNE's ``tfr_array_morlet``, computed by sftwave: the same signature, outputs and errors.
+
+Switching is one line::
+
+    from sftwave.mne import tfr_array_morlet      # was: from mne.time_frequency import ...
+
+:func:`tfr_array_morlet` gives MNE's numbers (its wavelet, its normalisation
+to a norm of sqrt(2) over its samples, its zero padding, ``zero_mean``,
+``decim`` as an int or a slice, every ``output``) at sftwave's cost, which
+does not grow with the wavelet's length.  MNE need not be installed: this
+module only mirrors its API.
+
+How MNE's wavelet is sftwave's.  MNE's wavelet at frequency ``f`` is
+``W = A g (exp(2 pi i f t) - k)`` on ``|t| < 5 sigma_t`` (``sigma_t =
+n_cycles / (2 pi f)``, ``g`` the Gaussian of that width, ``k = exp(-n_cycles^2
+/ 2)`` with ``zero_mean=True`` and 0 without), ``A`` making the samples' norm
+sqrt(2).  sftwave's unit-energy wavelet is ``psi = B g (exp(...) - k)`` with
+``xi = n_cycles`` (:mod:`sftwave.wavelets`).  So MNE's transform is
+``(A / B) cwt(x)`` with ``zero_mean=True``, and with ``zero_mean=False``
+``(A / B) cwt(x) + A k (g * x)``, the last term a Gaussian smoothing
+(:func:`sftwave.gaussian_filter1d`); both with zero padding
+(``mode='constant'``).  ``A`` is computed from MNE's own samples, so the only
+difference is MNE's truncation at 5 sigma (a kernel error of about 4e-6) and
+sftwave's own accuracy (``tol``, default 1e-4 here).
+
+The averaged outputs (``'avg_power'``, ``'itc'``, ``'avg_power_itc'``) are
+accumulated over blocks of channels: the complex coefficients of all epochs
+are never held at once (at most about 64 MB of them).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .ndimage import gaussian_filter1d
+from .wavelets import cwt
+
+__all__ = ["tfr_array_morlet", "OUTPUTS"]
+
+#: MNE's ``output`` values.
+OUTPUTS = ("complex", "power", "phase", "avg_power", "itc", "avg_power_itc")
+
+#: The complex coefficients held at once for the averaged outputs (bytes).
+_BLOCK_BYTES = 64 << 20
+
+
+def _mne_wavelet_norms(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray,
+                       zero_mean: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each frequency, from MNE's own samples: the norm factor ``A``, the sum of ``g``
+    and the wavelet's length (as ``mne.time_frequency.morlet`` builds it)."""
+    A, gsum, length = (np.empty(freqs.size) for _ in range(3))
+    for i, (f, nc) in enumerate(zip(freqs, n_cycles)):
+        sigma_t = nc / (2.0 * math.pi * f)
+        t = np.arange(0.0, 5.0 * sigma_t, 1.0 / sfreq)
+        t = np.r_[-t[::-1], t[1:]]
+        k = math.exp(-2.0 * (math.pi * f * sigma_t) ** 2) if zero_mean else 0.0
+        g = np.exp(-(t ** 2) / (2.0 * sigma_t ** 2))
+        w = (np.exp(2j * math.pi * f * t) - k) * g
+        A[i] = 1.0 / (math.sqrt(0.5) * np.linalg.norm(w))
+        gsum[i], length[i] = g.sum(), t.size
+    return A, gsum, length
+
+
+def _sftwave_norm(sigma: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """``B = C_xi / (pi^(1/4) sqrt(sigma))``: sftwave's wavelet is ``B g (exp(...) - kappa)``."""
+    C = 1.0 / np.sqrt(1.0 + np.exp(-xi * xi) - 2.0 * np.exp(-0.75 * xi * xi))
+    return C / (math.pi ** 0.25 * np.sqrt(sigma))
+
+
+def _check(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output):
+    """MNE's checks, in MNE's order and with its messages (ValueError throughout)."""
+    data = np.asarray(data)
+    if data.ndim != 3:
+        raise ValueError("epoch_data must be of shape (n_epochs, n_chans, n_times), got "
+                         f"{data.shape}")
+    if not isinstance(freqs, (list, np.ndarray)):
+        raise ValueError(f"freqs must be an array-like, got {type(freqs)} instead.")
+    freqs = np.asarray(freqs, dtype=float)
+    if freqs.ndim != 1:
+        raise ValueError(f"freqs must be of shape (n_freqs,), got {np.array(freqs.shape)} "
+                         "instead.")
+    if isinstance(sfreq, bool) or not isinstance(sfreq, (numbers.Real,)):
+        raise ValueError(f"sfreq must be a float or an int, got {type(sfreq)} instead.")
+    sfreq = float(sfreq)
+    zero_mean = False if zero_mean is None else zero_mean
+    if not isinstance(zero_mean, bool):
+        raise ValueError(f"zero_mean should be of type bool, got {type(zero_mean)}. instead")
+    if isinstance(n_cycles, numbers.Real) and not isinstance(n_cycles, bool):
+        n_cycles = np.full(freqs.size, float(n_cycles))
+    elif isinstance(n_cycles, (list, np.ndarray)):
+        n_cycles = np.array(n_cycles, dtype=float)
+        if len(n_cycles) != len(freqs):
+            raise ValueError("n_cycles must be a float or an array of length "
+                             f"{len(freqs)} frequencies, got {len(n_cycles)} cycles instead.")
+    else:
+        raise ValueError(f"n_cycles must be a float or an array, got {type(n_cycles)} instead.")
+    if not isinstance(use_fft, bool):
+        raise ValueError(f"use_fft must be a boolean, got {type(use_fft)} instead.")
+    if isinstance(decim, numbers.Integral) and not isinstance(decim, bool):
+        decim = slice(None, None, int(decim))
+    if not isinstance(decim, slice):
+        raise ValueError(f"decim must be an integer or a slice, got {type(decim)} instead.")
+    if output not in OUTPUTS:
+        raise ValueError(f"Invalid value for the 'output' parameter. Allowed values are "
+                         f"{', '.join(repr(o) for o in OUTPUTS)}, but got {output!r} instead.")
+    if np.any(freqs <= 0):
+        raise ValueError("all frequencies in 'freqs' must be greater than 0.")
+    if (freqs > sfreq / 2.0).any():
+        raise ValueError("Cannot compute freq above Nyquist freq of the data "
+                         f"({sfreq / 2.0:0.1f} Hz), got {freqs.max():0.1f} Hz")
+    return data, sfreq, freqs, n_cycles, zero_mean, decim
+
+
+def tfr_array_morlet(data, sfreq, freqs, n_cycles=7.0, zero_mean=True, use_fft=True, decim=1,
+                     output="complex", n_jobs=None, *, verbose=None) -> np.ndarray:
+    """Time-frequency representation by Morlet wavelets, as ``mne.time_frequency.tfr_array_morlet``.
+
+    Parameters
+    ----------
+    data : array of shape (n_epochs, n_channels, n_times)
+        The epochs.
+    sfreq : float or int
+        Sampling frequency of the data.
+    freqs : array-like of float, shape (n_freqs,)
+        The frequencies, each in ``(0, sfreq / 2]``.
+    n_cycles : float or array-like of float, shape (n_freqs,)
+        Cycles of the wavelet: one for all frequencies, or one per frequency
+        (MNE's ``freqs / 2`` idiom).  sftwave's ``xi``.
+    zero_mean : bool or None
+        Subtract the wavelet's mean (MNE's default since 1.8: True; None
+        means False, as MNE took it before).
+    use_fft : bool
+        Accepted for MNE's signature; sftwave computes the same numbers either
+        way (neither by FFT nor by direct convolution: by the SFT).
+    decim : int or slice
+        Keep ``tfr[..., decim]`` (an int ``d`` is ``slice(None, None, d)``);
+        the transform is computed before decimating, as MNE does.
+    output : {'complex', 'power', 'phase', 'avg_power', 'itc', 'avg_power_itc'}
+        Single-trial coefficients, power or phase; or the power averaged over
+        epochs, the inter-trial coherence, or both as ``avg_power + 1j * itc``.
+    n_jobs : int or None
+        Threads (sftwave's ``workers``): None for all, ``-1`` for all, ``k``
+        for ``k``.  MNE runs channels in ``n_jobs`` processes instead.
+    verbose : bool, str, int or None
+        Accepted for MNE's signature (sftwave logs nothing).
+
+    Returns
+    -------
+    ndarray
+        ``(n_epochs, n_channels, n_freqs, n_times_decim)`` for 'complex',
+        'power' and 'phase'; ``(n_channels, n_freqs, n_times_decim)`` for the
+        averaged outputs.  complex128 for 'complex' and 'avg_power_itc',
+        float64 otherwise, whatever the input's dtype (as MNE).
+
+    Raises
+    ------
+    ValueError
+        For every argument MNE refuses, with MNE's message; also where a
+        wavelet is longer than the signal (MNE's check).
+
+    Notes
+    -----
+    Agrees with MNE's own function within 1e-3 relative RMS per row (tested
+    against MNE on EEG-like 1/f noise, random walks and sinusoids, every
+    output, both ``zero_mean``, int and slice ``decim``): MNE truncates its
+    wavelets at 5 sigma, and sftwave's transform meets its default ``tol``
+    (1e-4 relative kernel error).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.random.default_rng(0).standard_normal((4, 2, 1000))
+    >>> power = tfr_array_morlet(data, 250.0, [8.0, 12.0, 20.0], n_cycles=5.0,
+    ...                          output="avg_power", decim=2)
+    >>> power.shape, power.dtype
+    ((2, 3, 500), dtype('float64'))
+    """
+    data, sfreq, freqs, n_cycles, zero_mean, decim = _check(
+        data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output)
+    A, gsum, length = _mne_wavelet_norms(sfreq, freqs, n_cycles, zero_mean)
+    n_epochs, n_chans, n_times = data.shape
+    if length.max(initial=0) > n_times:
+        raise ValueError("At least one of the wavelets is longer than the signal "
+                         f"({int(length.max())} > {n_times} samples). Use a longer signal or "
+                         "shorter wavelets.")
+    workers = None if n_jobs is None or n_jobs == -1 else int(n_jobs)
+    sigma = n_cycles * sfreq / (2.0 * math.pi * freqs)        # samples
+    scale = A / _sftwave_norm(sigma, n_cycles)                # MNE's W = scale * psi (+ offset)
+    sft_kappa = np.exp(-0.5 * n_cycles * n_cycles)            # sftwave's wavelet's offset
+    step = decim.step or 1
+    direct = (decim.start in (None, 0)) and decim.stop is None   # [::step] is cwt's own decim
+    n_out = len(range(n_times)[decim])
+
+    def coefficients(x: np.ndarray) -> np.ndarray:
+        """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
+        y = cwt(x, freqs, sfreq, xi=n_cycles, mode="constant", decim=step if direct else 1,
+                dtype=np.complex128, workers=workers)
+        y *= scale[:, None]
+        if not zero_mean:
+            # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
+            for i in range(freqs.size):
+                smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(sigma[i]),
+                                           mode="constant")
+                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step if direct
+                                                                         else 1]
+        return y if direct else y[..., decim]
+
+    if output in ("complex", "power", "phase"):
+        y = coefficients(data)
+        if output == "power":
+            return y.real ** 2 + y.imag ** 2
+        if output == "phase":
+            return np.angle(y)
+        return y
+    # averaged outputs: blocks of channels, all epochs of each, accumulated
+    per_chan = n_epochs * freqs.size * n_out * 16
+    block = max(1, min(n_chans, _BLOCK_BYTES // max(per_chan, 1)))
+    out = np.empty((n_chans, freqs.size, n_out),
+                   np.complex128 if output == "avg_power_itc" else np.float64)
+    for c0 in range(0, n_chans, block):
+        y = coefficients(data[:, c0:c0 + block])             # (epochs, block, freqs, n_out)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mag = np.abs(y)
+            if output != "avg_power":
+                itc = np.abs((y / mag).sum(axis=0)) / n_epochs
+        power = (mag ** 2).sum(axis=0) / n_epochs if output != "itc" else None
+        if output == "avg_power":
+            out[c0:c0 + block] = power
+        elif output == "itc":
+            out[c0:c0 + block] = itc
+        else:
+            out[c0:c0 + block] = power + 1j * itc
+    return out
