@@ -12,6 +12,7 @@ True
 
 from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .apply import apply_plan
+from .inverse import icwt
 from .ndimage import (
     gaussian_filter,
     gaussian_filter1d,
@@ -27,6 +28,7 @@ __all__ = [
     "gaussian_gradient_magnitude",
     "morlet_transform",
     "cwt",
+    "icwt",
     "frequency_to_scale",
     "scale_to_frequency",
     "apply_plan",
