@@ -1,4 +1,16 @@
-"""The command line: ``python -m sftwave {demo, paper ...}``."""
+"""The command line: ``sftwave {scalogram, smooth, demo, paper ...}`` (or ``python -m sftwave``).
+
+``sftwave scalogram FILE``
+    The Morlet scalogram of a WAV, CSV/TXT, NPY or NPZ file: a PNG (signal
+    above, power below, cone of influence hatched) and optionally the array
+    (``--save-npy``, ``--save-csv``).
+``sftwave smooth IMAGE --sigma S -o OUT``
+    Gaussian smoothing of an image (NPY, or PNG/TIFF/JPEG through Pillow).
+
+A bad file or argument prints one line (``sftwave: error: ...``) and exits
+with status 1 (2 for a usage error, as argparse does); no output file is ever
+left half-written (each is written to a temporary name and renamed).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +21,49 @@ import sys
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sftwave", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
+    sc = sub.add_parser("scalogram", help="the Morlet scalogram of a WAV, CSV/TXT, NPY or NPZ "
+                                          "file: a PNG, and optionally the array")
+    sc.add_argument("file", help="the recording (.wav, .csv, .txt, .tsv, .dat, .npy, .npz)")
+    sc.add_argument("--fs", type=_positive, help="sampling rate (read from a WAV file)")
+    sc.add_argument("--fmin", type=_positive, help="lowest frequency (default: the lowest whose "
+                                                   "wavelet fits the signal)")
+    sc.add_argument("--fmax", type=_positive, help="highest frequency (default 0.45 fs)")
+    sc.add_argument("--per-octave", type=_count, default=12,
+                    help="frequencies per octave, geometric (default 12)")
+    sc.add_argument("--nfreqs", type=_count, help="number of frequencies instead")
+    sc.add_argument("--xi", type=_positive, default=6.0,
+                    help="cycles of the wavelet (MNE's n_cycles; default 6)")
+    sc.add_argument("--channel", type=_index, default=0,
+                    help="WAV channel, or row of a 2-D array (default 0)")
+    sc.add_argument("--column", help="CSV column, by header name or 0-based index (default 0)")
+    sc.add_argument("--key", help="the array of an NPZ file")
+    sc.add_argument("--decim", type=_count, default=1, help="keep every DECIM-th sample")
+    sc.add_argument("--mode", default="reflect",
+                    choices=("reflect", "mirror", "nearest", "wrap", "constant"),
+                    help="extension at the borders (default reflect; constant: zero padding)")
+    sc.add_argument("--output", choices=("power", "abs"), default="power",
+                    help="the array saved and drawn (default power)")
+    sc.add_argument("-o", "--out", help="the PNG (default FILE's name with .png; 'none': no figure)")
+    sc.add_argument("--save-npy", metavar="PATH", help="also save the array (freqs x times)")
+    sc.add_argument("--save-csv", metavar="PATH",
+                    help="also save it as CSV: a row per frequency, the times in the header")
+    sc.add_argument("--nan", choices=("error", "propagate", "omit"), default="error",
+                    help="non-finite samples: refuse (default), NaN where the wavelet reads them, "
+                         "or omit them (normalised)")
+    sc.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="a progress bar (tqdm); default: on long files at a terminal")
+    sc.set_defaults(func=_run_scalogram)
+
+    sm = sub.add_parser("smooth", help="Gaussian smoothing of an image (NPY, PNG, TIFF, JPEG)")
+    sm.add_argument("image", help="the image (.npy, or .png/.tif/.jpg/.bmp through Pillow)")
+    sm.add_argument("--sigma", type=_sigmas, required=True,
+                    help="standard deviation in pixels, or 'rows,cols'")
+    sm.add_argument("--order", type=_index, default=0, help="derivative order (default 0)")
+    sm.add_argument("--mode", default="reflect",
+                    choices=("reflect", "mirror", "nearest", "wrap", "constant"))
+    sm.add_argument("-o", "--out", required=True, help="the result (its suffix sets the format)")
+    sm.set_defaults(func=_run_smooth)
 
     demo = sub.add_parser("demo", help="scalograms of built-in real recordings (PNG) and Gaussian smoothing; accuracy and time against MNE, PyWavelets and scipy")
     demo.set_defaults(func=_run_demo)
@@ -42,6 +97,88 @@ def _build_parser() -> argparse.ArgumentParser:
                          "defaults); 1 gives steadier times on a busy machine")
     tm.set_defaults(func=_run_timing)
     return parser
+
+
+def _positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (v > 0 and v < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be positive and finite: {text!r}")
+    return v
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return v
+
+
+def _index(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return v
+
+
+def _sigmas(text: str) -> list[float]:
+    parts = text.split(",")
+    if len(parts) > 2:
+        raise argparse.ArgumentTypeError(f"one sigma or 'rows,cols': {text!r}")
+    return [_positive(p) for p in parts]
+
+
+def _one_line_errors(func):
+    """Run a command: a bad file or argument is one line on stderr and exit status 1."""
+    def run(args: argparse.Namespace) -> int:
+        from .experiments.files import FileProblem
+
+        try:
+            return func(args)
+        except (FileProblem, ValueError, TypeError, OSError) as exc:
+            text = " ".join(str(exc).split()) or type(exc).__name__
+            print(f"sftwave: error: {text}", file=sys.stderr)
+            return 1
+    return run
+
+
+@_one_line_errors
+def _run_scalogram(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .experiments.commands import scalogram_command
+
+    out = args.out
+    if out is None:
+        out = str(Path(args.file).with_suffix(".png"))
+    elif out.lower() == "none":
+        out = None
+    written = scalogram_command(
+        args.file, fs=args.fs, fmin=args.fmin, fmax=args.fmax, per_octave=args.per_octave,
+        nfreqs=args.nfreqs, xi=args.xi, channel=args.channel, column=args.column, key=args.key,
+        decim=args.decim, mode=args.mode, output=args.output, out=out, save_npy=args.save_npy,
+        save_csv=args.save_csv, nan=args.nan, progress=args.progress)
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+@_one_line_errors
+def _run_smooth(args: argparse.Namespace) -> int:
+    from .experiments.commands import smooth_command
+
+    path = smooth_command(args.image, sigma=args.sigma, order=args.order, mode=args.mode,
+                          out=args.out)
+    print(f"wrote {path}")
+    return 0
 
 
 def _thread_count(text: str) -> int:
@@ -92,4 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m sftwave`` and of the ``sftwave`` script."""
     parser = _build_parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("sftwave: interrupted", file=sys.stderr)
+        return 130
