@@ -62,7 +62,10 @@ def test_quick_demo_writes_the_figure(quick_run):
     assert f"figure: {path.resolve()}" in out
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    tc = path.with_name(path.stem + demo.TC_SUFFIX + path.suffix)
+    assert f"figure: {tc.resolve()}" in out and tc.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # no temporary file left
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted([path.name, tc.name])
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's private 0600

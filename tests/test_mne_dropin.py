@@ -111,3 +111,41 @@ def test_averages_do_not_hold_every_epoch(monkeypatch):
     monkeypatch.setattr(smne, "_BLOCK_BYTES", 1)
     assert np.allclose(tfr_array_morlet(DATA, SFREQ, FREQS, output="avg_power_itc"), full,
                        rtol=1e-12, atol=0)
+
+
+def test_the_readmes_figures_on_mne_conventions():
+    """The README's statements: sqrt(2) * cwt(mode='constant') against MNE per row at the
+    default tol and at tol=1e-6, and what zero_mean=False changes at 3 and 5 cycles."""
+    import sftwave
+
+    rng = np.random.default_rng(0)
+    n, sf = 5000, 250.0
+    white = rng.standard_normal(n)
+    spec = np.fft.rfft(rng.standard_normal(n))
+    f = np.fft.rfftfreq(n)
+    f[0] = f[1]
+    pink = np.fft.irfft(spec / np.sqrt(f), n)
+    walk = np.cumsum(rng.standard_normal(n))
+    freqs = np.array([4.0, 8.0, 16.0, 32.0, 64.0])
+
+    def row_error(a, b):
+        return float((np.sqrt(np.mean(np.abs(a - b) ** 2, -1))
+                      / np.sqrt(np.mean(np.abs(b) ** 2, -1))).max())
+
+    diffs = {}
+    for name, x in (("white", white), ("pink", pink), ("walk", walk)):
+        d = x[None, None]
+        mne = mne_tf.tfr_array_morlet(d, sf, freqs, n_cycles=7.0, zero_mean=True,
+                                      output="complex", verbose=False)[0, 0]
+        default = np.sqrt(2) * sftwave.cwt(x, freqs, sf, xi=7.0, mode="constant")
+        tight = np.sqrt(2) * sftwave.cwt(x, freqs, sf, xi=7.0, mode="constant", tol=1e-6)
+        assert row_error(default, mne) <= 1e-4
+        assert row_error(tight, mne) <= 3e-5
+        for nc in (3.0, 5.0):
+            a, b = (mne_tf.tfr_array_morlet(d, sf, freqs, n_cycles=nc, zero_mean=zm,
+                                            output="power", verbose=False)[0, 0]
+                    for zm in (True, False))
+            diffs[(name, nc)] = row_error(b, a)
+    assert diffs[("white", 3.0)] >= 0.01 and diffs[("pink", 3.0)] >= 0.05
+    assert diffs[("walk", 3.0)] >= 0.15
+    assert max(diffs[(k, 5.0)] for k in ("white", "pink", "walk")) < 1e-4

@@ -85,6 +85,8 @@ PYWT_BANDWIDTH = 2.0
 
 #: Where the figure goes unless ``main(out=...)`` says otherwise (the current directory).
 DEFAULT_FIGURE = "sftwave_demo_scalogram.png"
+#: The Torrence & Compo figure: beside the first, its name with this ending.
+TC_SUFFIX = "_nino3"
 
 HEADER = (
     "columns: sftwave and scipy = median time (ms); speed-up = scipy / sftwave; "
@@ -446,26 +448,15 @@ def format_timings(rows: list[Timing]) -> str:
     return "\n".join(lines)
 
 
-def _coi(rec: Record, xi: float) -> np.ndarray:
-    """The cone of influence as a frequency per sample: below it the borders matter.
-
-    The e-folding time of the Morlet's power is ``sqrt(2) sigma`` (Torrence &
-    Compo 1998), so at a distance ``d`` from the nearer border the frequencies
-    below ``sqrt(2) xi / (2 pi d)`` feel it.
-    """
-    n = rec.x.size
-    d = (np.minimum(np.arange(n), np.arange(n)[::-1]) + 0.5) / rec.fs
-    return math.sqrt(2.0) * xi / (2 * math.pi * d)
-
-
 def plot_scalograms(records: list[Record], powers: list[np.ndarray], path: str | os.PathLike,
                     *, xi: float = XI, dpi: int = 120) -> Path:
     """Draw each record (above) and its power scalogram (below) side by side; write a PNG.
 
-    The power is divided by the signal's variance (white noise of the same
-    variance has power 1 on average: the wavelet has unit energy) and drawn on
-    a log colour scale over three decades.  The file is written atomically (a
-    temporary file in the same directory, then renamed).
+    Each scalogram is :func:`sftwave.plot.scalogram` into the figure's lower
+    axes.  The power is divided by the signal's variance (white noise of the
+    same variance has power 1 on average: the wavelet has unit energy) and
+    drawn on a log colour scale over three decades.  The file is written
+    atomically (a temporary file in the same directory, then renamed).
 
     Returns
     -------
@@ -473,9 +464,9 @@ def plot_scalograms(records: list[Record], powers: list[np.ndarray], path: str |
         The absolute path of the PNG.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.colors import LogNorm
     from matplotlib.figure import Figure
-    from matplotlib.ticker import NullFormatter
+
+    from sftwave.plot import scalogram
 
     fig = Figure(figsize=(6.2 * len(records), 6.4), layout="constrained")
     FigureCanvasAgg(fig)
@@ -483,37 +474,56 @@ def plot_scalograms(records: list[Record], powers: list[np.ndarray], path: str |
                         gridspec_kw={"height_ratios": [1, 2.6]})
     for col, (rec, power) in enumerate(zip(records, powers)):
         top, bottom = axes[0, col], axes[1, col]
-        t = rec.time
-        top.plot(t, rec.x, lw=0.7, color="0.15")
+        top.plot(rec.time, rec.x, lw=0.7, color="0.15")
         top.set_ylabel(rec.ylabel)
         top.set_title(rec.title, fontsize=10)
-        rel = power / np.var(rec.x)
-        y = 1.0 / rec.freqs if rec.by_period else rec.freqs
-        mesh = bottom.pcolormesh(t, y, rel, shading="gouraud", cmap="viridis", rasterized=True,
-                                 norm=LogNorm(vmin=rel.max() * 1e-3, vmax=rel.max()))
-        coi = _coi(rec, xi)
-        coi_y = 1.0 / coi if rec.by_period else coi
-        edge = y.max() if rec.by_period else y.min()
-        bottom.fill_between(t, np.clip(coi_y, y.min(), y.max()), edge, facecolor="none",
-                            edgecolor="white", hatch="//", linewidth=0.0, alpha=0.6)
-        bottom.plot(t, np.clip(coi_y, y.min(), y.max()), color="white", lw=0.8)
-        bottom.set_yscale("log")
-        bottom.set_ylim(y.min(), y.max())
-        if rec.by_period:
-            bottom.invert_yaxis()
-            bottom.set_ylabel(f"period ({rec.time_unit})")
-        else:
-            bottom.set_ylabel("frequency (Hz)")
-        ticks = [v for v in (0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128) if y.min() <= v <= y.max()]
-        bottom.set_yticks(ticks, [f"{v:g}" for v in ticks])
-        bottom.yaxis.set_minor_formatter(NullFormatter())
-        bottom.set_xlabel(f"time ({'year' if rec.time_unit == 'yr' else 's'})")
-        bottom.set_xlim(t[0], t[-1])
-        bar = fig.colorbar(mesh, ax=bottom, pad=0.01)
-        bar.set_label("power |W|² / variance (white noise: 1)")
+        drawn = scalogram(power / np.var(rec.x), rec.freqs, rec.fs, xi=xi, t0=rec.t0,
+                          y="period" if rec.by_period else "frequency",
+                          time_unit=rec.time_unit, ax=bottom)
+        drawn.colorbar.set_label("power |W|² / variance (white noise: 1)")
     fig.suptitle(f"sftwave.cwt Morlet scalograms: xi = {xi:g} (MNE's n_cycles), unit-energy wavelet, "
                  "mode 'reflect'; hatched: cone of influence", fontsize=10)
     return _save_atomically(fig, path, dpi)
+
+
+def nino3_torrence_compo(path: str | os.PathLike, *, per_octave: int = 12, dpi: int = 120
+                         ) -> Path:
+    """Torrence & Compo's Fig. 1 on their Nino3 series, with :mod:`sftwave.analysis` and
+    :func:`sftwave.plot.scalogram`: the power of the normalised anomaly at Fourier periods
+    0.5 to 64 years with the paper's zero padding, the cone of influence hatched, the 95 %
+    red-noise (lag-1 autocorrelation estimated) contours, and the global spectrum beside,
+    with its 95 % level (time-averaged test over the times outside the cone).
+
+    Writes the PNG atomically; returns its absolute path.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sftwave import analysis
+    from sftwave.plot import scalogram
+
+    sst = np.loadtxt(Path(__file__).resolve().parent / "data" / "sst_nino3.dat")
+    x = (sst - sst.mean()) / sst.std()
+    fs = 4.0
+    periods = 0.5 * 2.0 ** (np.arange(7 * per_octave + 1) / per_octave)
+    freqs = analysis.frequencies_for_periods(periods)
+    W = sftwave.cwt(x, freqs, fs, mode="constant")
+    alpha = analysis.ar1(x)[0]
+    local, _ = analysis.significance(x, freqs, fs, alpha=alpha)
+    outside = (~analysis.coi_mask(freqs, x.size, fs)).sum(axis=1)
+    glob, _ = analysis.significance(x, freqs, fs, alpha=alpha, test="global",
+                                    dof=np.maximum(outside, 1))
+    drawn = scalogram(W, freqs, fs, t0=1871.0, y="fourier_period", time_unit="yr", signal=sst,
+                      signal_label="Nino3 SST (°C)", significance=local, global_spectrum=True,
+                      global_significance=glob,
+                      title="Nino3 after Torrence & Compo (1998), Fig. 1: sftwave.cwt, xi = 6, "
+                            f"zero padding; 95 % red noise (lag-1 {alpha:.2f})")
+    try:
+        return _save_atomically(drawn.figure, path, dpi)
+    finally:
+        plt.close(drawn.figure)
 
 
 def _save_atomically(fig, path: str | os.PathLike, dpi: int) -> Path:
@@ -663,6 +673,9 @@ def _print_scalograms(records: list[Record], out: str | os.PathLike, dpi: int) -
         return
     path = plot_scalograms(records, [power for _, power in scored], out, dpi=dpi)
     print(f"figure: {path}")
+    tc = Path(out).with_name(Path(out).stem + TC_SUFFIX + Path(out).suffix)
+    print(f"figure: {nino3_torrence_compo(tc, dpi=dpi)} (Torrence & Compo's Nino3, with "
+          "sftwave.analysis and sftwave.plot)")
 
 
 def _print_timings(ecg: np.ndarray, freqs: np.ndarray, fs: float, n: int, first: float) -> None:
