@@ -557,6 +557,28 @@ def section_nonfinite(_res: dict) -> str:
     ])
 
 
+def section_mne_dropin(_res: dict) -> str:
+    """sftwave.mne.tfr_array_morlet against MNE's (benchmarks/mne_dropin.py), if run."""
+    d = load_result("mne_dropin.json")
+    if d is None:
+        return ""
+    m = d["machine"]
+    rows = [[f"`{c['output']}`", sec(c["sftwave_s"]), sec(c["mne_s"]), ratio(c["mne_over_sftwave"]),
+             err(c["row_difference"])] for c in d["cases"]]
+    return "\n".join([
+        "## MNE's tfr_array_morlet, drop-in (issue 13)",
+        "",
+        f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
+        f"{d['load_end']:.2f}). Epochs 60 x 32 x 1000 float64 at 250 Hz, 37 frequencies 4-40 Hz, "
+        "`n_cycles = freqs / 2`, `decim=4`; `sftwave.mne.tfr_array_morlet` and MNE's "
+        "(`n_jobs=1`) alternate over 3 rounds, medians after one untimed call. Row difference: "
+        "the largest per-row relative RMS difference (for 'phase': radians, RMS weighted by the "
+        "power).",
+        "",
+        table(["output", "sftwave s", "MNE s", "MNE / sftwave", "row difference"], rows),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -569,7 +591,7 @@ def render(res: dict) -> str:
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
              section_cwt,
-             section_derivatives, section_nonfinite, section_first_call, section_import_time, section_crossover,
+             section_derivatives, section_nonfinite, section_mne_dropin, section_first_call, section_import_time, section_crossover,
              section_bank,
              section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
