@@ -579,6 +579,36 @@ def section_mne_dropin(_res: dict) -> str:
     ])
 
 
+def section_stream(_res: dict) -> str:
+    """Streaming throughput and drift (benchmarks/stream_throughput.py), if run."""
+    d = load_result("stream_throughput.json")
+    if d is None:
+        return ""
+    m = d["machine"]
+    rows = [[r["filter"], f"{r['chunk']}", f"{r['stream_ns_per_sample']:.1f}",
+             f"{r['batch_ns_per_sample']:.1f}",
+             ratio(r["stream_ns_per_sample"] / r["batch_ns_per_sample"])] for r in d["throughput"]]
+    drift = [[r["transform"], f"{r['samples']:.0e}", f"{r['ns_per_sample']:.1f}",
+              err(r["end_rel_rms_vs_batch"])] for r in d["drift"]]
+    return "\n".join([
+        "## Streaming (issue 14)",
+        "",
+        f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
+        f"{d['load_end']:.2f}). One channel; nanoseconds per sample, medians of 3 runs after a "
+        "warm-up, against the batch function on the whole signal in the same run. The stream "
+        "runs on one thread (its recursion is sequential in time; channels are the parallel "
+        "axis), the batch on all.",
+        "",
+        table(["filter", "chunk", "stream ns/sample", "batch ns/sample", "stream / batch"], rows),
+        "",
+        "Drift: a float32 stream (noise + 5) through `GaussianFilter1D(32)` in chunks of 65 536; "
+        "the last 10 000 outputs against the batch function on the last 100 000 samples "
+        "(relative RMS). The state is float64: neither transform drifts.",
+        "",
+        table(["transform", "samples", "ns/sample", "end error vs batch"], drift),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -591,7 +621,8 @@ def render(res: dict) -> str:
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
              section_cwt,
-             section_derivatives, section_nonfinite, section_mne_dropin, section_first_call, section_import_time, section_crossover,
+             section_derivatives, section_nonfinite, section_mne_dropin, section_stream,
+             section_first_call, section_import_time, section_crossover,
              section_bank,
              section_drift, section_threading]
     sections = [s for s in (part(res) for part in parts) if s]
