@@ -315,6 +315,11 @@ def check_out(out: Any, shape: tuple, dtype: np.dtype, name: str = "out") -> np.
     return check_writeable(out, name)
 
 
+def is_dataarray(x: Any) -> bool:
+    """Whether ``x`` is an xarray ``DataArray`` (without importing xarray)."""
+    return type(x).__name__ == "DataArray" and type(x).__module__.startswith("xarray")
+
+
 def output_array(output: Any, x: np.ndarray) -> np.ndarray:
     """scipy.ndimage's ``output`` rule, with ValueError/TypeError instead of RuntimeError.
 

@@ -49,6 +49,7 @@ from ._checks import (
     check_tol,
     check_workers,
     check_xi,
+    is_dataarray,
     scalogram_dtype,
 )
 from ._docs import docfiller
@@ -320,6 +321,9 @@ def cwt(
     >>> cwt(x, freqs, fs, xi=freqs / 2).shape          # n_cycles per frequency
     (2, 2000)
     """
+    if is_dataarray(x):
+        raise TypeError("cwt takes arrays; for an xarray DataArray call sftwave.xarray.cwt(x, "
+                        "freqs), which keeps its coordinates and reads fs from its time axis")
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
 

@@ -1,0 +1,251 @@
+"""dask arrays: sftwave's filters and CWT lazily, chunk by chunk, equal to the in-memory result.
+
+As dask-image does for scipy.ndimage, this module takes dask arrays and
+returns lazy dask arrays::
+
+    import sftwave.dask as sd
+    y = sd.gaussian_filter(volume, sigma=20.0)        # volume: a dask array
+    p = sd.cwt(signals, freqs, fs, output="power", decim=10)
+    p.compute()                                       # or on a dask.distributed cluster
+
+Along the filtered (time) axis each chunk is extended by exactly the samples
+its plan's window reads from its neighbours (the plan's half-window, the
+plan being the one the in-memory function picks for the whole length), and
+the true ends by the function's own ``mode`` (``boundary='none'`` in dask's
+terms; ``'wrap'`` by dask's ``'periodic'``); the other axes need no overlap.
+Chunks shorter than the window are merged (rechunked) first: a chunk must
+hold a whole window, so that each computes with the whole-length plan.  For
+the CWT the time chunks are also made multiples of ``decim``, so that each
+chunk's ``[::decim]`` is the whole's.
+
+The result equals the in-memory function's within the rounding of the
+recursions (1e-12 relative in float64, ``tests/test_dask.py``, threads and a
+``distributed.LocalCluster`` of processes).  dask is an optional extra
+(``pip install 'sftwave[dask]'``); ``import sftwave`` does not import it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import engines
+from ._checks import check_axes, check_axis, check_mode, per_axis
+from .engines import nonfinite
+from .plans import select_gaussian
+
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt"]
+
+
+def _dask_array(x: Any):
+    try:
+        import dask.array as da
+    except ImportError as exc:
+        raise ImportError("sftwave.dask needs dask: pip install 'sftwave[dask]'") from exc
+    return da, (x if isinstance(x, da.Array) else da.asarray(x))
+
+
+def _gaussian_reach(sigma: float, order: int, n: int, kwargs: dict) -> int | None:
+    """Samples a chunk needs from each neighbour along the axis: the whole-length plan's
+    half-window (None: the exact wide-kernel limit, which needs the whole axis)."""
+    from .plans import WidePlan
+
+    plan = select_gaussian(float(sigma), int(order), truncate=kwargs.get("truncate", 4.0),
+                           radius=kwargs.get("radius"), method=kwargs.get("method", "auto"),
+                           transform=kwargs.get("transform", "sft") if kwargs.get(
+                               "transform", "auto") != "auto" else "sft",
+                           tol=kwargs.get("tol"), n=n,
+                           fir_taps_per_order=engines.get("numba").fir_taps_per_order(),
+                           wide=True)
+    if isinstance(plan, WidePlan):
+        return None
+    left, right = nonfinite.support(plan, n)
+    return max(left, right)
+
+
+def _rechunk_axis(x, axis: int, least: int, multiple: int = 1):
+    """``x`` with every chunk along ``axis`` at least ``least`` long (and, but for the last, a
+    multiple of ``multiple``): neighbouring chunks merged, as few as possible."""
+    n = x.shape[axis]
+    chunks = x.chunks[axis]
+    if min(chunks) >= least and all(c % multiple == 0 for c in chunks[:-1]):
+        return x
+    size = max(least, max(chunks))
+    size = -(-size // multiple) * multiple
+    k = max(1, n // size)
+    edges = np.linspace(0, n, k + 1).astype(np.int64)
+    edges = (edges // multiple) * multiple
+    edges[-1] = n
+    sizes = tuple(int(s) for s in np.diff(edges) if s > 0)
+    if len(sizes) > 1 and sizes[-1] < least:         # the tail joins its neighbour
+        sizes = sizes[:-2] + (sizes[-2] + sizes[-1],)
+    return x.rechunk({axis: sizes})
+
+
+def gaussian_filter1d(input, sigma: float, axis: int = -1, order: int = 0, output=None,
+                      mode: str = "reflect", cval: float = 0.0, truncate: float = 4.0,
+                      **kwargs) -> Any:
+    """:func:`sftwave.gaussian_filter1d` of a dask array, lazily (same arguments).
+
+    ``output`` may be None or a dtype (not an array: the result is a new
+    dask array).  ``engine`` is the CPU engine's.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da, sftwave
+    >>> x = np.random.default_rng(0).standard_normal((4, 20000))
+    >>> y = gaussian_filter1d(da.from_array(x, chunks=(2, 3000)), 40.0)
+    >>> bool(np.allclose(y.compute(), sftwave.gaussian_filter1d(x, 40.0), rtol=0, atol=1e-12))
+    True
+    """
+    from .ndimage import gaussian_filter1d as batch
+
+    da, x = _dask_array(input)
+    axis = check_axis(axis, x.ndim)
+    mode = check_mode(mode)
+    if output is not None and isinstance(output, np.ndarray):
+        raise TypeError("sftwave.dask returns a new dask array: output must be None or a dtype")
+    kw = dict(kwargs, truncate=truncate)
+    n = int(x.shape[axis])
+    dtype = np.dtype(output) if output is not None else x.dtype
+    if n == 0 or x.size == 0:
+        return x.astype(dtype)
+    reach = _gaussian_reach(sigma, order, n, kw)
+    if reach is None or reach >= n:
+        x = x.rechunk({axis: n})                        # the whole axis in one chunk
+        reach = 0
+    else:
+        x = _rechunk_axis(x, axis, 2 * reach + 1)
+
+    def block(b):
+        return batch(b, sigma, axis=axis, order=order, output=output, mode=mode, cval=cval,
+                     **kw)
+
+    boundary = "periodic" if mode == "wrap" else "none"
+    depth = {i: (reach if i == axis else 0) for i in range(x.ndim)}
+    return x.map_overlap(block, depth=depth, boundary=boundary, dtype=dtype,
+                         meta=np.empty((0,) * x.ndim, dtype))
+
+
+def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval: float = 0.0,
+                    truncate: float = 4.0, *, axes=None, **kwargs) -> Any:
+    """:func:`sftwave.gaussian_filter` of a dask array, lazily: one overlap per filtered axis.
+
+    As the in-memory function, the axes are filtered in floating point and
+    the result cast once at the end (scipy casts after every axis).
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da, sftwave
+    >>> v = np.random.default_rng(1).standard_normal((40, 60, 50)).astype(np.float32)
+    >>> y = gaussian_filter(da.from_array(v, chunks=20), (2.0, 3.0, 1.5))
+    >>> ref = sftwave.gaussian_filter(v, (2.0, 3.0, 1.5))
+    >>> y.dtype == ref.dtype and bool(np.allclose(y.compute(), ref, rtol=0, atol=1e-6))
+    True
+    """
+    da, x = _dask_array(input)
+    axes = check_axes(axes, x.ndim)
+    sigmas = per_axis(sigma, len(axes), "sigma")
+    orders = per_axis(order, len(axes), "order")
+    modes = per_axis(mode, len(axes), "mode")
+    dtype = np.dtype(output) if output is not None else x.dtype
+    work = np.dtype(np.float32) if x.dtype in (np.float32, np.float16) else (
+        np.dtype(np.complex128) if x.dtype.kind == "c" else np.dtype(np.float64))
+    if x.dtype == np.complex64:
+        work = np.dtype(np.complex64)
+    y = x
+    for ax, s, o, m in zip(axes, sigmas, orders, modes):
+        if float(s) <= 1e-15:
+            continue                                    # scipy's rule: the axis is left alone
+        y = gaussian_filter1d(y, float(s), axis=ax, order=int(o), output=work, mode=m, cval=cval,
+                              truncate=truncate, **kwargs)
+    if y.dtype == dtype:
+        return y if y is not x else x.copy()
+    from .engines.numba.filters import cast_into
+
+    def cast(b):
+        """The final cast as the CPU engine casts (C's conversion, saturating integers)."""
+        out = np.empty(b.shape, dtype)
+        cast_into(out, b)
+        return out
+
+    return y.map_blocks(cast, dtype=dtype, meta=np.empty((0,) * y.ndim, dtype))
+
+
+def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> int:
+    """The widest half-window of the plans :func:`sftwave.cwt` may run for these frequencies
+    on ``n`` samples (the SFT's and the ASFT's designs both: the engine picks one by the
+    output's precision)."""
+    from .plans import DEFAULT_MORLET_TOL, select_morlet
+    from .wavelets import frequency_to_scale
+
+    xi = np.broadcast_to(np.asarray(kwargs.get("xi", 6.0), float), f.shape)
+    tol = kwargs.get("tol") or DEFAULT_MORLET_TOL
+    cost = engines.get("numba").fir_taps_per_order()
+    reach = 0
+    transforms = {kwargs.get("transform", "auto")} - {"auto"} or {"sft", "asft"}
+    for s, w in zip(frequency_to_scale(f, fs, xi), xi):
+        for transform in transforms:
+            plan = select_morlet(float(s), float(w), float(tol),
+                                 method=kwargs.get("method", "auto"), transform=transform, n=n,
+                                 fir_taps_per_order=cost)
+            reach = max(reach, *nonfinite.support(plan, n))
+    return int(reach)
+
+
+def cwt(x, freqs, fs: float = 1.0, *, axis: int = -1, decim: int = 1, output: str = "complex",
+        dtype=None, **kwargs) -> Any:
+    """:func:`sftwave.cwt` of a dask array, lazily: shape ``x.shape`` without ``axis``, then
+    ``(len(freqs), ceil(n / decim))``, chunked as ``x`` along its other axes.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da, sftwave
+    >>> x = np.random.default_rng(2).standard_normal((3, 30000))
+    >>> freqs = np.geomspace(0.005, 0.4, 12)
+    >>> p = cwt(da.from_array(x, chunks=(1, 7000)), freqs, output="power", decim=5)
+    >>> ref = sftwave.cwt(x, freqs, output="power", decim=5)
+    >>> p.shape == ref.shape and bool(np.allclose(p.compute(), ref, rtol=1e-10, atol=1e-14))
+    True
+    """
+    from .wavelets import cwt as batch
+
+    da, arr = _dask_array(x)
+    axis = check_axis(axis, arr.ndim)
+    decim = int(decim)
+    if decim < 1:
+        raise ValueError(f"decim must be a positive integer; got {decim!r}")
+    arr = da.moveaxis(arr, axis, -1)
+    last = arr.ndim - 1
+    n = int(arr.shape[-1])
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    # the probe: the output's dtype, and the arguments checked once, on a tiny array
+    probe = batch(np.zeros((1, 8), arr.dtype), f, fs, output=output, dtype=dtype, **kwargs)
+    out_dtype = probe.dtype
+    reach = _cwt_reach(f, fs, n, kwargs)
+    reach = -(-reach // decim) * decim
+    if reach >= n:
+        arr = arr.rechunk({last: n})
+        reach = 0
+    else:
+        arr = _rechunk_axis(arr, last, 2 * reach + 1, multiple=decim)
+    time_chunks = arr.chunks[-1]
+    out_chunks = tuple(-(-c // decim) for c in time_chunks)
+    mode = kwargs.get("mode", "reflect")
+    boundary = "periodic" if check_mode(mode) == "wrap" else "none"
+    depth = {i: (reach if i == last else 0) for i in range(arr.ndim)}
+    g = da.overlap.overlap(arr, depth=depth, boundary=boundary) if reach else arr
+    nblocks = len(time_chunks)
+    periodic = boundary == "periodic"
+
+    def block(b, block_info=None):
+        k = block_info[0]["chunk-location"][last]
+        y = batch(b, f, fs, output=output, decim=decim, dtype=dtype, **kwargs)
+        lo = reach // decim if (reach and (k > 0 or periodic)) else 0
+        hi = reach // decim if (reach and (k < nblocks - 1 or periodic)) else 0
+        return y[..., lo:y.shape[-1] - hi]
+
+    chunks = arr.chunks[:-1] + ((f.size,), out_chunks)
+    return g.map_blocks(block, dtype=out_dtype, chunks=chunks, new_axis=[last],
+                        meta=np.empty((0,) * (arr.ndim + 1), out_dtype))
