@@ -193,7 +193,7 @@ class _Stream:
         m = min(n0, 63)
         picks = (np.arange(m) * n0) // m
         self._centre = np.median(data[:, picks], axis=1)
-        self._ring = np.zeros((C, int(self._L.max()) + 1))
+        self._hist = np.zeros((C, int(self._L.max())))   # the last samples fed (centred)
         self._tr = np.zeros((C, self._ncomp))
         self._ti = np.zeros((C, self._ncomp))
         self._base = np.ascontiguousarray(self._centre[:, None, None] * self._ksum[None, :, :])
@@ -216,17 +216,20 @@ class _Stream:
         if M == 0:
             return
         out = np.zeros((C, len(self._plans), 2, M))
-        advance(np.ascontiguousarray(values - self._centre[:, None]), self._next, self._ring,
-                self._a0, self._L, self._kind, self._lo, self._hi, self._wr, self._wi, self._cr,
-                self._ci, self._coef, self._taps_lo, self._taps, self._base, self._tr, self._ti,
-                out)
-        a = self._next + np.arange(M)
+        ext = np.concatenate([self._hist, values - self._centre[:, None]], axis=1)
+        H = self._hist.shape[1]
+        advance(ext, H, self._next, self._a0, self._L, self._kind, self._lo, self._hi, self._wr,
+                self._wi, self._cr, self._ci, self._coef, self._taps_lo, self._taps, self._base,
+                self._tr, self._ti, out)
+        self._hist = ext[:, -H:]
         for q in range(len(self._plans)):
-            ok = a >= self._a0[q] + self._L[q] - 1
-            if ok.any():
+            first = int(self._a0[q] + self._L[q] - 1 - self._next)   # the first full window
+            if first < M:
+                first = max(first, 0)
                 if self._pending[q].shape[2] == 0:
-                    self._pending_n[q] = a[ok][0] - self._pb - self._lag[q]
-                self._pending[q] = np.concatenate([self._pending[q], out[:, q][:, :, ok]], axis=2)
+                    self._pending_n[q] = self._next + first - self._pb - self._lag[q]
+                self._pending[q] = np.concatenate([self._pending[q], out[:, q, :, first:]],
+                                                  axis=2)
         self._next += M
         if raw:
             keep = self.latency + 1
@@ -238,7 +241,7 @@ class _Stream:
         if final:
             stop = min(stop, self._n_in)
         count = max(stop - self._emitted, 0)
-        rows = np.empty((self._ring.shape[0], len(self._plans), 2, count))
+        rows = np.empty((self._hist.shape[0], len(self._plans), 2, count))
         for q in range(len(self._plans)):
             k = self._emitted - self._pending_n[q]
             rows[:, q] = self._pending[q][:, :, k:k + count]
@@ -246,8 +249,7 @@ class _Stream:
             self._pending_n[q] = self._emitted + count
         first = self._emitted
         self._emitted += count
-        keep = (np.arange(first, first + count) % self.decim) == 0
-        return self._shape(rows[..., keep])
+        return self._shape(rows[..., (-first) % self.decim::self.decim])
 
     def _empty(self) -> np.ndarray:
         C = int(np.prod(self._lead)) if self._lead is not None else 1
@@ -368,13 +370,16 @@ class CWT(_Stream):
         super().__init__(plans, mode=mode, cval=check_cval(cval), decim=check_decim(decim))
 
     def _shape(self, rows: np.ndarray) -> np.ndarray:
-        z = rows[:, :, 0, :] + 1j * rows[:, :, 1, :]
+        re, im = rows[:, :, 0, :], rows[:, :, 1, :]
         if self.output == "power":
-            z = z.real ** 2 + z.imag ** 2
+            z = re * re + im * im
         elif self.output == "abs":
-            z = np.abs(z)
+            z = np.hypot(re, im)
         elif self.output == "phase":
-            z = np.angle(z)
+            z = np.arctan2(im, re)
+        else:
+            z = np.empty(re.shape, np.complex128)
+            z.real, z.imag = re, im
         return z.reshape((self._lead or ()) + z.shape[1:])
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
