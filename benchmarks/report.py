@@ -609,6 +609,32 @@ def section_stream(_res: dict) -> str:
     ])
 
 
+def section_dask(_res: dict) -> str:
+    """sftwave.dask on a LocalCluster (benchmarks/dask_scaling.py), if run."""
+    d = load_result("dask_scaling.json")
+    if d is None:
+        return ""
+    m = d["machine"]
+    ref = {0: d["in_memory_cwt_seconds"], 1: d["in_memory_gaussian_seconds"]}
+    rows = [[c["case"], sec(c["seconds"]), sec(ref[i]),
+             ", ".join(str(v) for v in c["peak_rss_mb_per_worker"]),
+             ", ".join(str(v) for v in c["idle_rss_mb_per_worker"])]
+            for i, c in enumerate(d["cases"])]
+    return "\n".join([
+        "## dask on a local cluster (issue 14)",
+        "",
+        f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
+        f"{d['load_end']:.2f}). `distributed.LocalCluster` of 2 worker processes, 1 thread "
+        "each; the inputs are generated on the workers by dask's random generator, and that "
+        "generation is inside the dask times (not inside the in-memory ones, which run the "
+        "function on a numpy array in the client, on 2 threads). Peak memory: the largest "
+        "resident set of each worker, sampled every 0.2 s.",
+        "",
+        table(["case", "dask s", "in memory s", "peak RSS per worker (MB)", "idle RSS (MB)"],
+              rows),
+    ])
+
+
 def render(res: dict) -> str:
     head = [
         "# Benchmarks",
@@ -621,7 +647,7 @@ def render(res: dict) -> str:
         head += ["**Quick run (`--quick`): tiny sizes, a smoke test; these numbers mean little.**", ""]
     parts = [section_machine, section_workloads, section_targets, reading, section_1d, section_2d,
              section_cwt,
-             section_derivatives, section_nonfinite, section_mne_dropin, section_stream,
+             section_derivatives, section_nonfinite, section_mne_dropin, section_stream, section_dask,
              section_first_call, section_import_time, section_crossover,
              section_bank,
              section_drift, section_threading]

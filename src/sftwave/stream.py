@@ -199,8 +199,8 @@ class _Stream:
         self._base = np.ascontiguousarray(self._centre[:, None, None] * self._ksum[None, :, :])
         self._tail = np.zeros((C, 0))
         self._next = 0                                 # the next absolute position
-        self._pending = [np.zeros((C, 2, 0)) for _ in self._plans]
-        self._pending_n = np.zeros(len(self._plans), np.int64)
+        self._out = np.zeros((C, len(self._plans), 2, 0))   # outputs by sample, from _obase
+        self._obase = 0
         self._emitted = 0
         self._started = True
         pos = np.arange(-self._pb, 0, dtype=np.int64)
@@ -215,38 +215,34 @@ class _Stream:
         C, M = values.shape
         if M == 0:
             return
-        out = np.zeros((C, len(self._plans), 2, M))
+        # the output buffer: emitted samples dropped, room for every sample this call writes
+        if self._emitted > self._obase:
+            self._out = self._out[..., self._emitted - self._obase:]
+            self._obase = self._emitted
+        need = self._next + M - self._pb - int(self._lag.min()) - self._obase
+        if self._out.shape[-1] < need:
+            grown = np.zeros(self._out.shape[:-1] + (max(need, 2 * self._out.shape[-1]),))
+            grown[..., :self._out.shape[-1]] = self._out
+            self._out = grown
         ext = np.concatenate([self._hist, values - self._centre[:, None]], axis=1)
         H = self._hist.shape[1]
         advance(ext, H, self._next, self._a0, self._L, self._kind, self._lo, self._hi, self._wr,
                 self._wi, self._cr, self._ci, self._coef, self._taps_lo, self._taps, self._base,
-                self._tr, self._ti, out)
+                self._tr, self._ti, self._pb + self._lag + self._obase, self._out)
         self._hist = ext[:, -H:]
-        for q in range(len(self._plans)):
-            first = int(self._a0[q] + self._L[q] - 1 - self._next)   # the first full window
-            if first < M:
-                first = max(first, 0)
-                if self._pending[q].shape[2] == 0:
-                    self._pending_n[q] = self._next + first - self._pb - self._lag[q]
-                self._pending[q] = np.concatenate([self._pending[q], out[:, q, :, first:]],
-                                                  axis=2)
         self._next += M
         if raw:
             keep = self.latency + 1
             self._tail = np.concatenate([self._tail, values], axis=1)[:, -keep:]
 
     def _collect(self, final: bool = False) -> np.ndarray:
-        ends = [self._pending_n[q] + self._pending[q].shape[2] for q in range(len(self._plans))]
-        stop = int(min(ends))
+        # every plan has written the outputs before the latest's window end
+        stop = self._next - self._pb - self.latency
         if final:
-            stop = min(stop, self._n_in)
+            stop = self._n_in
         count = max(stop - self._emitted, 0)
-        rows = np.empty((self._hist.shape[0], len(self._plans), 2, count))
-        for q in range(len(self._plans)):
-            k = self._emitted - self._pending_n[q]
-            rows[:, q] = self._pending[q][:, :, k:k + count]
-            self._pending[q] = self._pending[q][:, :, k + count:]
-            self._pending_n[q] = self._emitted + count
+        k = self._emitted - self._obase
+        rows = self._out[..., k:k + count]
         first = self._emitted
         self._emitted += count
         return self._shape(rows[..., (-first) % self.decim::self.decim])
@@ -311,7 +307,7 @@ class GaussianFilter1D(_Stream):
         super().__init__([plan], mode=mode, cval=check_cval(cval))
 
     def _shape(self, rows: np.ndarray) -> np.ndarray:
-        return rows[:, 0, 0, :].reshape((self._lead or ()) + (rows.shape[-1],))
+        return rows[:, 0, 0, :].reshape((self._lead or ()) + (rows.shape[-1],)).copy()
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
         from .ndimage import gaussian_filter1d

@@ -6,8 +6,8 @@ SFT plan by the first-order recursion of the bank's ``iir1`` method
 (``T = w T + x[a] - w^L x[a - L]``, the window filling first), a FIR plan by
 its taps.  Positions are absolute (``a``, from 0 at the first extended
 sample); plan ``q`` starts at ``a0[q]`` (its window's first sample) and
-writes its output for position ``a`` once its window is full, into
-``out[c, q, :, a - a_begin]``.  The caller keeps the last ``H`` samples (``H``
+writes its output for position ``a`` once its window is full, into the
+caller's output buffer at that output's sample.  The caller keeps the last ``H`` samples (``H``
 at least every window) and hands them in before the new ones, so a chunk of
 any length, one sample included, computes the same.  State in float64.
 """
@@ -23,7 +23,7 @@ __all__ = ["advance"]
 
 @kernel(nogil=True, fastmath=True)
 def advance(ext, H, a_begin, a0, L, kind, comp_lo, comp_hi, wr, wi, cr, ci, coef, taps_lo, taps,
-            base, tr, ti, out):
+            base, tr, ti, shift, out):
     """Advance every plan over the new samples ``ext[:, H:]`` (C, H + M): positions
     ``a_begin`` on; ``ext[:, :H]`` holds the ``H`` samples before them (H >= every window).
 
@@ -31,6 +31,8 @@ def advance(ext, H, a_begin, a0, L, kind, comp_lo, comp_hi, wr, wi, cr, ci, coef
     ci``, state ``tr, ti`` (C, components), ``coef`` (plans, 2 channels, 2, P_max)),
     1 a FIR plan (its ``L[q]`` taps per channel at ``taps[:, taps_lo[q]:]``, 2 channels).
     ``base`` (C, plans, 2) is added to each output (the centre times the kernel's sum).
+    Plan ``q``'s output for position ``a`` goes to ``out[c, q, :, a - shift[q]]`` (the
+    caller's buffer, indexed by output sample).
     Plan by plan, channel by channel: a plan's coefficients and state stay in cache
     while it runs over the chunk, and the loop over its components vectorises.
     """
@@ -76,8 +78,8 @@ def advance(ext, H, a_begin, a0, L, kind, comp_lo, comp_hi, wr, wi, cr, ci, coef
                         acc0 += c00[k] * t_r + c01[k] * t_i
                         acc1 += c10[k] * t_r + c11[k] * t_i
                     if full:
-                        out[c, q, 0, i] = acc0
-                        out[c, q, 1, i] = acc1
+                        out[c, q, 0, a - shift[q]] = acc0
+                        out[c, q, 1, a - shift[q]] = acc1
                 elif full:
                     acc0 = b0
                     acc1 = b1
@@ -85,7 +87,7 @@ def advance(ext, H, a_begin, a0, L, kind, comp_lo, comp_hi, wr, wi, cr, ci, coef
                         x = ext[c, H + i - j]
                         acc0 += taps[0, t0 + j] * x
                         acc1 += taps[1, t0 + j] * x
-                    out[c, q, 0, i] = acc0
-                    out[c, q, 1, i] = acc1
+                    out[c, q, 0, a - shift[q]] = acc0
+                    out[c, q, 1, a - shift[q]] = acc1
             tr[c, lo:hi] = sr
             ti[c, lo:hi] = si
