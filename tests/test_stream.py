@@ -133,6 +133,8 @@ def test_refusals():
     f.process(np.ones((2, 40)))
     with pytest.raises(ValueError, match="channels"):
         f.process(np.ones((3, 40)))
+    with pytest.raises(ValueError, match="finite"):
+        f.process(np.full((2, 4), np.nan))
     f.flush()
     with pytest.raises(ValueError, match="flushed"):
         f.process(np.ones((2, 4)))

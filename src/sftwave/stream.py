@@ -27,7 +27,9 @@ it, and ``pickle.loads`` resumes it (in another process too) exactly where it
 was (tested).
 
 Only the CPU engine streams (the kernel is numba's); inputs are converted to
-float64 (complex input is refused).
+float64 (complex input is refused).  A chunk holding NaN or inf is refused
+(``ValueError``) and leaves the stream as it was: a recursion would carry it
+for ever, where the batch functions confine it (:mod:`sftwave.engines.nonfinite`).
 """
 
 from __future__ import annotations
@@ -186,7 +188,12 @@ class _Stream:
             self._lead = lead
         elif lead != self._lead:
             raise ValueError(f"chunk has channels {lead}; the stream's are {self._lead}")
-        return np.ascontiguousarray(x.reshape(-1, x.shape[-1]), dtype=np.float64)
+        x = np.ascontiguousarray(x.reshape(-1, x.shape[-1]), dtype=np.float64)
+        if not np.isfinite(x).all():
+            # a NaN would stay in the recursions' state for ever: refused, the stream unchanged
+            raise ValueError("a stream takes finite samples; this chunk holds NaN or inf (fill "
+                             "the gap first, e.g. with the last value; the stream is unchanged)")
+        return x
 
     def _start(self, data: np.ndarray) -> None:
         C, n0 = data.shape
