@@ -99,34 +99,28 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> float:
+def _parsed(text: str, convert, ok, rule: str):
+    """``convert(text)`` if it satisfies ``ok``, else argparse's one-line usage error."""
     try:
-        v = float(text)
+        v = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (v > 0 and v < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be positive and finite: {text!r}")
+        kind = "a number" if convert is float else "an integer"
+        raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
+    if not ok(v):
+        raise argparse.ArgumentTypeError(f"must be {rule}: {text!r}")
     return v
+
+
+def _positive(text: str) -> float:
+    return _parsed(text, float, lambda v: 0 < v < float("inf"), "positive and finite")
 
 
 def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return v
+    return _parsed(text, int, lambda v: v >= 1, "at least 1")
 
 
 def _index(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
-    return v
+    return _parsed(text, int, lambda v: v >= 0, "0 or more")
 
 
 def _sigmas(text: str) -> list[float]:

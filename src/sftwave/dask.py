@@ -53,8 +53,7 @@ def _gaussian_reach(sigma: float, order: int, n: int, kwargs: dict) -> int | Non
 
     plan = select_gaussian(float(sigma), int(order), truncate=kwargs.get("truncate", 4.0),
                            radius=kwargs.get("radius"), method=kwargs.get("method", "auto"),
-                           transform=kwargs.get("transform", "sft") if kwargs.get(
-                               "transform", "auto") != "auto" else "sft",
+                           transform="asft" if kwargs.get("transform") == "asft" else "sft",
                            tol=kwargs.get("tol"), n=n,
                            fir_taps_per_order=engines.get("numba").fir_taps_per_order(),
                            wide=True)

@@ -144,8 +144,8 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     bar = fig.colorbar(mesh, ax=ax, pad=0.01)
     bar.set_label("power |W|²" if kind == "power" else "amplitude |W|")
     coi_art = None
+    mask = analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi else None
     if coi:
-        mask = analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n]
         coi_art = ax.contourf(t, yv[order], mask[order].astype(float), levels=[0.5, 1.5],
                               colors="none", hatches=["//"])
         ax.contour(t, yv[order], mask[order].astype(float), levels=[0.5], colors="white",
@@ -163,7 +163,6 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
         signal_ax.set_ylabel(signal_label)
         signal_ax.set_xlim(ax.get_xlim())
     if global_ax is not None:
-        mask = analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi else None
         g = analysis.global_spectrum(power, mask)
         global_ax.plot(g[order], yv[order], color="0.15", label="global")
         if global_significance is not None:

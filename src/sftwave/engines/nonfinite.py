@@ -313,10 +313,11 @@ def _set(y: Any, lines: _Lines, hit: np.ndarray, vals: np.ndarray | None,
     ``y`` has the input's shape."""
     if isinstance(y, np.ndarray) or hasattr(y, "copy_to_host"):
         host = y if isinstance(y, np.ndarray) else y.copy_to_host()
-        view = host.reshape((-1,) + host.shape[-last:])[_flat(lines)] if last else None
         if last:
-            view[hit] = _nan_of(host.dtype.kind)
-            host.reshape((-1,) + host.shape[-last:])[_flat(lines)] = view
+            flat = host.reshape((-1,) + host.shape[-last:])   # a view: the output is C-ordered
+            rows = flat[_flat(lines)]
+            rows[hit] = _nan_of(host.dtype.kind)
+            flat[_flat(lines)] = rows
         else:
             rows = _moved(host, lines.axis)[lines.sel]
             rows[hit] = _nan_of(host.dtype.kind) if vals is None else vals[hit]

@@ -49,6 +49,15 @@ def _check_exists(path: Path) -> None:
         raise FileProblem(f"{path}: the file is empty")
 
 
+def _suffix(path: Path, allowed: tuple[str, ...], what: str, verb: str) -> str:
+    """``path``'s suffix (lower case), if sftwave handles it."""
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        raise FileProblem(f"{path}: unknown {what} {suffix or '(no suffix)'!r}; sftwave {verb} "
+                          f"{', '.join(allowed)}")
+    return suffix
+
+
 def read_signal(path: str | os.PathLike, *, channel: int = 0, column: str | None = None,
                 key: str | None = None) -> Signal:
     """One channel of a WAV, CSV/TXT, NPY or NPZ file, as float64.
@@ -60,10 +69,7 @@ def read_signal(path: str | os.PathLike, *, channel: int = 0, column: str | None
     """
     path = Path(path)
     _check_exists(path)
-    suffix = path.suffix.lower()
-    if suffix not in SIGNAL_SUFFIXES:
-        raise FileProblem(f"{path}: unknown format {suffix or '(no suffix)'!r}; sftwave reads "
-                          f"{', '.join(SIGNAL_SUFFIXES)}")
+    suffix = _suffix(path, SIGNAL_SUFFIXES, "format", "reads")
     if suffix == ".wav":
         fs, data = _read_wav(path)
     elif suffix in (".npy", ".npz"):
@@ -192,10 +198,7 @@ def read_image(path: str | os.PathLike) -> np.ndarray:
     """An image as an array: NPY directly, PNG/TIFF/JPEG/BMP through Pillow (if installed)."""
     path = Path(path)
     _check_exists(path)
-    suffix = path.suffix.lower()
-    if suffix not in IMAGE_SUFFIXES:
-        raise FileProblem(f"{path}: unknown image format {suffix or '(no suffix)'!r}; sftwave "
-                          f"reads {', '.join(IMAGE_SUFFIXES)}")
+    suffix = _suffix(path, IMAGE_SUFFIXES, "image format", "reads")
     if suffix == ".npy":
         img = _read_numpy(path, None)
     else:
@@ -250,10 +253,7 @@ def write_atomically(path: str | os.PathLike, suffix: str) -> Iterator[Path]:
 def write_image(path: str | os.PathLike, img: np.ndarray) -> None:
     """Write ``img`` by ``path``'s suffix (NPY, or an image format through Pillow), atomically."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in IMAGE_SUFFIXES:
-        raise FileProblem(f"{path}: unknown image format {suffix or '(no suffix)'!r}; sftwave "
-                          f"writes {', '.join(IMAGE_SUFFIXES)}")
+    suffix = _suffix(path, IMAGE_SUFFIXES, "image format", "writes")
     save: Callable[[Path], None]
     if suffix == ".npy":
         def save(tmp: Path) -> None:
