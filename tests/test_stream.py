@@ -1,4 +1,4 @@
-"""Streaming (issue 14, item 1): the concatenated outputs equal the batch result, any chunking.
+"""Streaming: the concatenated outputs equal the batch result, any chunking.
 
 Property tests with hypothesis over chunk sizes (1 sample included), channel
 shapes, sigma (the FIR plans of small sigma and the SFT bank), orders, modes,

@@ -22,17 +22,49 @@ Modes.  ``reflect``, ``mirror``, ``nearest`` and ``constant`` (and scipy's
 ``grid-`` synonyms of the last); ``wrap`` cannot stream (its start is the
 signal's end): ``ValueError``.
 
-Checkpoints.  A stream object is plain numpy state and its plans: ``pickle``
-it, and ``pickle.loads`` resumes it (in another process too) exactly where it
-was (tested).
+Checkpoints.  ``save(path)`` writes a stream's state to a ``.npz`` file
+(atomically: a half-written file never replaces a good one) and the
+classmethod ``load(path)`` (or :func:`load`, for either class) resumes it, in
+another process too, exactly where it was (tested).  The file holds numbers
+and one JSON string, read with ``np.load(allow_pickle=False)``: loading it
+cannot run code.  The state is a versioned record: the format, the sftwave
+version that wrote it (another version is refused at load: its filters may
+differ), the constructor's arguments and the state arrays.  Loading calls
+the constructor with those arguments, so every table and index is rebuilt
+from them, then checks each state array's shape and dtype and each counter
+against the rebuilt stream (``ValueError`` naming the field otherwise):
+nothing a damaged or crafted file holds reaches the kernel as an index, so
+it is refused or, if every field fits, runs on its numbers; it never
+crashes the process (tested).  ``pickle`` goes through the same record and
+the same checks, but a pickle is code: unpickling any pickle can run
+arbitrary code, whatever it claims to hold, so use ``load`` for files from
+anyone else.
 
-Only the CPU engine streams (the kernel is numba's); inputs are converted to
-float64 (complex input is refused).  A chunk holding NaN or inf is refused
-(``ValueError``) and leaves the stream as it was: a recursion would carry it
-for ever, where the batch functions confine it (:mod:`sftwave.engines.nonfinite`).
+Dtypes.  The outputs take the dtype the batch function gives for the first
+chunk's dtype: float32 (and float16) input gives float32 outputs (complex64
+for the CWT's complex output; :class:`GaussianFilter1D` keeps each floating
+dtype, as :func:`sftwave.gaussian_filter1d`); integer and bool input gives
+float64 (complex128), where the batch Gaussian would keep the integer dtype
+(scipy's rule).  The computation is float64 whatever the input; the result
+is cast.  Later chunks may have any real dtype; their outputs take the
+stream's.  A chunk of no samples returns an empty result of the right shape
+and dtype and leaves the stream as it was.
+
+Only the CPU engine streams (the kernel is numba's); complex input is
+refused.  A chunk holding NaN or inf is refused (``ValueError``) and leaves
+the stream as it was: a recursion would carry it for ever, where the batch
+functions confine it (:mod:`sftwave.engines.nonfinite`).
 """
 
 from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+import zipfile
+from typing import Any
 
 import numpy as np
 
@@ -49,15 +81,32 @@ from ._checks import (
     check_tol,
     check_truncate,
     check_xi,
+    scalogram_dtype,
 )
 from .engines._boundary import MODE_CODES, source_index
-from .plans import DEFAULT_MORLET_TOL, FIRPlan, SFTPlan, select_gaussian, select_morlet
+from .plans import (
+    DEFAULT_MORLET_TOL,
+    MORLET_METHODS,
+    FIRPlan,
+    SFTPlan,
+    select_gaussian,
+    select_morlet,
+)
 from .wavelets import OUTPUTS, frequency_to_scale
 
-__all__ = ["GaussianFilter1D", "CWT", "STREAM_MODES"]
+__all__ = ["GaussianFilter1D", "CWT", "STREAM_MODES", "CHECKPOINT_FORMAT", "load"]
 
 #: The boundary modes a stream honours.
 STREAM_MODES = ("reflect", "mirror", "nearest", "constant")
+
+#: The version of the checkpoint record this sftwave writes and reads.
+CHECKPOINT_FORMAT = 1
+
+_FORMAT_TAG = "sftwave.stream"
+#: The largest sample count a checkpoint may hold (285 years at 1 MHz): the positions the
+#: kernel and the end's extension compute from it stay far inside int64.
+_MAX_SAMPLES = 2**53
+_MAX_CHANNEL_AXES = 32
 
 
 def _window(plan) -> tuple[int, int, int]:
@@ -72,6 +121,11 @@ def _window(plan) -> tuple[int, int, int]:
 
 class _Stream:
     """The state machine shared by the streaming filters (see the module's docstring)."""
+
+    #: The constructor's scalar arguments as the checkpoint holds them (JSON): name -> kind.
+    _ARG_KINDS: dict[str, str] = {}
+    #: The constructor's array arguments (float64, 1-D), held as ``arg_<name>`` fields.
+    _ARG_ARRAYS: tuple[str, ...] = ()
 
     def __init__(self, plans, *, mode: str, cval: float, decim: int = 1):
         self._plans = list(plans)
@@ -90,8 +144,11 @@ class _Stream:
         self.latency = int(self._lag.max())
         #: Samples needed before the first output (the start's extension reads them).
         self.startup = max(self._pb, self.latency) + 1
+        # outputs written by some plan but not yet by all: what a checkpoint keeps of them
+        self._pending = self.latency - int(self._lag.min())
         self._tables()
         self._lead: tuple | None = None
+        self._dtype: np.dtype | None = None
         self._buffer: list[np.ndarray] = []
         self._n_in = 0
         self._started = False
@@ -137,11 +194,26 @@ class _Stream:
     # ------------------------------------------------------------------ the public calls
 
     def process(self, chunk) -> np.ndarray:
-        """Take the next samples (time last; the leading axes are channels) and return the
-        outputs they complete (possibly none: a zero-length last axis)."""
+        """Take the next samples and return the outputs they complete.
+
+        Parameters
+        ----------
+        chunk : array_like
+            Real samples, time last; the leading axes are channels (the same
+            for every chunk).  Any length, none included.
+
+        Returns
+        -------
+        ndarray
+            The outputs this chunk completed, possibly none (a zero-length
+            last axis), in the stream's dtype (set by its first chunk).
+        """
         if self._finished:
             raise ValueError("the stream was flushed; start a new one")
-        x = self._as_chunk(chunk)
+        x, lead, dtype = self._as_chunk(chunk)
+        if x.shape[1] == 0:          # no samples: nothing changes, not even the channels
+            return self._shape(np.zeros((x.shape[0], len(self._plans), 2, 0)), lead, dtype)
+        self._lead, self._dtype = lead, dtype
         if not self._started:
             self._buffer.append(x)
             self._n_in += x.shape[1]
@@ -155,7 +227,14 @@ class _Stream:
         return self._collect()
 
     def flush(self) -> np.ndarray:
-        """End the stream: extend its end by ``mode`` and return the remaining outputs."""
+        """End the stream: extend its end by ``mode`` and return the remaining outputs.
+
+        Returns
+        -------
+        ndarray
+            The outputs not yet returned (all of them for a stream shorter
+            than :attr:`startup`, computed by the batch function).
+        """
         if self._finished:
             raise ValueError("the stream was flushed already")
         self._finished = True
@@ -163,7 +242,8 @@ class _Stream:
             if not self._buffer:
                 return self._empty()
             data = np.concatenate(self._buffer, axis=1)
-            return self._batch(data.reshape(self._lead + (data.shape[1],)))
+            return self._batch(data.reshape(self._lead + (data.shape[1],))).astype(
+                self._dtype, copy=False)
         n = self._n_in
         pos = np.arange(n, n + self.latency, dtype=np.int64)
         src = source_index(pos, n, MODE_CODES[self.mode])
@@ -173,9 +253,164 @@ class _Stream:
         self._feed(ext, raw=False)
         return self._collect(final=True)
 
+    # ------------------------------------------------------------------ checkpoints
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the stream's state to ``path`` (an ``.npz`` file), atomically.
+
+        The record holds the format, the sftwave version, the constructor's
+        arguments and the state arrays (the module's docstring).  It is
+        written to a temporary file in the same folder and moved over
+        ``path`` when complete: a failure leaves ``path`` as it was.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (exactly this name: no suffix is added).
+
+        Examples
+        --------
+        >>> import os, tempfile, numpy as np
+        >>> x = np.random.default_rng(0).standard_normal(3000)
+        >>> f = GaussianFilter1D(10.0)
+        >>> head = f.process(x[:1000])
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = os.path.join(folder, "smooth.npz")
+        ...     f.save(path)
+        ...     g = GaussianFilter1D.load(path)
+        >>> rest = g.process(x[1000:])
+        >>> bool(np.array_equal(rest, f.process(x[1000:])))
+        True
+        """
+        try:
+            path = os.fspath(path)
+        except TypeError:
+            raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
+        record = self._record()
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=".sftwave-stream-", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, **record)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> _Stream:
+        """Resume a stream written by :meth:`save`; refuse a file that does not check out.
+
+        The file is read with ``np.load(path, allow_pickle=False)``: it holds
+        numbers and one JSON string, so reading it cannot run code, whoever
+        wrote it.  The stream is rebuilt by its constructor from the
+        arguments the file holds, then every state array and counter is
+        checked against it.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A file written by :meth:`save`.
+
+        Returns
+        -------
+        GaussianFilter1D or CWT
+            The stream, where it was when saved (of the class ``load`` is
+            called on; :func:`sftwave.stream.load` takes either).
+
+        Raises
+        ------
+        ValueError
+            The file is no checkpoint of this class, was written by another
+            sftwave version or checkpoint format, or a field has another type,
+            shape, dtype or range than the rebuilt stream expects (named in
+            the message).
+
+        Examples
+        --------
+        >>> import os, tempfile, numpy as np
+        >>> s = CWT([0.05, 0.2], output="power")
+        >>> _ = s.process(np.ones((2, 500)))
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     s.save(os.path.join(folder, "cwt.npz"))
+        ...     r = CWT.load(os.path.join(folder, "cwt.npz"))
+        >>> r.process(np.ones((2, 10))).shape
+        (2, 2, 10)
+        """
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path!r} is not a stream checkpoint (an .npz file written by "
+                             f"save): {exc}") from exc
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError(f"{path!r} is not a stream checkpoint (an .npz file written by save)")
+        with data:
+            try:
+                record = {name: data[name] for name in data.files}
+            except (ValueError, EOFError, OSError, MemoryError, zipfile.BadZipFile) as exc:
+                raise ValueError(f"{path!r} holds a field that cannot be read without "
+                                 f"pickle or at all: {exc}") from exc
+        return _restore(cls, record)
+
+    def __getstate__(self) -> dict[str, np.ndarray]:
+        return self._record()
+
+    def __setstate__(self, state: Any) -> None:
+        self.__dict__.update(_restore(type(self), state).__dict__)
+
+    def _record(self) -> dict[str, np.ndarray]:
+        """The checkpoint: a JSON ``meta`` string and float64 arrays (see :func:`_restore`)."""
+        from . import __version__
+
+        scalars, arrays = self._arguments()
+        meta = {
+            "format": _FORMAT_TAG, "format_version": CHECKPOINT_FORMAT,
+            "sftwave_version": __version__, "class": _stream_class(type(self)).__name__,
+            "args": scalars, "n_in": int(self._n_in),
+            "started": bool(self._started), "finished": bool(self._finished),
+            "channels": None if self._lead is None else [int(d) for d in self._lead],
+            "dtype": None if self._dtype is None else self._dtype.name,
+        }
+        record = {"meta": np.array(json.dumps(meta))}
+        record.update({f"arg_{k}": np.array(v, np.float64) for k, v in arrays.items()})
+        if self._finished:
+            return record
+        if not self._started:
+            if self._n_in:
+                record["buffer"] = np.concatenate(self._buffer, axis=1)
+            return record
+        k = self._emitted - self._obase
+        record.update(centre=self._centre, history=self._hist, state_re=self._tr,
+                      state_im=self._ti, tail=self._tail,
+                      pending=self._out[..., k:k + self._pending])
+        return record
+
+    def _state_shapes(self, C: int) -> dict[str, tuple[int, ...]]:
+        """The state arrays of a started stream of ``C`` channels, by checkpoint field."""
+        return {"centre": (C,), "history": (C, int(self._L.max())),
+                "state_re": (C, self._ncomp), "state_im": (C, self._ncomp),
+                "tail": (C, self.latency + 1),
+                "pending": (C, len(self._plans), 2, self._pending)}
+
+    def _resume(self, fields: dict[str, np.ndarray]) -> None:
+        """Take a started stream's checked state arrays (see :meth:`_start`)."""
+        self._centre, self._hist = fields["centre"], fields["history"]
+        self._tr, self._ti = fields["state_re"], fields["state_im"]
+        self._base = np.ascontiguousarray(self._centre[:, None, None] * self._ksum[None, :, :])
+        self._tail = fields["tail"]
+        self._next = self._pb + self._n_in
+        self._emitted = self._n_in - self.latency
+        self._obase = self._emitted
+        self._out = fields["pending"]
+        self._started = True
+
     # ------------------------------------------------------------------ internals
 
-    def _as_chunk(self, chunk) -> np.ndarray:
+    def _as_chunk(self, chunk) -> tuple[np.ndarray, tuple, np.dtype]:
+        """(samples as (channels, time) float64, the channel shape, the output dtype)."""
         x = np.asarray(chunk)
         if x.dtype.kind == "c":
             raise TypeError("a stream takes real samples; got a complex chunk")
@@ -184,16 +419,15 @@ class _Stream:
         if x.ndim == 0:
             x = x[None]
         lead = x.shape[:-1]
-        if self._lead is None:
-            self._lead = lead
-        elif lead != self._lead:
+        if self._lead is not None and lead != self._lead:
             raise ValueError(f"chunk has channels {lead}; the stream's are {self._lead}")
-        x = np.ascontiguousarray(x.reshape(-1, x.shape[-1]), dtype=np.float64)
+        dtype = self._out_dtype(x.dtype) if self._dtype is None else self._dtype
+        x = np.ascontiguousarray(x.reshape(math.prod(lead), x.shape[-1]), dtype=np.float64)
         if not np.isfinite(x).all():
             # a NaN would stay in the recursions' state for ever: refused, the stream unchanged
             raise ValueError("a stream takes finite samples; this chunk holds NaN or inf (fill "
                              "the gap first, e.g. with the last value; the stream is unchanged)")
-        return x
+        return x, lead, dtype
 
     def _start(self, data: np.ndarray) -> None:
         C, n0 = data.shape
@@ -252,17 +486,246 @@ class _Stream:
         rows = self._out[..., k:k + count]
         first = self._emitted
         self._emitted += count
-        return self._shape(rows[..., (-first) % self.decim::self.decim])
+        return self._shape(rows[..., (-first) % self.decim::self.decim], self._lead, self._dtype)
 
     def _empty(self) -> np.ndarray:
-        C = int(np.prod(self._lead)) if self._lead is not None else 1
-        return self._shape(np.zeros((C, len(self._plans), 2, 0)))
+        lead = () if self._lead is None else self._lead
+        dtype = self._out_dtype(np.dtype(np.float64)) if self._dtype is None else self._dtype
+        return self._shape(np.zeros((math.prod(lead), len(self._plans), 2, 0)), lead, dtype)
 
-    def _shape(self, rows: np.ndarray) -> np.ndarray:           # pragma: no cover - abstract
-        raise NotImplementedError
+    # ------------------------------------------------------------------ what the filters define
 
-    def _batch(self, data: np.ndarray) -> np.ndarray:          # pragma: no cover - abstract
-        raise NotImplementedError
+    def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:
+        raise NotImplementedError                                    # pragma: no cover
+
+    def _batch(self, data: np.ndarray) -> np.ndarray:
+        raise NotImplementedError                                    # pragma: no cover
+
+    def _out_dtype(self, dtype: np.dtype) -> np.dtype:
+        """The output dtype for input of ``dtype`` (the batch function's rule)."""
+        raise NotImplementedError                                    # pragma: no cover
+
+    def _out_dtypes(self) -> tuple[np.dtype, ...]:
+        """Every output dtype this stream can have (what a checkpoint may name)."""
+        raise NotImplementedError                                    # pragma: no cover
+
+    def _arguments(self) -> tuple[dict, dict]:
+        """The constructor's arguments: (scalars as JSON takes them, float64 arrays)."""
+        raise NotImplementedError                                    # pragma: no cover
+
+
+def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
+    """Resume a stream of either class from a file written by its ``save``.
+
+    As :meth:`GaussianFilter1D.load` and :meth:`CWT.load` (the class the file
+    names): read with ``np.load(allow_pickle=False)``, so it cannot run code;
+    refused with ``ValueError`` unless every field checks out.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by ``save``.
+
+    Returns
+    -------
+    GaussianFilter1D or CWT
+        The stream, where it was when saved.
+
+    Examples
+    --------
+    >>> import os, tempfile, numpy as np
+    >>> f = GaussianFilter1D(3.0)
+    >>> _ = f.process(np.arange(100.0))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     f.save(os.path.join(folder, "f.npz"))
+    ...     g = load(os.path.join(folder, "f.npz"))
+    >>> type(g).__name__, g.sigma
+    ('GaussianFilter1D', 3.0)
+    """
+    return _Stream.load(path)
+
+
+# ---------------------------------------------------------------------- reading a checkpoint
+
+_KIND_WORDS = {"int": "an integer", "number": "a number", "number?": "a number or null",
+               "str": "a string", "bool": "true or false"}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _typed(value: Any, kind: str, name: str) -> Any:
+    """A JSON value of the kind the field holds (bool is no number here), or ValueError."""
+    number = type(value) in (int, float)
+    ok = {"int": type(value) is int, "number": number, "number?": value is None or number,
+          "str": type(value) is str, "bool": type(value) is bool}[kind]
+    if not ok:
+        raise ValueError(f"checkpoint field {name} must be {_KIND_WORDS[kind]}; "
+                         f"got {_short(value)}")
+    return value
+
+
+def _count(value: Any, name: str, low: int, high: int) -> int:
+    _typed(value, "int", name)
+    if not low <= value <= high:
+        raise ValueError(f"checkpoint field {name} must be in [{low}, {high}]; got {_short(value)}")
+    return value
+
+
+def _array(record: dict, name: str, shape: tuple | None = None, ndim: int | None = None
+           ) -> np.ndarray:
+    """A float64 field of this shape (or number of axes), finite, as a fresh C array."""
+    a = record[name]
+    if type(a) is not np.ndarray:
+        raise ValueError(f"checkpoint field {name!r} must be an ndarray; got {type(a).__name__}")
+    if a.dtype != np.dtype(np.float64):
+        raise ValueError(f"checkpoint field {name!r} must have dtype float64; got {a.dtype}")
+    if shape is not None and a.shape != shape:
+        raise ValueError(f"checkpoint field {name!r} has shape {a.shape}, expected {shape}")
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f"checkpoint field {name!r} must have {ndim} axis; got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"checkpoint field {name!r} holds NaN or inf")
+    return np.array(a, dtype=np.float64, order="C", copy=True)
+
+
+def _stream_class(cls: type) -> type:
+    """The stream class (GaussianFilter1D or CWT) that ``cls`` is or derives from."""
+    for c in cls.__mro__:
+        if c in (GaussianFilter1D, CWT):
+            return c
+    return _Stream
+
+
+def _meta(record: Any) -> dict:
+    """The checkpoint's ``meta`` record, its format and version checked."""
+    from . import __version__
+
+    if not isinstance(record, dict) or "meta" not in record:
+        raise ValueError("not a versioned stream checkpoint (a stream pickled by an sftwave "
+                         "older than its checkpoint format, or another object): it cannot be "
+                         "checked, so it is refused; restart the stream from its input")
+    value = record["meta"]
+    if type(value) is not np.ndarray or value.dtype.kind != "U" or value.shape != ():
+        raise ValueError(f"checkpoint field 'meta' must be a 0-d string array (JSON); got "
+                         f"{_short(value)}")
+    try:
+        meta = json.loads(str(value[()]))
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"checkpoint field 'meta' is not JSON: {exc}") from exc
+    if not isinstance(meta, dict) or meta.get("format") != _FORMAT_TAG:
+        raise ValueError(f"not a stream checkpoint: its 'meta' has no format {_FORMAT_TAG!r}")
+    written = meta.get("sftwave_version")
+    if written != __version__:
+        raise ValueError(f"checkpoint written by sftwave {_short(written)}, this is sftwave "
+                         f"{__version__!r}: its filters may differ, so it is refused (restart "
+                         f"the stream from its input)")
+    if meta.get("format_version") != CHECKPOINT_FORMAT:
+        raise ValueError(f"checkpoint format {_short(meta.get('format_version'))}; this "
+                         f"sftwave ({__version__}) reads format {CHECKPOINT_FORMAT}")
+    keys = {"format", "format_version", "sftwave_version", "class", "args", "n_in", "started",
+            "finished", "channels", "dtype"}
+    if set(meta) != keys:
+        raise ValueError(f"checkpoint field 'meta' must hold the keys {sorted(keys)}; got "
+                         f"{_short(sorted(meta))}")
+    return meta
+
+
+def _fields(record: dict, expected: set) -> None:
+    missing = [k for k in expected if k not in record]
+    extra = [k for k in record if k not in expected]
+    if missing:
+        raise ValueError(f"checkpoint lacks the field(s) {sorted(missing)}")
+    if extra:
+        raise ValueError(f"checkpoint has unexpected field(s) {_short(extra)}")
+
+
+def _restore(cls: type, record: Any) -> _Stream:
+    """A stream rebuilt by its constructor from a checkpoint's arguments, its state checked.
+
+    Every table and index the kernel reads comes from the constructor; the
+    checkpoint brings only state arrays, each checked for type, dtype, shape
+    (what the rebuilt stream expects) and finiteness, and counters, each
+    checked for type and range.  Anything else: ValueError naming the field.
+    """
+    meta = _meta(record)
+    kinds = {"GaussianFilter1D": GaussianFilter1D, "CWT": CWT}
+    name = _typed(meta["class"], "str", "class")
+    want = _stream_class(cls)
+    if name not in kinds or (want is not _Stream and kinds[name] is not want):
+        raise ValueError(f"checkpoint holds a {_short(name)} stream; this loads "
+                         f"{want.__name__ if want is not _Stream else 'a stream'}")
+    target = cls if want is not _Stream else kinds[name]
+    # the constructor's arguments, each of the type the record gives it
+    args = meta["args"]
+    if not isinstance(args, dict) or set(args) != set(target._ARG_KINDS):
+        raise ValueError(f"checkpoint field args must hold {sorted(target._ARG_KINDS)}; got "
+                         f"{_short(args)}")
+    for key, kind in target._ARG_KINDS.items():
+        _typed(args[key], kind, f"args.{key}")
+    n_in = _count(meta["n_in"], "n_in", 0, _MAX_SAMPLES)
+    started = _typed(meta["started"], "bool", "started")
+    finished = _typed(meta["finished"], "bool", "finished")
+    channels = meta["channels"]
+    if channels is not None:
+        if not isinstance(channels, list) or len(channels) > _MAX_CHANNEL_AXES:
+            raise ValueError(f"checkpoint field channels must be null or a list of at most "
+                             f"{_MAX_CHANNEL_AXES} sizes; got {_short(channels)}")
+        for d in channels:
+            _count(d, "channels", 0, _MAX_SAMPLES)
+    dtype = meta["dtype"]
+    if dtype is not None:
+        _typed(dtype, "str", "dtype")
+    # which state arrays this phase holds
+    live = not finished
+    state: set[str] = set()
+    if live and started:
+        state = {"centre", "history", "state_re", "state_im", "tail", "pending"}
+    elif live and n_in:
+        state = {"buffer"}
+    _fields(record, {"meta"} | {f"arg_{a}" for a in target._ARG_ARRAYS} | state)
+    arrays = {a: _array(record, f"arg_{a}", ndim=1) for a in target._ARG_ARRAYS}
+    # rebuild: the constructor checks the arguments and makes every table (the plans depend
+    # on the arguments only, never on the machine: the engine's cost figure is a constant)
+    try:
+        stream = target(**args, **arrays)
+    except (TypeError, ValueError, ArithmeticError, MemoryError) as exc:
+        raise ValueError(f"checkpoint's arguments are refused by {target.__name__}: "
+                         f"{type(exc).__name__}: {exc}") from exc
+    allowed = {d.name: d for d in stream._out_dtypes()}
+    if dtype is not None and dtype not in allowed:
+        raise ValueError(f"checkpoint field dtype must be null or one of {sorted(allowed)}; "
+                         f"got {_short(dtype)}")
+    stream._n_in, stream._finished = n_in, finished
+    if not live:
+        stream._started = started
+        return stream
+    # the counters and the channels against the rebuilt stream
+    if started and n_in < stream.startup:
+        raise ValueError(f"checkpoint field n_in must be at least the stream's startup "
+                         f"({stream.startup}) once it has started; got {n_in}")
+    if not started and n_in >= stream.startup:
+        raise ValueError(f"checkpoint field n_in must be below the stream's startup "
+                         f"({stream.startup}) before it starts; got {n_in}")
+    if (channels is None) != (n_in == 0) or (dtype is None) != (n_in == 0):
+        raise ValueError(f"checkpoint fields channels and dtype must be null exactly when "
+                         f"n_in is 0; got channels={_short(channels)}, dtype={_short(dtype)}, "
+                         f"n_in={n_in}")
+    if n_in == 0:
+        return stream
+    stream._lead, stream._dtype = tuple(channels), allowed[dtype]
+    C = math.prod(channels)
+    if not started:
+        stream._buffer = [_array(record, "buffer", (C, n_in))]
+        return stream
+    stream._resume({k: _array(record, k, shape)
+                    for k, shape in stream._state_shapes(C).items()})
+    return stream
+
+
+# ---------------------------------------------------------------------- the streaming filters
 
 
 class GaussianFilter1D(_Stream):
@@ -288,6 +751,12 @@ class GaussianFilter1D(_Stream):
     startup : int
         Samples needed before the first output.
 
+    Notes
+    -----
+    The outputs have the first chunk's dtype if it is floating (float32 in,
+    float32 out, as the batch function), float64 otherwise.  :meth:`save` and
+    :meth:`load` checkpoint the stream (see :mod:`sftwave.stream`).
+
     Examples
     --------
     >>> import numpy as np, sftwave
@@ -297,6 +766,9 @@ class GaussianFilter1D(_Stream):
     >>> bool(np.allclose(y, sftwave.gaussian_filter1d(x, 20.0), rtol=0, atol=1e-12))
     True
     """
+
+    _ARG_KINDS = {"sigma": "number", "order": "int", "mode": "str", "cval": "number",
+                  "truncate": "number", "tol": "number?", "method": "str", "transform": "str"}
 
     def __init__(self, sigma: float, order: int = 0, *, mode: str = "reflect", cval: float = 0.0,
                  truncate: float = 4.0, tol: float | None = None, method: str = "auto",
@@ -313,14 +785,24 @@ class GaussianFilter1D(_Stream):
                                **self._kw)
         super().__init__([plan], mode=mode, cval=check_cval(cval))
 
-    def _shape(self, rows: np.ndarray) -> np.ndarray:
-        return rows[:, 0, 0, :].reshape((self._lead or ()) + (rows.shape[-1],)).copy()
+    def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:
+        return rows[:, 0, 0, :].reshape(lead + (rows.shape[-1],)).astype(dtype)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
         from .ndimage import gaussian_filter1d
 
         return gaussian_filter1d(data.astype(np.float64), self.sigma, order=self.order,
                                  mode=self.mode, cval=self.cval, **self._kw)
+
+    def _out_dtype(self, dtype: np.dtype) -> np.dtype:
+        return dtype if dtype.kind == "f" else np.dtype(np.float64)
+
+    def _out_dtypes(self) -> tuple[np.dtype, ...]:
+        return tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble))
+
+    def _arguments(self) -> tuple[dict, dict]:
+        return dict(sigma=self.sigma, order=self.order, mode=self.mode, cval=self.cval,
+                    **self._kw), {}
 
 
 class CWT(_Stream):
@@ -341,7 +823,10 @@ class CWT(_Stream):
         transform).
 
     Each call returns ``channels + (len(freqs), k)``: the ``k`` outputs the
-    chunk completed, every ``decim``-th.
+    chunk completed, every ``decim``-th, complex128 (float64 for the real
+    outputs), or complex64 (float32) if the first chunk is float32 or float16,
+    as :func:`sftwave.cwt`.  :meth:`save` and :meth:`load` checkpoint the
+    stream (see :mod:`sftwave.stream`).
 
     Examples
     --------
@@ -355,6 +840,10 @@ class CWT(_Stream):
     True
     """
 
+    _ARG_KINDS = {"fs": "number", "mode": "str", "cval": "number", "output": "str",
+                  "decim": "int", "tol": "number", "method": "str"}
+    _ARG_ARRAYS = ("freqs", "xi")
+
     def __init__(self, freqs, fs: float = 1.0, *, xi=6.0, mode: str = "reflect",
                  cval: float = 0.0, output: str = "complex", decim: int = 1,
                  tol: float | None = None, method: str = "auto"):
@@ -364,15 +853,15 @@ class CWT(_Stream):
         self.output = check_choice(output, OUTPUTS, "output")
         tol = check_tol(tol)
         self.tol = DEFAULT_MORLET_TOL if tol is None else tol
-        self.method = method
+        self.method = check_choice(method, MORLET_METHODS, "method")
         eng = engines.get("numba")
         sigmas = frequency_to_scale(self.freqs, self.fs, self.xi)
-        plans = [select_morlet(float(s), float(w), self.tol, method=method, transform="sft",
+        plans = [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",
                                fir_taps_per_order=eng.fir_taps_per_order())
                  for s, w in zip(sigmas, self.xi)]
         super().__init__(plans, mode=mode, cval=check_cval(cval), decim=check_decim(decim))
 
-    def _shape(self, rows: np.ndarray) -> np.ndarray:
+    def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:
         re, im = rows[:, :, 0, :], rows[:, :, 1, :]
         if self.output == "power":
             z = re * re + im * im
@@ -383,7 +872,7 @@ class CWT(_Stream):
         else:
             z = np.empty(re.shape, np.complex128)
             z.real, z.imag = re, im
-        return z.reshape((self._lead or ()) + z.shape[1:])
+        return z.reshape(lead + z.shape[1:]).astype(dtype, copy=False)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
         from .wavelets import cwt
@@ -392,3 +881,14 @@ class CWT(_Stream):
                    cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
                    method=self.method, dtype=np.complex128 if self.output == "complex"
                    else np.float64)
+
+    def _out_dtype(self, dtype: np.dtype) -> np.dtype:
+        return scalogram_dtype(None, dtype in (np.float32, np.float16), self.output)
+
+    def _out_dtypes(self) -> tuple[np.dtype, ...]:
+        return tuple(scalogram_dtype(None, single, self.output) for single in (False, True))
+
+    def _arguments(self) -> tuple[dict, dict]:
+        return (dict(fs=self.fs, mode=self.mode, cval=self.cval, output=self.output,
+                     decim=self.decim, tol=self.tol, method=self.method),
+                dict(freqs=self.freqs, xi=self.xi))
