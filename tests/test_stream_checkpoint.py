@@ -500,3 +500,21 @@ def test_later_chunks_take_the_streams_dtype():
     s = CWT([0.1])
     y = [s.process(x[:1000].astype(np.float32)), s.process(x[1000:]), s.flush()]
     assert all(part.dtype == np.complex64 for part in y)
+
+
+def test_load_refuses_compressed_members(tmp_path):
+    """A compressed member could expand far beyond the file (a zip bomb): load reads stored
+    members only, so its memory is bounded by the file's size."""
+    from sftwave.stream import GaussianFilter1D
+
+    s = GaussianFilter1D(4.0)
+    s.process(np.zeros(300))
+    plain = tmp_path / "plain.npz"
+    s.save(plain)
+    with np.load(plain, allow_pickle=False) as data:
+        record = {name: data[name] for name in data.files}
+    packed = tmp_path / "packed.npz"
+    np.savez_compressed(packed, **record)
+    GaussianFilter1D.load(plain)  # the uncompressed original loads
+    with pytest.raises(ValueError, match="compressed"):
+        GaussianFilter1D.load(packed)

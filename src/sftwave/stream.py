@@ -341,6 +341,7 @@ class _Stream:
         (2, 2, 10)
         """
         try:
+            _check_stored(path)
             data = np.load(path, allow_pickle=False)
         except (ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path!r} is not a stream checkpoint (an .npz file written by "
@@ -640,6 +641,19 @@ def _fields(record: dict, expected: set) -> None:
         raise ValueError(f"checkpoint lacks the field(s) {sorted(missing)}")
     if extra:
         raise ValueError(f"checkpoint has unexpected field(s) {_short(extra)}")
+
+
+def _check_stored(path: str | os.PathLike) -> None:
+    """Refuse an npz whose members are compressed: :meth:`_Stream.save` stores them as they
+    are, so reading a checkpoint never takes more memory than the file's size (no zip bomb)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+                    raise ValueError(f"member {info.filename!r} is compressed; save() stores "
+                                     f"every member uncompressed")
+    except zipfile.BadZipFile:
+        return  # not a zip: np.load says what it is
 
 
 def _restore(cls: type, record: Any) -> _Stream:
