@@ -69,3 +69,64 @@ def test_bad_arguments():
         scalogram(W, FREQS, FS, kind="phase")
     with pytest.raises(ValueError, match="y must"):
         scalogram(W, FREQS, FS, y="scale")
+
+
+def test_a_long_scalogram_is_drawn_by_block_maxima_keeping_a_click():
+    """No more columns than twice the figure's pixels, and a one-sample click keeps its height
+    (skipping samples would lose it; block maxima cannot)."""
+    n, click = 200_000, 123_457
+    rng = np.random.default_rng(0)
+    power = 1e-3 * rng.random((len(FREQS), n))
+    power[-1, click] = 7.0
+    x = 0.01 * rng.standard_normal(n)
+    x[click] = 3.0
+    fig = scalogram(power, FREQS, FS, signal=x)
+    limit = 2 * round(fig.figure.get_figwidth() * fig.figure.dpi)
+    drawn = np.asarray(fig.mesh.get_array())
+    assert drawn.shape[0] == len(FREQS) and drawn.shape[1] <= limit
+    assert drawn.max() == 7.0
+    # the click's column is where its block lies in time
+    t = fig.mesh.get_coordinates()[0, :, 0]
+    column = int(np.argmax(drawn.max(axis=0)))
+    assert abs(t[column] - click / FS) <= n / FS / drawn.shape[1]
+    (line,) = fig.signal_ax.get_lines()
+    assert len(line.get_ydata()) <= limit and np.max(line.get_ydata()) == 3.0
+    # the axes still span the whole signal
+    assert np.isclose(fig.ax.get_xlim()[1], (n - 1) / FS)
+
+
+def test_reduction_by_means_and_explicit_columns():
+    power = np.zeros((len(FREQS), 10_000))
+    power[3, 5_000] = 100.0
+    fig = scalogram(power, FREQS, FS, max_columns=100, reduce="mean", coi=False)
+    drawn = np.asarray(fig.mesh.get_array())
+    assert drawn.shape[1] == 100 and np.isclose(drawn.max(), 1.0)    # 100 / a block of 100
+    with pytest.raises(ValueError, match="reduce"):
+        scalogram(power, FREQS, FS, reduce="median")
+    with pytest.raises(ValueError, match="max_columns"):
+        scalogram(power, FREQS, FS, max_columns=0)
+
+
+def test_time_blocks_are_drawn_like_the_array_they_reduce():
+    from sftwave.plot import TimeBlocks, reduce_time
+
+    power = sftwave.cwt(np.random.default_rng(2).standard_normal(5000), FREQS, FS,
+                        output="power")
+    whole = scalogram(power, FREQS, FS, max_columns=300)
+    blocks = reduce_time(power, 300)
+    assert isinstance(blocks, TimeBlocks) and blocks.values.shape[1] <= 300
+    reduced = scalogram(blocks, FREQS, FS, max_columns=300)
+    assert np.array_equal(np.asarray(whole.mesh.get_array()), np.asarray(reduced.mesh.get_array()))
+    assert np.array_equal(whole.mesh.get_coordinates(), reduced.mesh.get_coordinates())
+    with pytest.raises(ValueError, match="global_spectrum"):
+        scalogram(blocks, FREQS, FS, global_spectrum=True)
+
+
+def test_reduce_time_leaves_nan_out():
+    from sftwave.plot import reduce_time
+
+    v = np.array([[np.nan, 1.0, 2.0, np.nan, np.nan, np.nan]])
+    assert np.array_equal(reduce_time(v, 2).values, [[2.0, np.nan]], equal_nan=True)
+    assert np.array_equal(reduce_time(v, 2, how="mean").values, [[1.5, np.nan]], equal_nan=True)
+    with pytest.raises(ValueError, match="how"):
+        reduce_time(v, 2, how="min")

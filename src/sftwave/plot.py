@@ -7,6 +7,11 @@ hatched, optional significance contours, the signal above and the global
 spectrum beside.  It returns the matplotlib objects, to change or save.
 matplotlib is optional (``pip install 'sftwave[plot]'``) and imported here
 only.
+
+A figure never draws more time columns than it has pixels: a longer
+scalogram is reduced along time by block maxima (:func:`reduce_time`), which
+keep a one-sample click visible where skipping samples would lose it, and a
+long signal is drawn as its per-column minimum and maximum.
 """
 
 from __future__ import annotations
@@ -18,10 +23,137 @@ import numpy as np
 
 from . import analysis
 
-__all__ = ["scalogram", "ScalogramFigure", "Y_AXES"]
+__all__ = ["scalogram", "ScalogramFigure", "TimeBlocks", "reduce_time", "time_block_edges",
+           "Y_AXES", "REDUCTIONS"]
 
 #: ``y`` values of :func:`scalogram`.
 Y_AXES = ("frequency", "period", "fourier_period")
+#: ``how`` values of :func:`reduce_time` (``reduce`` of :func:`scalogram`).
+REDUCTIONS = ("max", "mean")
+
+
+@dataclass
+class TimeBlocks:
+    """A scalogram reduced along time: column ``k`` summarises the times ``edges[k]:edges[k+1]``.
+
+    ``values`` has shape ``(n_freqs, len(edges) - 1)``; ``n_times`` is the
+    number of columns of the scalogram it was reduced from and ``how`` the
+    reduction (``'max'`` or ``'mean'``).  :func:`scalogram` draws it as it
+    draws the full array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> blocks = reduce_time(np.ones((3, 1000)), 300)
+    >>> blocks.values.shape, blocks.n_times, blocks.edges[:3].tolist()
+    ((3, 250), 1000, [0, 4, 8])
+    """
+
+    values: np.ndarray
+    n_times: int
+    edges: np.ndarray
+    how: str = "max"
+
+
+def time_block_edges(n_times: int, max_columns: int) -> np.ndarray:
+    """Edges of at most ``max_columns`` equal blocks (the last one shorter) covering ``n_times``.
+
+    Examples
+    --------
+    >>> time_block_edges(10, 4).tolist()
+    [0, 3, 6, 9, 10]
+    >>> time_block_edges(3, 100).tolist()
+    [0, 1, 2, 3]
+    """
+    n_times, max_columns = int(n_times), int(max_columns)
+    if n_times < 1:
+        raise ValueError(f"n_times must be at least 1; got {n_times!r}")
+    if max_columns < 1:
+        raise ValueError(f"max_columns must be at least 1; got {max_columns!r}")
+    block = -(-n_times // max_columns)
+    return np.append(np.arange(0, n_times, block), n_times)
+
+
+def reduce_time(values, max_columns: int, how: str = "max") -> TimeBlocks:
+    """Reduce a scalogram along time (its last axis) to at most ``max_columns`` columns.
+
+    Each column is the maximum (``how='max'``) or the mean (``'mean'``) of a
+    block of consecutive times, NaN left out (NaN only where a whole block is
+    NaN).  Maxima are the right choice for display: a one-sample click keeps
+    its full height, where skipping samples (``[::step]``) would most likely
+    miss it and means would flatten it by the block's length.
+
+    Parameters
+    ----------
+    values : array_like, shape (n_freqs, n_times)
+        Power or amplitude (real).
+    max_columns : int
+        The most columns kept; a scalogram no longer than that is kept whole.
+    how : {'max', 'mean'}
+        The reduction of each block.
+
+    Returns
+    -------
+    TimeBlocks
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.zeros((2, 1000)); p[1, 637] = 5.0
+    >>> r = reduce_time(p, 100)
+    >>> r.values.shape, float(r.values.max()), int(r.values[1].argmax())
+    ((2, 100), 5.0, 63)
+    >>> float(reduce_time(p, 100, how="mean").values.max())
+    0.5
+    """
+    if how not in REDUCTIONS:
+        raise ValueError(f"how must be one of {REDUCTIONS}; got {how!r}")
+    v = np.asarray(values)
+    if v.ndim != 2 or v.shape[1] < 1:
+        raise ValueError(f"values must have shape (n_freqs, n_times), n_times >= 1; got {v.shape}")
+    if v.dtype.kind == "c":
+        raise TypeError(f"values must be real (power or amplitude); got {v.dtype}")
+    edges = time_block_edges(v.shape[1], max_columns)
+    if edges.size - 1 == v.shape[1]:
+        return TimeBlocks(np.array(v, dtype=np.float64), v.shape[1], edges, how)
+    v = v.astype(np.float64, copy=False)
+    starts = edges[:-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how == "max":
+            out = np.fmax.reduceat(v, starts, axis=1)
+        else:
+            finite = np.isfinite(v)
+            total = np.add.reduceat(np.where(finite, v, 0.0), starts, axis=1)
+            count = np.add.reduceat(finite, starts, axis=1)
+            out = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return TimeBlocks(out, v.shape[1], edges, how)
+
+
+def _envelope(s: np.ndarray, max_columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """A long signal as its per-block minimum and maximum: ``(sample positions, values)``.
+
+    Each block gives two points (its minimum, then its maximum) at the block's
+    centre, so a line through them draws the envelope; a signal no longer than
+    ``max_columns`` is returned whole.
+    """
+    n = s.size
+    if n <= max_columns:
+        return np.arange(n, dtype=np.float64), s
+    edges = time_block_edges(n, max(1, max_columns // 2))
+    starts = edges[:-1]
+    centre = (edges[:-1] + edges[1:] - 1) / 2.0
+    with np.errstate(invalid="ignore"):
+        lo = np.fmin.reduceat(s, starts)
+        hi = np.fmax.reduceat(s, starts)
+    return np.repeat(centre, 2), np.column_stack([lo, hi]).ravel()
+
+
+def _coi_at(f: np.ndarray, xi, fs: float, samples: np.ndarray, total: int) -> np.ndarray:
+    """:func:`sftwave.analysis.coi_mask` at given sample indices of a ``total``-sample signal."""
+    xis = np.broadcast_to(np.asarray(xi, dtype=np.float64), f.shape)
+    dist = (np.minimum(samples, total - 1 - samples) + 0.5) / fs
+    scale = xis / (2.0 * np.pi * f)
+    return np.sqrt(2.0) * scale[:, None] > dist[None, :]
 
 
 @dataclass
@@ -50,13 +182,15 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
               freq_unit: str | None = None, signal=None, signal_label: str = "signal",
               coi: bool = True, significance=None, global_spectrum: bool = False,
               global_significance=None, decades: float = 3.0, cmap: str = "viridis",
-              ax=None, title: str | None = None) -> ScalogramFigure:
+              ax=None, title: str | None = None, max_columns: int | None = None,
+              reduce: str = "max") -> ScalogramFigure:
     """Draw a scalogram: ``cwt``'s coefficients or power against time and frequency.
 
     Parameters
     ----------
-    values : ndarray, shape (n_freqs, n_times)
-        Complex coefficients (``cwt(..., output='complex')``) or power.
+    values : ndarray, shape (n_freqs, n_times), or TimeBlocks
+        Complex coefficients (``cwt(..., output='complex')``) or power, or
+        power already reduced along time by :func:`reduce_time`.
     freqs, fs, xi
         As given to :func:`sftwave.cwt`.
     t0 : float, optional
@@ -89,6 +223,16 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
         The colour scale spans this many decades below the largest value.
     ax : matplotlib Axes, optional
         Draw into it (no signal or global panel); default a new figure.
+    max_columns : int, optional
+        The most time columns drawn (default: twice the figure's width in
+        pixels at its dpi).  A longer scalogram is reduced along time by
+        :func:`reduce_time`, never by skipping samples; the signal above is
+        drawn as its minimum and maximum per column.
+    reduce : {'max', 'mean'}
+        The reduction: block maxima (default) keep a short event such as a
+        click at its full power, which block means would dilute; the
+        significance contours use the maxima of power / level in either case.
+        The global spectrum is always the mean of the full-resolution power.
 
     Returns
     -------
@@ -108,7 +252,8 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     from matplotlib.colors import LogNorm, Normalize
 
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    v = np.asarray(values)
+    blocks = values if isinstance(values, TimeBlocks) else None
+    v = blocks.values if blocks is not None else np.asarray(values)
     if v.ndim != 2 or v.shape[0] != f.size:
         raise ValueError(f"values must have shape (len(freqs), n_times) = ({f.size}, n); got "
                          f"{v.shape}")
@@ -116,17 +261,39 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
         raise ValueError(f"kind must be 'power' or 'amplitude'; got {kind!r}")
     if y not in Y_AXES:
         raise ValueError(f"y must be one of {Y_AXES}; got {y!r}")
-    power = np.abs(v) ** 2 if v.dtype.kind == "c" else v.astype(np.float64)
+    if reduce not in REDUCTIONS:
+        raise ValueError(f"reduce must be one of {REDUCTIONS}; got {reduce!r}")
+    if max_columns is not None and (isinstance(max_columns, bool)
+                                    or not isinstance(max_columns, (int, np.integer))
+                                    or max_columns < 1):
+        raise ValueError(f"max_columns must be a positive integer; got {max_columns!r}")
+    if blocks is not None and global_spectrum:
+        raise ValueError("global_spectrum needs the full-resolution values, not TimeBlocks")
+
+    fig, ax, signal_ax, global_ax = _layout(ax, signal is not None, global_spectrum)
+    columns = (int(max_columns) if max_columns is not None
+               else max(2, 2 * int(round(fig.get_figwidth() * fig.dpi))))
+    full = None                                  # the full-resolution power, where given
+    if blocks is None:
+        full = np.abs(v) ** 2 if v.dtype.kind == "c" else v.astype(np.float64, copy=False)
+        blocks = reduce_time(full, columns, reduce)
+    power = blocks.values
     img = power if kind == "power" else np.sqrt(power)
-    n = img.shape[1]
-    t = t0 + np.arange(n) * decim / fs
+    n = blocks.n_times
+    edges = blocks.edges
+    reduced = edges.size - 1 < n
+    # each column at its block's centre; the first and last at the first and last time
+    centre = (edges[:-1] + edges[1:] - 1) / 2.0
+    if reduced:
+        centre[0], centre[-1] = 0.0, n - 1.0
+    t = t0 + centre * decim / fs
+    t_end = t0 + (n - 1) * decim / fs
     yv = {"frequency": f, "period": 1.0 / f,
           "fourier_period": analysis.fourier_period(f, xi)}[y]
     freq_unit = freq_unit or ("Hz" if time_unit == "s" else f"1/{time_unit}")
     ylabel = {"frequency": f"frequency ({freq_unit})", "period": f"period ({time_unit})",
               "fourier_period": f"Fourier period ({time_unit})"}[y]
 
-    fig, ax, signal_ax, global_ax = _layout(ax, signal is not None, global_spectrum)
     order = np.argsort(yv)
     top = np.nanmax(img) if np.isfinite(img).any() else 1.0
     norm = (LogNorm(vmin=top * 10.0 ** -decades, vmax=top) if top > 0
@@ -140,11 +307,12 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     ax.set_ylabel(ylabel)
     _plain_log_ticks(ax, yv.min(), yv.max())
     ax.set_xlabel(f"time ({time_unit})")
-    ax.set_xlim(t[0], t[-1] if n > 1 else t[0] + 1.0 / fs)
+    ax.set_xlim(t0, t_end if n > 1 else t0 + 1.0 / fs)
     bar = fig.colorbar(mesh, ax=ax, pad=0.01)
     bar.set_label("power |W|²" if kind == "power" else "amplitude |W|")
     coi_art = None
-    mask = analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi else None
+    mask = (_coi_at(f, xi, fs, np.rint(centre * decim).astype(np.int64), n * decim)
+            if coi else None)
     if coi:
         coi_art = ax.contourf(t, yv[order], mask[order].astype(float), levels=[0.5, 1.5],
                               colors="none", hatches=["//"])
@@ -154,16 +322,21 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     if significance is not None:
         sig = np.asarray(significance, dtype=np.float64)
         sig = sig[:, None] if sig.ndim == 1 else sig
-        ratio = power / sig
+        if full is not None:
+            ratio = reduce_time(full / sig, columns, "max").values
+        else:
+            ratio = power / sig
         contours = ax.contour(t, yv[order], ratio[order], levels=[1.0], colors="black",
                               linewidths=1.0)
     if signal_ax is not None:
-        s = np.asarray(signal)
-        signal_ax.plot(t0 + np.arange(s.size) / fs, s, lw=0.7, color="0.15")
+        where, s = _envelope(np.asarray(signal, dtype=np.float64).ravel(), columns)
+        signal_ax.plot(t0 + where / fs, s, lw=0.7, color="0.15")
         signal_ax.set_ylabel(signal_label)
         signal_ax.set_xlim(ax.get_xlim())
     if global_ax is not None:
-        g = analysis.global_spectrum(power, mask)
+        full_mask = (analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi
+                     else None)
+        g = analysis.global_spectrum(full, full_mask)
         global_ax.plot(g[order], yv[order], color="0.15", label="global")
         if global_significance is not None:
             global_ax.plot(np.asarray(global_significance)[order], yv[order], "--",

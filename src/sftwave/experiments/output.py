@@ -14,12 +14,21 @@ __all__ = ["write_json_atomic", "write_json_reporting", "save_png_atomic"]
 
 
 def _replace_from_temp(path: Path, write: Any) -> None:
+    """Write through ``write(fd, tmp)`` to a temporary file, then rename it onto ``path``; an
+    ``OSError`` names ``path``, never the temporary file."""
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         write(fd, tmp)
         os.chmod(tmp, 0o644)  # mkstemp creates the file private (0600)
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -61,7 +70,7 @@ def write_json_reporting(path: str | os.PathLike, data: dict, *, lead: str = "")
     try:
         write_json_atomic(path, data)
     except OSError as exc:
-        print(f"{lead}error: cannot write {path}: {exc}", file=sys.stderr)
+        print(f"{lead}error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"{lead}wrote {path}")
     return 0
