@@ -1,4 +1,4 @@
-"""Calls from many threads and forked processes (issue 9, items 2 and 3), and the thread pool.
+"""Calls from many threads and forked processes, the thread pool, and the process's thread budget.
 
 sftwave runs its parallel loops on a pool of its own (``sftwave.engines.numba.pool``), not
 on numba's OpenMP layer, which crashed when several user threads made the
@@ -9,6 +9,7 @@ threads themselves, and a fork must follow real parallel work.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -220,15 +221,83 @@ def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
     assert state["blas"] <= {1}
 
 
-@pytest.mark.parametrize("value,expect", [("1", 1), ("3", 3), ("0", None), ("many", None)])
-def test_thread_count_from_the_environment(value, expect):
-    """SFTWAVE_NUM_THREADS sets the default thread count; not a positive integer: ignored."""
-    code = "from sftwave.engines.numba import pool as _pool; print(_pool.threads(), _pool._available_cpus())"
+@pytest.mark.parametrize("value,omp,expect", [
+    ("1", None, 1), ("3", None, 3), ("0", None, None), ("many", None, None),
+    (None, "1", 1), (None, "3", 3), (None, "3,2", 3), (None, "0", None), (None, "x", None),
+    ("2", "1", 2), ("0", "1", 1), ("many", "5", 5)])
+def test_thread_count_from_the_environment(value, omp, expect):
+    """SFTWAVE_NUM_THREADS sets the default thread count, else OMP_NUM_THREADS (its first level),
+    else the CPUs; a value that is not a positive integer is ignored."""
+    code = ("import sftwave\nfrom sftwave.engines.numba import pool as _pool\n"
+            "print(sftwave.get_workers(), _pool._available_cpus())")
+    env = dict(os.environ)
+    for name, v in (("SFTWAVE_NUM_THREADS", value), ("OMP_NUM_THREADS", omp)):
+        env.pop(name, None)
+        if v is not None:
+            env[name] = v
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, SFTWAVE_NUM_THREADS=value))
+                          env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     threads, cpus = map(int, proc.stdout.split())
     assert threads == (cpus if expect is None else expect)
+
+
+_THREADPOOLCTL = r"""
+import json, sys, threading
+first = sys.argv[1]
+if first == "threadpoolctl":
+    import threadpoolctl
+import sftwave
+from sftwave.engines.numba import pool
+from threadpoolctl import threadpool_info, threadpool_limits
+
+
+def threads_used():
+    names = set()
+    pool.parallel_for(lambda lo, hi: names.add(threading.current_thread().name), 64)
+    return len(names)
+
+
+out = {"info": [p for p in threadpool_info() if p["user_api"] == "sftwave"],
+       "before": sftwave.get_workers()}
+with threadpool_limits(1):
+    out["limited"] = sftwave.get_workers()
+    out["used_limited"] = threads_used()         # the loop ran on the calling thread alone
+    out["info_limited"] = [p["num_threads"] for p in threadpool_info()
+                           if p["user_api"] == "sftwave"]
+    with sftwave.set_workers(3):
+        out["explicit"] = sftwave.get_workers()
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(sftwave.get_workers()))
+    t.start(); t.join()
+    out["other_thread"] = seen[0]
+with threadpool_limits({"sftwave": 2}):
+    out["by_api"] = sftwave.get_workers()
+out["after"] = sftwave.get_workers()
+out["hooked"] = [type(f).__name__ for f in sys.meta_path
+                 if "RegisterWhenImported" in type(f).__name__]
+out["numba"] = "numba" in sys.modules
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("first", ["sftwave", "threadpoolctl"])
+def test_threadpoolctl_lists_and_limits_sftwave(first):
+    """threadpoolctl lists sftwave's pool and threadpool_limits limits it process-wide (every
+    thread's default, restored after), as it limits BLAS; set_workers still wins inside.  Either
+    import order (sftwave registers when threadpoolctl is imported, without importing it); the
+    listing does not load the engine (numba)."""
+    env = dict(os.environ, SFTWAVE_NUM_THREADS="4")
+    proc = subprocess.run([sys.executable, "-c", _THREADPOOLCTL, first], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert [(p["internal_api"], p["num_threads"]) for p in out["info"]] == [("sftwave", 4)]
+    assert out["before"] == 4
+    assert out["limited"] == 1 and out["used_limited"] == 1 and out["info_limited"] == [1]
+    assert out["explicit"] == 3 and out["other_thread"] == 1
+    assert out["by_api"] == 2 and out["after"] == 4
+    assert out["hooked"] == [] and out["numba"] is False
 
 
 def test_one_blas_thread_sets_the_limit_once_for_many_designs(monkeypatch):
@@ -265,3 +334,12 @@ def test_one_blas_thread_sets_the_limit_once_for_many_designs(monkeypatch):
     assert not blas.DESIGN_LOCK._is_owned()
     design()
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("bad,error", [(0, ValueError), (-2, ValueError), (2.0, TypeError),
+                                       (True, TypeError), ("4", TypeError)])
+def test_set_default_threads_rejects_what_is_not_a_positive_integer(bad, error):
+    before = _pool.default_threads()
+    with pytest.raises(error, match=f"n must be a positive integer; got {bad!r}"):
+        _pool.set_default_threads(bad)
+    assert _pool.default_threads() == before

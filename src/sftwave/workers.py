@@ -1,9 +1,23 @@
 """How many threads sftwave's CPU engine uses: scipy.fft's ``set_workers``/``get_workers``.
 
-The default is every CPU the process may use, or ``SFTWAVE_NUM_THREADS``.
-:func:`set_workers` changes it for the calling thread, inside a ``with``
-block, for every call there (also the Gaussian filters, which take no
-``workers=``); a call's own ``workers=`` wins over it.
+The first of these that is set decides, for a call in a given thread:
+
+1. the call's own ``workers=`` argument;
+2. :func:`set_workers` around it, in this thread (also for the Gaussian
+   filters, which take no ``workers=``);
+3. the process-wide default, in turn:
+
+   a. a ``threadpoolctl.threadpool_limits`` block (sftwave is registered with
+      threadpoolctl, which lists it in ``threadpool_info()`` with
+      ``user_api='sftwave'`` and limits it as it limits BLAS);
+   b. the environment variable ``SFTWAVE_NUM_THREADS`` (a positive integer);
+   c. ``OMP_NUM_THREADS``: the budget that dask's nanny, joblib's workers and
+      many HPC schedulers give a process;
+   d. every CPU the process may run on.
+
+The environment is read when sftwave is imported.  The thread count changes
+only the speed, never the numbers: the result is the same bits whatever it is.
+:mod:`sftwave.dask` gives each block its share of a worker's threads.
 """
 
 from __future__ import annotations
@@ -12,8 +26,13 @@ import contextlib
 from collections.abc import Iterator
 
 from ._checks import check_workers
+from .engines.numba import pool
 
 __all__ = ["get_workers", "set_workers"]
+
+# threadpoolctl must know sftwave's pool before a threadpool_limits block starts; this
+# registers it now if threadpoolctl is imported, else when it is (without importing it)
+pool.watch_threadpoolctl()
 
 
 def get_workers() -> int:
@@ -24,8 +43,6 @@ def get_workers() -> int:
     >>> get_workers() >= 1
     True
     """
-    from .engines.numba import pool
-
     return pool.threads()
 
 
@@ -40,7 +57,5 @@ def set_workers(workers: int) -> Iterator[None]:
     1
     """
     workers = check_workers(workers)
-    from .engines.numba import pool
-
     with pool.limit(workers):
         yield

@@ -28,11 +28,9 @@ from typing import Any
 import numpy as np
 
 from ..._checks import check_input_array
-from . import pool, scalogram
-from .finite import all_finite
-from .filters import filter_axes
 
-__all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER"]
+__all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
+           "FIR_TAPS_PER_ORDER"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
@@ -40,13 +38,34 @@ __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER"]
 #: single-threaded FIR (measured: 1.36 ns per sample and order against 0.22 ns
 #: per sample and tap at 7 to 8 orders; break-even 5.6 taps per order with the
 #: bank on one thread, 3.1 on two: the crossover section of docs/benchmarks.md).
-#: The bank runs on all of sftwave's threads, so the FIR is chosen when its taps
-#: are at most this many per order, divided by the thread count.
 DIRECT_TAPS_PER_ORDER = 5.5
+
+#: The thread count the FIR-versus-bank figure is fixed for, whatever the
+#: machine: the plan, and so every output bit, depends on a transform's
+#: arguments only, never on the threads, the CPUs or the load (with the figure
+#: divided by the actual thread count, ``SFTWAVE_NUM_THREADS=1`` moved a
+#: ``cwt`` by 3e-5).  Two is the benchmarks' machine, where the figure was
+#: measured: there the choice is the fastest.  Elsewhere it errs by at most the
+#: thread ratio, and only at the crossover's scales, where the two paths cost
+#: about the same: on one thread the bank is taken up to 5.5 taps per order
+#: where the FIR would have been up to twice as fast; on many threads, few long
+#: rows (whose FIR runs a row per thread) keep the FIR where the bank would be
+#: faster.  Many rows (images, volumes) run both paths on all threads, so the
+#: thread count does not move their break-even.
+REFERENCE_THREADS = 2
+
+#: The engine's cost figure for the plan selectors: the FIR is chosen where its
+#: taps are at most this many per bank order (5.5 / 2 = 2.75).
+FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
 
 
 class NumbaEngine:
-    """The CPU engine: the engine protocol (:mod:`sftwave.engines`) on numpy arrays."""
+    """The CPU engine: the engine protocol (:mod:`sftwave.engines`) on numpy arrays.
+
+    Importing this package is light (no numba): each operation imports its
+    modules when first called, so that :mod:`~sftwave.engines.numba.pool`,
+    which ``import sftwave`` loads for the thread budget, costs nothing more.
+    """
 
     name = "numba"
 
@@ -60,23 +79,41 @@ class NumbaEngine:
         return x.dtype in (np.float32, np.float16, np.complex64)
 
     def all_finite(self, x: np.ndarray) -> bool:
+        from .finite import all_finite
+
         return all_finite(x)
 
     def fir_taps_per_order(self) -> float:
-        return DIRECT_TAPS_PER_ORDER / pool.threads()
+        """The FIR-versus-bank cost figure: :data:`FIR_TAPS_PER_ORDER`, never the thread count.
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.fir_taps_per_order()
+        2.75
+        """
+        return FIR_TAPS_PER_ORDER
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
+        from . import scalogram
+
         return scalogram.resolve_bank_method(bank_method, lanes)
 
     def transform(self, transform: str, *, single: bool, complex_input: bool, tol: float,
                   bank_method: str) -> str:
-        return scalogram.transform_for(transform, single=single, complex_input=complex_input, tol=tol,
-                             bank_method=bank_method)
+        from . import scalogram
+
+        return scalogram.transform_for(transform, single=single, complex_input=complex_input,
+                                       tol=tol, bank_method=bank_method)
 
     def filter(self, x: np.ndarray, steps, *, cval, output=None, bank_method: str = "auto"):
+        from .filters import filter_axes
+
         return filter_axes(x, steps, cval=cval, output=output, bank_method=bank_method)
 
     def scalogram(self, x: np.ndarray, plans, **kwargs):
+        from . import scalogram
+
         return scalogram.scalogram(x, plans, **kwargs)
 
 

@@ -62,13 +62,21 @@ METHODS = {
 AUTO_METHOD = "iir1"
 
 #: A line is split into chunks of at least this many outputs (each chunk warms
-#: up over L - 1 samples, so chunks are also at least 8 L long) ...
+#: up over L - 1 samples, so chunks are also at least 16 L long: the warm-ups
+#: add at most 6 % to the work) ...
 _MIN_CHUNK = 1 << 15
 
-#: ... and of at most this many, whatever the thread count: every chunk
-#: restarts its recursion exactly from its own window, so rounding errors
-#: cannot accumulate beyond one chunk (the SFT's only drift in float64).
+#: ... and of at most this many, whatever its row count: every chunk restarts
+#: its recursion exactly from its own window, so rounding errors cannot
+#: accumulate beyond one chunk (the SFT's only drift in float64).
 _MAX_CHUNK = 1 << 22
+
+#: Fewer rows than this are cut into about this many chunks in all (as finely as
+#: ``_MIN_CHUNK`` allows), so that up to 16 threads share few long rows.  The
+#: cut depends on the data's shape only, never on the thread count: a
+#: restarted recursion rounds differently, and the result must be the same bits
+#: on every machine (``tests/test_determinism.py``).  Many rows run whole.
+_SPLIT_CHUNKS = 16
 
 #: Rows up to this long may be filtered in place (one work item each).
 MAX_IN_PLACE = _MAX_CHUNK
@@ -80,18 +88,26 @@ def resolve_method(method: str) -> str:
 
 
 def threads() -> int:
-    """Number of threads the bank runs on (sftwave's pool, :func:`sftwave.engines.numba.pool.threads`)."""
+    """Number of threads the bank runs on (sftwave's pool, :func:`sftwave.engines.numba.pool.threads`).
+
+    Only the speed depends on it: how rows are cut into chunks does not
+    (:func:`_work_items`).
+    """
     return _pool.threads()
 
 
 def _work_items(nrows: int, n: int, L: int,
                 split: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Split rows into (row, start, count) items so all threads have work (``split=False``: whole rows)."""
-    nthreads = threads()
+    """Split rows into (row, start, count) items by their shape alone (``split=False``: whole rows).
+
+    Rows longer than ``_MAX_CHUNK`` are always cut; fewer rows than
+    ``_SPLIT_CHUNKS`` are cut into about ``_SPLIT_CHUNKS`` chunks in all, each
+    at least ``max(_MIN_CHUNK, 16 L)`` long.
+    """
     chunks = -(-n // _MAX_CHUNK) if split else 1
-    if split and nrows < 2 * nthreads:
-        want = -(-2 * nthreads // max(nrows, 1))
-        chunks = max(chunks, min(want, n // max(_MIN_CHUNK, 8 * L)))
+    if split and nrows < _SPLIT_CHUNKS:
+        want = -(-_SPLIT_CHUNKS // max(nrows, 1))
+        chunks = max(chunks, min(want, n // max(_MIN_CHUNK, 16 * L)))
     size = -(-n // max(chunks, 1))
     starts = np.arange(0, n, size, dtype=np.int64)
     counts = np.minimum(size, n - starts).astype(np.int64)

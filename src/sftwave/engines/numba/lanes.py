@@ -30,7 +30,7 @@ from ...plans.fit import SFTPlan
 from .._boundary import MODE_CODES
 from . import lane_kernels as _k
 from .bank_kernels import CENTRE_SAMPLES
-from .pool import parallel_for, threads
+from .pool import parallel_for
 
 __all__ = ["Lane", "LaneTable", "run", "row_centres", "KINDS", "DEFAULT_WIDTH"]
 
@@ -40,6 +40,9 @@ KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.AB
 #: Lanes side by side: 16 float32 or float64 values fill two to four AVX registers,
 #: enough independent work to hide the recursions' latency (measured best of 4..32).
 DEFAULT_WIDTH = 16
+
+#: Few long rows are extended (copied, minus their centre) in about this many pieces in all.
+_EXTEND_PIECES = 32
 
 
 @dataclass(frozen=True)
@@ -210,8 +213,9 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     # (x2d[rows_used] would copy the rows first: 15 MB for the EEG epochs)
     centre = row_centres(x2d, rows_used)
     xe = np.empty((rows_used.size, front + length + decim + 1), dtype=dtype)
-    # few long rows are extended in pieces, so that every thread has one
-    pieces = max(1, min(-(-2 * threads() // rows_used.size), xe.shape[1] // 65536))
+    # few long rows are extended in pieces, about two for each of up to 16 threads (a copy:
+    # the pieces change no value, but they too are cut by the shape alone)
+    pieces = max(1, min(-(-_EXTEND_PIECES // rows_used.size), xe.shape[1] // 65536))
     parallel_for(_k.extend_rows, rows_used.size * pieces, x2d, rows_used, -pad_l, length, front,
                  MODE_CODES[mode], float(cval), centre.astype(dtype), xe, pieces, work=xe.size)
 

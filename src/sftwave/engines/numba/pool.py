@@ -6,7 +6,7 @@ compiled with ``nogil=True`` and ``cache=True``; :func:`parallel_for` splits
 the tasks into chunks that the calling thread and the pool's threads take one
 at a time (dynamic balancing: a thread that finishes early takes the next chunk).
 
-Why not numba's threading layers (measured on numba 0.68, issue 9):
+Why not numba's threading layers (measured on numba 0.68):
 
 * **fork**: after one parallel region on the GNU OpenMP layer, a forked child
   (``multiprocessing`` and ``concurrent.futures`` with fork, joblib) hung or
@@ -21,22 +21,47 @@ Why not numba's threading layers (measured on numba 0.68, issue 9):
 * **disk cache**: parallel kernels loaded from numba's cache crashed a second
   process; serial kernels are cached like every other.
 
-The thread count is :func:`threads` (the CPUs this process may run on, or
-``SFTWAVE_NUM_THREADS``), and :class:`limit` changes it for the calling thread
-only, so concurrent callers with different ``workers=`` do not disturb each
-other.  A kernel running inside the pool that asks for parallel work runs it
-serially (no nested waits, hence no deadlock).
+How many threads.  :func:`threads` is what a parallel loop of the calling
+thread runs on; the first of these that is set decides:
+
+1. a call's ``workers=`` argument, then :func:`sftwave.set_workers` (both
+   :class:`limit`: the calling thread only, so concurrent callers with
+   different ``workers=`` do not disturb each other);
+2. the process-wide default, :func:`default_threads`, which is, in turn,
+
+   a. what :func:`set_default_threads` set last: ``threadpoolctl``'s
+      ``threadpool_limits`` sets it (and restores it) as it does the BLAS
+      libraries' (see :func:`register_with_threadpoolctl`);
+   b. the environment variable ``SFTWAVE_NUM_THREADS`` (a positive integer);
+   c. ``OMP_NUM_THREADS`` (its first entry, a positive integer): the budget
+      that dask's nanny, joblib's loky workers and many HPC schedulers give a
+      process (often 1);
+   d. the CPUs this process may run on (its affinity mask).
+
+The environment is read once, at import.  A kernel running inside the pool
+that asks for parallel work runs it serially (no nested waits, hence no
+deadlock).
+
+The thread count never changes the numbers: the plans do not depend on it,
+and every kernel's work is cut into pieces by the data's shape alone (a
+recursion restarted at a piece's start rounds differently from one run
+through), so :func:`parallel_for` only deals fixed pieces out.  A result is the
+same bits on one thread or sixty-four (``tests/test_determinism.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import numbers
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["threads", "limit", "parallel_for", "SERIAL_WORK"]
+__all__ = ["threads", "limit", "parallel_for", "default_threads", "set_default_threads",
+           "register_with_threadpoolctl", "watch_threadpoolctl", "unwatch", "SERIAL_WORK"]
 
 #: Below this much work (in the caller's units, about one multiply-add each) a
 #: loop runs on the calling thread alone: handing chunks to other threads costs
@@ -55,19 +80,61 @@ def _available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _env_threads(name: str) -> int | None:
+    """A positive thread count from the environment variable ``name`` (None: unset or not one).
+
+    ``OMP_NUM_THREADS`` may list one count per nesting level (``"4,2"``): the
+    first is the process's.
+    """
+    text = os.environ.get(name, "").split(",")[0].strip()
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if value >= 1 else None
+
+
 def _default_threads() -> int:
-    env = os.environ.get("SFTWAVE_NUM_THREADS", "").strip()
-    if env:
-        try:
-            value = int(env)
-        except ValueError:
-            value = 0
-        if value >= 1:
+    for name in ("SFTWAVE_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = _env_threads(name)
+        if value is not None:
             return value
     return _available_cpus()
 
 
 _DEFAULT = _default_threads()
+
+
+def default_threads() -> int:
+    """The process-wide default thread count (what :func:`threads` is outside any :class:`limit`).
+
+    Examples
+    --------
+    >>> default_threads() >= 1
+    True
+    """
+    return _DEFAULT
+
+
+def set_default_threads(n: int) -> None:
+    """Set the process-wide default thread count (at least 1); :class:`limit` still wins over it.
+
+    What threadpoolctl's ``threadpool_limits`` calls for sftwave (and calls
+    again with the previous value when its limit ends).
+
+    Examples
+    --------
+    >>> before = default_threads()
+    >>> set_default_threads(3); default_threads()
+    3
+    >>> set_default_threads(before)
+    """
+    global _DEFAULT
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"n must be a positive integer; got {n!r}")
+    if n < 1:
+        raise ValueError(f"n must be a positive integer; got {n!r}")
+    _DEFAULT = int(n)
 
 
 def threads() -> int:
@@ -170,3 +237,154 @@ def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None
     for err in errors:
         if err is not None:
             raise err
+
+
+# ----------------------------------------------------------------------------- threadpoolctl
+
+#: threadpoolctl finds a library's controller through a shared library loaded in
+#: the process whose file name starts with one of the controller's prefixes.
+#: sftwave's pool is Python threads, with no library of its own, so its
+#: controller is found through numpy's core extension module, which every
+#: process that imports sftwave has loaded (its ``filepath`` in
+#: ``threadpool_info()`` is that module's).
+THREADPOOLCTL_ANCHOR = "_multiarray_umath"
+
+_registered = False
+
+
+@functools.lru_cache(maxsize=1)
+def _version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sftwave")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return None
+
+
+def register_with_threadpoolctl() -> bool:
+    """Register sftwave's pool with threadpoolctl (once): it is then listed and limited as BLAS is.
+
+    ``threadpoolctl.threadpool_info()`` lists it (``user_api`` and
+    ``internal_api`` ``'sftwave'``, ``num_threads`` :func:`default_threads`),
+    and ``threadpool_limits(n)`` sets the process-wide default
+    (:func:`set_default_threads`), restoring it when the limit ends; a call's
+    ``workers=`` and :func:`sftwave.set_workers` still win over it.  Needs
+    threadpoolctl 3.2 or later (custom controllers); returns whether sftwave is
+    registered.  ``import sftwave`` arranges for this to run when threadpoolctl
+    is first imported (:func:`watch_threadpoolctl`), so user code never calls it.
+
+    Examples
+    --------
+    >>> import sftwave
+    >>> from threadpoolctl import threadpool_info, threadpool_limits
+    >>> [p["internal_api"] for p in threadpool_info() if p["user_api"] == "sftwave"]
+    ['sftwave']
+    >>> with threadpool_limits(1):
+    ...     sftwave.get_workers()
+    1
+    """
+    global _registered
+    import threadpoolctl
+
+    with _lock:
+        if _registered:
+            return True
+        base = getattr(threadpoolctl, "LibController", None)
+        register = getattr(threadpoolctl, "register", None)
+        if base is None or register is None:   # threadpoolctl < 3.2
+            return False
+
+        class SftwaveController(base):
+            """sftwave's thread pool: its process-wide default thread count."""
+
+            user_api = "sftwave"
+            internal_api = "sftwave"
+            filename_prefixes = (THREADPOOLCTL_ANCHOR,)
+
+            def get_num_threads(self) -> int:
+                return default_threads()
+
+            def set_num_threads(self, num_threads: int) -> None:
+                set_default_threads(max(1, int(num_threads)))
+
+            def get_version(self) -> str | None:
+                return _version()
+
+        register(SftwaveController)
+        _registered = True
+        return True
+
+
+class _RegisterWhenImported:
+    """A ``sys.meta_path`` finder that registers sftwave once threadpoolctl's module has run.
+
+    It finds nothing itself: for ``threadpoolctl`` it asks the other finders
+    for the module's spec and wraps its loader's ``exec_module``, then removes
+    itself from ``sys.meta_path``.  Any failure to register leaves
+    threadpoolctl's import as it would have been.
+    """
+
+    def __init__(self) -> None:
+        self._asking = threading.local()
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "threadpoolctl" or getattr(self._asking, "busy", False):
+            return None
+        import importlib.util
+
+        self._asking.busy = True
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._asking.busy = False
+        loader = getattr(spec, "loader", None)
+        run = getattr(loader, "exec_module", None)
+        if run is None:
+            return None                      # let the import machinery do as it would
+
+        def exec_module(module) -> None:
+            run(module)
+            unwatch()
+            try:
+                register_with_threadpoolctl()
+            except Exception:  # pragma: no cover - never break threadpoolctl's import
+                pass
+
+        loader.exec_module = exec_module
+        return spec
+
+
+_watcher: _RegisterWhenImported | None = None
+
+
+def watch_threadpoolctl() -> None:
+    """Register with threadpoolctl now if it is imported, else when it is (without importing it).
+
+    Called by ``import sftwave``: threadpoolctl must know sftwave's controller
+    before a ``threadpool_limits`` block starts (it looks for libraries when a
+    limit is entered), and importing it with sftwave would cost 16 ms.
+    """
+    global _watcher
+    if "threadpoolctl" in sys.modules:
+        try:
+            register_with_threadpoolctl()
+        except Exception:  # pragma: no cover - a broken threadpoolctl: nothing to control
+            pass
+        return
+    with _lock:
+        if _watcher is None and not _registered:
+            _watcher = _RegisterWhenImported()
+            sys.meta_path.insert(0, _watcher)
+
+
+def unwatch() -> None:
+    """Remove :func:`watch_threadpoolctl`'s finder from ``sys.meta_path`` (if there)."""
+    global _watcher
+    with _lock:
+        if _watcher is not None:
+            try:
+                sys.meta_path.remove(_watcher)
+            except ValueError:
+                pass
+            _watcher = None
