@@ -25,7 +25,7 @@ import scipy.signal
 
 import sftwave
 from sftwave.experiments import timer
-from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE
+from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE, FIR_TAPS_PER_ORDER
 from sftwave.engines.numba import bank as numba_bank
 from sftwave.plans import FIRPlan, select_gaussian
 
@@ -341,7 +341,7 @@ def crossover(quick: bool) -> dict:
     both = [r for r in rows if "bank_ms" in r]
     return {"n": n, "dtype": "float64", "numba_threads": threads,
             "current_DIRECT_TAPS_PER_ORDER": DIRECT_TAPS_PER_ORDER,
-            "current_effective_D": DIRECT_TAPS_PER_ORDER / threads,
+            "current_effective_D": FIR_TAPS_PER_ORDER,
             "rows": rows,
             "break_even": break_even(both, "", threads),
             "break_even_1thread": break_even(both, "_1thread", 1)}
@@ -357,7 +357,7 @@ def break_even(rows: list[dict], suffix: str, threads: int) -> dict:
     ``cost_ratio_D`` is the plain cost model: median bank time per sample per
     order over median direct time per sample per tap.  ``suffix`` selects the
     bank timings ('' or '_1thread'); the current rule's D is
-    ``DIRECT_TAPS_PER_ORDER / threads`` for the threads those timings used.
+    ``FIR_TAPS_PER_ORDER``, the same for every thread count (plans never depend on it).
     """
     bank = f"bank{suffix}_ms"
     faster = f"faster{suffix}"
@@ -385,7 +385,7 @@ def break_even(rows: list[dict], suffix: str, threads: int) -> dict:
         "bank_wins_from_taps_per_order": min(bank_wins, default=None),
         "median_direct_ns_per_sample_per_tap": per_tap,
         "median_bank_ns_per_sample_per_order": per_order,
-        "total_ms_current_rule": total(DIRECT_TAPS_PER_ORDER / threads),
+        "total_ms_current_rule": total(FIR_TAPS_PER_ORDER),
         "total_ms_best_rule": best,
     }
 

@@ -218,9 +218,9 @@ def section_crossover(res: dict) -> str:
         "the fixed work per sample, as the 'auto' rule counts them), the "
         f"bank on {nt} threads and on 1. 'no plan': the bank cannot reach the default "
         "accuracy there. 'auto picks' is the current rule: direct if taps <= "
-        f"`DIRECT_TAPS_PER_ORDER` / threads = {num(c['current_DIRECT_TAPS_PER_ORDER'])} / "
-        f"{nt} = {num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))} per bank "
-        "order. Errors are against the exact reference.",
+        f"`FIR_TAPS_PER_ORDER` = {num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))} "
+        "per bank order (the two-thread break-even, the same on every machine: a plan never "
+        "depends on the thread count). Errors are against the exact reference.",
         "",
         table(["sigma", "order", "taps", "bank orders", "taps / order", "direct ms",
                f"bank ms ({nt} thr)", "bank ms (1 thr)", "direct ns / sample / tap",
@@ -361,7 +361,7 @@ def reading(res: dict) -> str:
     out.append(
         f"* **Crossover:** the measured break-even is D = {be['best_D']:.2f} taps per bank order "
         f"with the bank on {c['numba_threads']} threads and D = {be1['best_D']:.2f} on one "
-        f"(current rule: D = `DIRECT_TAPS_PER_ORDER` / threads = "
+        f"(current rule: D = `FIR_TAPS_PER_ORDER` = "
         f"{num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))}).{acc}"
     )
     b = res["bank_methods"]
