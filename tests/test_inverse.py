@@ -111,3 +111,21 @@ def test_bad_arguments():
         icwt(W, [0.1, 0.2], rows=(0.3, 0.4))
     with pytest.raises(ValueError, match="method"):
         icwt(W, [0.1, 0.2], method="dual")
+
+
+@pytest.mark.parametrize("method", ["lsq", "tc"])
+def test_repeated_frequency_is_refused_naming_freqs(method):
+    """Two rows of one frequency leave their weights undetermined (the least-squares
+    system is singular): a ValueError naming freqs and the repeated value, for both
+    methods, instead of numpy's LinAlgError."""
+    freqs = [0.2, 0.1, 0.1, 0.05]
+    W = sftwave.cwt(np.random.default_rng(3).standard_normal(200), freqs)
+    with pytest.raises(ValueError, match=r"freqs must not repeat a frequency.*got 0\.1 2 times"):
+        icwt(W, freqs, method=method)
+    with pytest.raises(ValueError, match="freqs must not repeat"):
+        inverse.reconstruction_weights(freqs, method=method)
+    # two rows of one frequency only: numpy's "Singular matrix" ('lsq'), zeros ('tc') before
+    with pytest.raises(ValueError, match=r"freqs must not repeat.*got 0\.1 2 times"):
+        icwt(np.ones((2, 300), complex), [0.1, 0.1], method=method)
+    # the rows of distinct frequencies still reconstruct (a selection without the repeat)
+    assert icwt(W, freqs, rows=[0, 1, 3], method=method).shape == (200,)

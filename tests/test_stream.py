@@ -138,3 +138,11 @@ def test_refusals():
     f.flush()
     with pytest.raises(ValueError, match="flushed"):
         f.process(np.ones((2, 4)))
+
+
+def test_cwt_stream_refuses_a_wavelet_beyond_any_signal_naming_freqs():
+    """A frequency given in Hz with fs left at 1 asks for an absurd scale: the error names freqs."""
+    from sftwave.stream import CWT
+
+    with pytest.raises(ValueError, match=r"freqs \(frequency 1e-09 at fs=1\).*longer than the signal"):
+        CWT([0.1, 1e-9])

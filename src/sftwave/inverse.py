@@ -63,6 +63,12 @@ def _rows(freqs, fs: float, xi) -> tuple[np.ndarray, np.ndarray, float]:
     if f.ndim != 1 or f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be a non-empty 1-D array of positive frequencies; got "
                          f"{freqs!r}")
+    values, counts = np.unique(f, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"freqs must not repeat a frequency (each row's weight is solved with "
+                         f"the others', and two equal rows leave it undetermined: pass each "
+                         f"frequency once, with its row of W); got {float(values[counts > 1][0])!r} "
+                         f"{int(counts.max())} times")
     xis = np.broadcast_to(np.asarray(xi, dtype=np.float64), f.shape)
     if np.ptp(xis) != 0:
         raise ValueError("icwt needs one xi for all rows (the weights assume one wavelet shape)")
@@ -127,7 +133,9 @@ def icwt(W, freqs, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2, rows=Non
     W : ndarray, complex
         The coefficients; rows (one per frequency) along ``axis``, time last.
     freqs, fs, xi
-        As given to :func:`sftwave.cwt` (one ``xi`` for all rows).
+        As given to :func:`sftwave.cwt` (one ``xi`` for all rows); each
+        frequency once (a repeated frequency is a ``ValueError``: its rows'
+        weights would be undetermined).
     axis : int, optional
         The rows' axis of ``W`` (default -2, as :func:`sftwave.cwt` returns them).
     rows : slice, boolean mask, index array or (f_lo, f_hi), optional

@@ -92,6 +92,7 @@ from .plans import (
     select_gaussian,
     select_morlet,
 )
+from .plans.select import max_kernel_sigma, wavelet_too_long
 from .wavelets import OUTPUTS, frequency_to_scale
 
 __all__ = ["GaussianFilter1D", "CWT", "STREAM_MODES", "CHECKPOINT_FORMAT", "load"]
@@ -870,6 +871,11 @@ class CWT(_Stream):
         self.method = check_choice(method, MORLET_METHODS, "method")
         eng = engines.get("numba")
         sigmas = frequency_to_scale(self.freqs, self.fs, self.xi)
+        limit = max_kernel_sigma(None)   # a stream has no length: only the absolute bound
+        for f, s, w in zip(self.freqs, sigmas, self.xi):
+            if s > limit:
+                raise ValueError(wavelet_too_long(f"freqs (frequency {float(f):g} at fs={self.fs:g})",
+                                                  float(s), float(w), None))
         plans = [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",
                                fir_taps_per_order=eng.fir_taps_per_order())
                  for s, w in zip(sigmas, self.xi)]

@@ -38,12 +38,17 @@ __all__ = [
     "fir_error",
     "gaussian_plan",
     "gaussian_fit",
+    "shortest_window",
     "P_MAX",
+    "RATIO_MIN",
 ]
 
 #: Largest number of orders P tried for the Gaussian family.
 P_MAX = 16
 
+
+#: Smallest ratio K/sigma the design considers (the lower end of :func:`_best_ratio`'s search).
+RATIO_MIN = 1.5
 
 #: sigma at which the ratio K/sigma is optimised for large sigma (the optimum is
 #: scale-invariant once the kernel is well sampled).
@@ -260,13 +265,32 @@ def _best_ratio(P: int, order: int, decay: float) -> tuple[float, float]:
 
     from scipy.optimize import minimize_scalar  # imported when a design is made, not with sftwave
 
-    res = minimize_scalar(objective, bounds=(1.5, 4.0 + 0.5 * P), method="bounded",
+    res = minimize_scalar(objective, bounds=(RATIO_MIN, 4.0 + 0.5 * P), method="bounded",
                           options={"xatol": 2e-3})
     return float(res.x), float(math.exp(res.fun))
 
 
 def _min_half_width(P: int) -> int:
     return P + 1
+
+
+def shortest_window(sigma: float) -> int:
+    """A lower bound on the window of every plan :func:`gaussian_plan` can return for ``sigma``.
+
+    Its half-width is ``round(ratio * sigma)`` with ``ratio >= RATIO_MIN``, or
+    for ``sigma`` below the reference scale up to two samples less (the
+    neighbouring windows tried), and never below ``P + 1 >= 2``.  Computed from
+    ``sigma`` alone: it lets a selector know, before any design, that every
+    plan would be far wider than the signal.
+
+    Examples
+    --------
+    >>> shortest_window(64.0) <= gaussian_plan(64.0, 0, 1e-4, "sft").length
+    True
+    >>> shortest_window(1e300) > 10**300
+    True
+    """
+    return 2 * max(_min_half_width(1), int(round(RATIO_MIN * sigma)) - 2) + 1
 
 
 #: Rough large-sigma kernel error of the SFT at P = 2 and the factor gained per

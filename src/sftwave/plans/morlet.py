@@ -73,8 +73,12 @@ __all__ = [
     "P_M_MAX",
 ]
 
-#: Largest numbers of components tried for each method.
-P_D_MAX = 24
+#: Largest numbers of components tried for each method: those of the shipped
+#: layout table (:mod:`sftwave.plans.tables`).  More direct orders would only
+#: serve targets below about 1e-7, where each would cost a layout search of
+#: seconds (the table stops at 20), and the multiplication method or the FIR
+#: serve them: a target below what these reach goes to the FIR at once.
+P_D_MAX = tables.DIRECT_MAX
 P_M_MAX = 12
 
 #: sigma at which the layout (K/sigma and P_S) is optimised for large sigma.
@@ -489,9 +493,15 @@ def fir_min_taps(sigma: float, xi: float, tol: float) -> int:
     True
     """
     R = int(math.ceil(SUPPORT_SIGMAS * sigma)) + 10
-    e = np.abs(morlet_target(sigma, xi)(np.arange(R + 1))) ** 2
+    # every sample up to 8192; beyond, a sub-grid of 64 points per sigma (the energy's
+    # envelope is smooth on that scale: the Riemann sums are within far less than the
+    # nine tenths' margin), so the cost does not grow with sigma
+    stride = 1 if R <= 8192 else int(sigma // 64)
+    k = np.arange(0, R + 1, stride)
+    e = np.abs(morlet_target(sigma, xi)(k)) ** 2
+    e[1:] *= stride
     total = e[0] + 2.0 * e[1:].sum()
-    outside = 2.0 * np.cumsum(e[::-1])[::-1]  # outside[r] = energy at |k| >= r (r >= 1)
+    outside = 2.0 * np.cumsum(e[::-1])[::-1]  # outside[i] = energy at |k| >= k[i] (i >= 1)
     ok = np.nonzero(outside[1:] <= tol * tol * total)[0]
-    r = int(ok[0]) if ok.size else R  # outside[r + 1] <= tol^2 total: radius r suffices
+    r = int(k[ok[0]]) if ok.size else R  # outside[i + 1] <= tol^2 total: radius k[i] suffices
     return 2 * int(0.9 * r) + 1

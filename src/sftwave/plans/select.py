@@ -26,9 +26,29 @@ cheaper of the two.
 from __future__ import annotations
 
 import functools
+import numbers
+from typing import Any
 
+from .._checks import (
+    check_below_nyquist,
+    check_choice,
+    check_order,
+    check_radius,
+    check_sigma,
+    check_tol,
+    check_truncate,
+    check_xi,
+)
 from .fit import TOL_FLOOR, FIRPlan, SFTPlan, WidePlan
-from .gaussian import fir_error, fir_kernel, gaussian_plan, scipy_gaussian_kernel, scipy_kernel_error
+from .gaussian import (
+    P_MAX,
+    fir_error,
+    fir_kernel,
+    gaussian_plan,
+    scipy_gaussian_kernel,
+    scipy_kernel_error,
+    shortest_window,
+)
 from .morlet import fir_min_taps, fir_morlet, morlet_plan, predicted_components
 
 __all__ = [
@@ -40,6 +60,12 @@ __all__ = [
     "DEFAULT_MORLET_TOL",
     "SHORT_SIGNAL_TIGHTENING",
     "WIDE_FACTOR",
+    "MIN_SIGMA",
+    "MAX_SIGMA",
+    "MAX_DESIGN_SIGMA",
+    "SIGMA_PER_SAMPLE",
+    "SIGMA_FLOOR",
+    "max_kernel_sigma",
 ]
 
 #: ``method`` of the Gaussian filters.
@@ -77,6 +103,77 @@ SHORT_SIGNAL_TIGHTENING = 16.0
 #: length is replaced by the exact limit (:class:`WidePlan`; the bank's cost is
 #: about n + window per line, the limit's n log n).
 WIDE_FACTOR = 4
+
+
+#: Smallest ``sigma`` accepted: below it ``sigma**2`` underflows to zero, so the
+#: Gaussian's exponent ``-k**2 / (2 sigma**2)`` divides by zero (scipy's own
+#: kernel raises ``ZeroDivisionError`` there).  Above it a sigma far below one
+#: sample is the identity (order 0), as in scipy.
+MIN_SIGMA = 1e-30
+
+#: Largest ``sigma`` accepted, wide limit included (whose transfer function
+#: squares ``sigma`` times a frequency: beyond about 1e150 that overflows).  A
+#: Gaussian of 1e100 samples is already a constant (order 0) to every digit on
+#: any signal that fits in memory.
+MAX_SIGMA = 1e100
+
+#: Largest ``sigma`` (samples) any plan is designed for, whatever the signal: a
+#: design's memory grows as the window beyond it (60 MB at 1e7, 600 MB at 1e8),
+#: and a window of some 1e8 samples is beyond what the bank's float64
+#: recursions hold to the targets anyway.  A Gaussian wider than the signal
+#: does not need a design (its exact limit, :class:`WidePlan`).
+MAX_DESIGN_SIGMA = 1e7
+
+#: A kernel whose ``sigma`` exceeds both ``SIGMA_PER_SAMPLE * n`` and
+#: :data:`SIGMA_FLOOR` is refused on a signal of ``n`` samples (a Morlet
+#: wavelet always; a Gaussian where the engine has no exact wide limit or the
+#: method asks for a truncated kernel or the bank): its window (about 8 sigma)
+#: would cost up to some 65 times the signal, the extension of the signal
+#: almost all of it.  The floor keeps short signals' calls with scales up to
+#: some ten thousand samples (a window of about 1.3e5 samples: milliseconds
+#: of work; scipy's own kernel of order 3 at sigma 1e4 on a short signal).
+SIGMA_PER_SAMPLE = 8.0
+SIGMA_FLOOR = 16384.0
+
+
+def max_kernel_sigma(n: int | None) -> float:
+    """The largest ``sigma`` a kernel may have on a signal of ``n`` samples (``None``: any length).
+
+    ``max(SIGMA_PER_SAMPLE * n, SIGMA_FLOOR)``, and at most :data:`MAX_DESIGN_SIGMA`.
+
+    Examples
+    --------
+    >>> max_kernel_sigma(300), max_kernel_sigma(10**5), max_kernel_sigma(None)
+    (16384.0, 800000.0, 10000000.0)
+    """
+    if n is None:
+        return MAX_DESIGN_SIGMA
+    return min(MAX_DESIGN_SIGMA, max(SIGMA_PER_SAMPLE * n, SIGMA_FLOOR))
+
+
+def _check_n(n: Any) -> int | None:
+    if n is None:
+        return None
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"n (the signal's length) must be None or a non-negative integer; "
+                         f"got {n!r}")
+    return int(n)
+
+
+def _check_cost(cost: Any) -> float | None:
+    if cost is None:
+        return None
+    if isinstance(cost, bool) or not isinstance(cost, numbers.Real) or not 0 < cost < float("inf"):
+        raise ValueError(f"fir_taps_per_order must be None or a positive finite number; "
+                         f"got {cost!r}")
+    return float(cost)
+
+
+def _check_sigma_range(sigma: float) -> None:
+    if not MIN_SIGMA <= sigma <= MAX_SIGMA:
+        raise ValueError(f"sigma must be in [{MIN_SIGMA:g}, {MAX_SIGMA:g}] (below, its square "
+                         f"underflows; above, the wide limit's transfer function overflows); "
+                         f"got {sigma!r}")
 
 
 def _tightened(tol: float) -> float:
@@ -124,11 +221,23 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
 
     ``n``, the signal's length along the axis, tightens the target for
     signals shorter than the kernel's window (:data:`SHORT_SIGNAL_TIGHTENING`);
-    with ``method='auto'`` and ``wide``, a plan whose window exceeds
-    ``WIDE_FACTOR * n`` becomes a :class:`WidePlan`.  With
-    ``fir_taps_per_order`` (the engine's cost figure), ``'auto'`` takes the FIR
-    where it has at most that many taps per order of the bank (plus one for
-    the bank's fixed work); without it, the bank wherever one meets the target.
+    with ``method='auto'`` and ``wide`` (an engine that runs the exact limit),
+    a plan whose window exceeds ``WIDE_FACTOR * n`` becomes a
+    :class:`WidePlan`.  That choice is made from ``sigma`` and ``n`` alone,
+    before any design, wherever every plan's window would exceed it
+    (:func:`sftwave.plans.gaussian.shortest_window`) and no FIR could be
+    cheaper: so the design never runs for a Gaussian far wider than the
+    signal, and the cost of the choice is bounded by the signal whatever
+    ``sigma``.  With ``fir_taps_per_order`` (the engine's cost figure),
+    ``'auto'`` takes the FIR where it has at most that many taps per order of
+    the bank (plus one for the bank's fixed work); without it, the bank
+    wherever one meets the target.
+
+    Bounds: ``sigma`` in ``[MIN_SIGMA, MAX_SIGMA]`` (``[1e-30, 1e100]``); a
+    kernel sized by ``sigma`` (any plan but the wide limit and an explicit
+    ``radius``) at most :func:`max_kernel_sigma` ``(n)``; ``tol`` as the
+    public functions take it (``[1e-9, 0.1]``).  Every argument is checked
+    (``ValueError`` or ``TypeError`` naming it).
 
     Examples
     --------
@@ -141,7 +250,25 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     201
     >>> select_gaussian(1e7, 2, n=1000, wide=True)
     WidePlan(sigma=10000000.0, order=2)
+    >>> select_gaussian(1e20, 0, n=300, wide=True)       # no design: the exact limit
+    WidePlan(sigma=1e+20, order=0)
     """
+    sigma = check_sigma(sigma)
+    _check_sigma_range(sigma)
+    order = check_order(order)
+    truncate = check_truncate(truncate)
+    radius = check_radius(radius)
+    method = check_choice(method, GAUSSIAN_METHODS, "method")
+    transform = check_choice(transform, ("sft", "asft"), "transform")
+    tol = check_tol(tol)
+    n = _check_n(n)
+    fir_taps_per_order = _check_cost(fir_taps_per_order)
+    if radius is None or tol is not None:
+        # the kernel's size (FIR) or window (bank) grows with sigma from here on
+        if (wide and n is not None and method == "auto" and order <= MAX_SFT_ORDER
+                and _surely_wide(sigma, n, fir_taps_per_order)):
+            return WidePlan(sigma, order)
+        _check_kernel_sigma(sigma, order, n, wide and method == "auto")
     if order > MAX_SFT_ORDER:
         # orders beyond the fitted ones: scipy's own kernel, exact to its truncation
         if tol is not None or method == "bank":
@@ -196,6 +323,52 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
         if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
     return plan
+
+
+def _surely_wide(sigma: float, n: int, fir_taps_per_order: float | None) -> bool:
+    """Whether ``'auto'`` ends in the wide limit, decided from ``sigma`` and ``n`` without a design.
+
+    Every Gaussian plan's window is at least :func:`shortest_window` ``(sigma)``;
+    where that exceeds ``WIDE_FACTOR * n``, the design's plan would be replaced
+    by :class:`WidePlan` unless a FIR were cheaper.  A FIR is taken only with
+    at most ``2 fir_taps_per_order (P_MAX + 2)`` taps (the budget of
+    :func:`_finest`, with the most orders a plan has).  Once ``sigma`` exceeds
+    that budget, a kernel of so few taps misses nearly half the Gaussian's
+    energy, so cannot meet any accepted target.  (scipy's own kernel at a
+    ``truncate`` so small that it has that few taps is not the target:
+    ``truncate`` sets the accuracy, at least that of scipy's kernel truncated
+    there, which the exact limit has.)  Where a FIR may still win (a short
+    signal and a small sigma), the design decides, as before.
+    """
+    if fir_taps_per_order is not None and sigma <= 2.0 * fir_taps_per_order * (P_MAX + 2):
+        return False
+    return shortest_window(sigma) > WIDE_FACTOR * n
+
+
+def _check_kernel_sigma(sigma: float, order: int, n: int | None, wide: bool) -> None:
+    """Refuse a kernel sized by ``sigma`` beyond :func:`max_kernel_sigma` (``ValueError`` naming sigma).
+
+    ``wide``: the exact limit was on offer (``method='auto'`` on an engine that runs it).
+    """
+    limit = max_kernel_sigma(n)
+    if sigma <= limit:
+        return
+    if n is None:
+        where = (f"at most {MAX_DESIGN_SIGMA:g} samples, for any signal (its window "
+                 f"would be some {8 * sigma:.3g} samples)")
+    else:
+        where = (f"at most {limit:g} samples on a signal of {n} samples "
+                 f"(max({SIGMA_PER_SAMPLE:g} n, {SIGMA_FLOOR:g}))")
+    if order > MAX_SFT_ORDER:
+        hint = (f"; order={order} uses scipy's truncated kernel, whose length grows with sigma "
+                f"(the exact wide limit serves orders 0 to {MAX_SFT_ORDER})")
+    elif wide:
+        hint = ""
+    else:
+        hint = ("; method='auto' on the numba engine gives the exact limit of a Gaussian "
+                "wider than the signal")
+    raise ValueError(f"sigma={sigma!r} is too wide for a truncated kernel or the bank: "
+                     f"{where}{hint}; radius= sets a truncated kernel's support")
 
 
 def _finest(sigma: float, order: int, transform: str, tol: float | None, r_scipy: int, fir,
@@ -260,6 +433,23 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     where the fit's pointwise error decides: the target is then tightened as
     for the Gaussian filters (:data:`SHORT_SIGNAL_TIGHTENING`).
 
+    A wavelet far wider than the signal has no plan: with ``n``, a ``sigma``
+    beyond :func:`max_kernel_sigma` ``(n)`` (``max(8 n, 16384)`` samples) is a
+    ``ValueError`` saying that the wavelet is longer than the signal, as MNE
+    refuses wavelets longer than the signal (MNE's limit, ten sigmas within
+    the signal, is stricter: ``sigma <= n / 10``).  So the cost of the design
+    and of running the plan are bounded by the signal; a wavelet somewhat
+    longer than the signal (Torrence & Compo's scales reach about its length)
+    is served.  To get a result anyway, pass a longer signal (pad it), or a
+    smaller scale: a higher frequency or fewer cycles (``xi``).  Without ``n``,
+    ``sigma`` is at most :data:`MAX_DESIGN_SIGMA`.
+
+    Bounds (``ValueError`` or ``TypeError`` naming the argument): ``sigma``
+    in ``[MIN_SIGMA, MAX_SIGMA]`` and at most :func:`max_kernel_sigma`; ``xi`` in
+    :data:`sftwave._checks.XI_RANGE` (``[0.01, 300]``) and ``xi / sigma`` at
+    most pi (the Nyquist frequency); ``tol`` in ``[1e-9, 0.1]`` (``None``: the
+    default).
+
     Examples
     --------
     >>> plan = select_morlet(50.0, 6.0, 1e-4)
@@ -267,10 +457,44 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     ('SFTPlan', True)
     >>> type(select_morlet(2.0, 6.0, 1e-4, fir_taps_per_order=5.5)).__name__
     'FIRPlan'
+    >>> select_morlet(1e9, 6.0, n=300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma=1000000000.0: the wavelet is longer than the signal ...
     """
-    return _select_morlet(float(sigma), float(xi), float(tol), method, transform,
-                          None if n is None else int(n),
-                          None if fir_taps_per_order is None else float(fir_taps_per_order))
+    sigma = check_sigma(sigma)
+    _check_sigma_range(sigma)
+    xi = float(check_xi(xi, 1)[0])
+    tol = check_tol(tol)
+    tol = DEFAULT_MORLET_TOL if tol is None else tol
+    method = check_choice(method, MORLET_METHODS, "method")
+    transform = check_choice(transform, ("sft", "asft"), "transform")
+    n = _check_n(n)
+    fir_taps_per_order = _check_cost(fir_taps_per_order)
+    check_below_nyquist(sigma, xi)
+    limit = max_kernel_sigma(n)
+    if sigma > limit:
+        raise ValueError(wavelet_too_long(f"sigma={sigma!r}", sigma, xi, n))
+    return _select_morlet(sigma, xi, tol, method, transform, n, fir_taps_per_order)
+
+
+def wavelet_too_long(what: str, sigma: float, xi: float, n: int | None) -> str:
+    """The message of a wavelet wider than :func:`max_kernel_sigma` allows; ``what`` names the argument.
+
+    Examples
+    --------
+    >>> wavelet_too_long("freqs", 1e9, 6.0, 300)[:60]
+    'freqs: the wavelet is longer than the signal (at least one o'
+    """
+    if n is None:
+        bound = f"at most {MAX_DESIGN_SIGMA:g} samples whatever the signal"
+    else:
+        bound = (f"at most {max_kernel_sigma(n):g} samples on a signal of {n} samples, "
+                 f"max({SIGMA_PER_SAMPLE:g} n, {SIGMA_FLOOR:g})")
+    return (f"{what}: the wavelet is longer than the signal (at least one of the wavelets "
+            f"is): its scale is sigma = {sigma:.4g} samples (xi = {xi:g}), {bound}.  Use a "
+            f"longer signal, or a smaller scale: a higher frequency (is fs right?) or fewer "
+            f"cycles (a smaller xi, MNE's n_cycles)")
 
 
 @functools.lru_cache(maxsize=8192)
