@@ -142,8 +142,11 @@ def test_kernel_wider_than_signal_is_exact(mode, order):
 def test_wide_path_is_chosen_only_when_the_window_dwarfs_the_signal():
     assert kind(numba_gaussian_plan(1e7, 0, n=1000)) == "wide"
     assert kind(numba_gaussian_plan(100.0, 0, n=100_000)) == "bank"
-    # a forced method is run
-    assert kind(numba_gaussian_plan(1e7, 0, n=1000, method="bank")) == "bank"
+    # a forced method is run where its design is bounded by the signal ...
+    assert kind(numba_gaussian_plan(1e4, 0, n=1000, method="bank")) == "bank"
+    # ... and refused, naming sigma, where it would be designed far beyond it
+    with pytest.raises(ValueError, match="sigma"):
+        numba_gaussian_plan(1e7, 0, n=1000, method="bank")
 
 
 @pytest.mark.parametrize("order", [0, 2])

@@ -65,6 +65,25 @@ def _mne_wavelet_norms(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray,
     return A, gsum, length
 
 
+def _mne_wavelet_lengths(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray) -> np.ndarray:
+    """The number of samples of each of MNE's wavelets, without making them.
+
+    ``np.arange(0, 5 sigma_t, 1 / sfreq)`` has ``ceil(5 sigma_t / (1 / sfreq))``
+    samples (numpy's own rule); the wavelet mirrors it around zero.
+
+    Examples
+    --------
+    >>> f, nc = np.array([8.0, 0.01]), np.array([5.0, 5.0])
+    >>> bool(_mne_wavelet_lengths(250.0, f, nc)[0] == _mne_wavelet_norms(250.0, f[:1], nc[:1], True)[2][0])
+    True
+    >>> float(_mne_wavelet_lengths(250.0, f, nc)[1])      # 0.01 Hz: far longer than most signals
+    198943.0
+    """
+    sigma_t = n_cycles / (2.0 * math.pi * freqs)
+    half = np.ceil(5.0 * sigma_t / (1.0 / sfreq))      # np.arange(0.0, 5 sigma_t, 1 / sfreq).size
+    return np.maximum(2.0 * half - 1.0, 0.0)
+
+
 def _sftwave_norm(sigma: np.ndarray, xi: np.ndarray) -> np.ndarray:
     """``B = C_xi / (pi^(1/4) sqrt(sigma))``: sftwave's wavelet is ``B g (exp(...) - kappa)``."""
     C = 1.0 / np.sqrt(1.0 + np.exp(-xi * xi) - 2.0 * np.exp(-0.75 * xi * xi))
@@ -98,6 +117,13 @@ def _check(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output):
                              f"{len(freqs)} frequencies, got {len(n_cycles)} cycles instead.")
     else:
         raise ValueError(f"n_cycles must be a float or an array, got {type(n_cycles)} instead.")
+    if n_cycles.ndim != 1:
+        raise ValueError(f"n_cycles must be a float or an array of shape (n_freqs,), got shape "
+                         f"{n_cycles.shape} instead.")
+    bad = ~np.isfinite(n_cycles) | (n_cycles <= 0)
+    if bad.any():
+        raise ValueError(f"n_cycles must be positive and finite, got {float(n_cycles[bad][0])!r} "
+                         "instead.")
     if not isinstance(use_fft, bool):
         raise ValueError(f"use_fft must be a boolean, got {type(use_fft)} instead.")
     if isinstance(decim, numbers.Integral) and not isinstance(decim, bool):
@@ -167,7 +193,12 @@ def tfr_array_morlet(data, sfreq, freqs, n_cycles=7.0, zero_mean=True, use_fft=T
     ------
     ValueError
         For every argument MNE refuses, with MNE's message; also where a
-        wavelet is longer than the signal (MNE's check).
+        wavelet is longer than the signal (MNE's check: ten of the wavelet's
+        standard deviations, ``10 n_cycles sfreq / (2 pi f)`` samples, must fit
+        in the signal; checked before any wavelet is made, so a frequency far
+        too low for the signal is refused at once).  To get a result anyway,
+        lower that frequency's ``n_cycles`` or pass a longer (padded) signal.
+        And for ``n_cycles`` not positive and finite, naming it.
 
     Notes
     -----
@@ -189,12 +220,14 @@ def tfr_array_morlet(data, sfreq, freqs, n_cycles=7.0, zero_mean=True, use_fft=T
     """
     data, sfreq, freqs, n_cycles, zero_mean, decim = _check(
         data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output)
-    A, gsum, length = _mne_wavelet_norms(sfreq, freqs, n_cycles, zero_mean)
     n_epochs, n_chans, n_times = data.shape
+    length = _mne_wavelet_lengths(sfreq, freqs, n_cycles)
     if length.max(initial=0) > n_times:
+        # checked before MNE's samples are made: their number grows with the wavelet's length
         raise ValueError("At least one of the wavelets is longer than the signal "
                          f"({int(length.max())} > {n_times} samples). Use a longer signal or "
                          "shorter wavelets.")
+    A, gsum, length = _mne_wavelet_norms(sfreq, freqs, n_cycles, zero_mean)
     workers = None if n_jobs is None or n_jobs == -1 else int(n_jobs)
     sigma = n_cycles * sfreq / (2.0 * math.pi * freqs)        # samples
     scale = A / _sftwave_norm(sigma, n_cycles)                # MNE's W = scale * psi (+ offset)

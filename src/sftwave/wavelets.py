@@ -54,6 +54,7 @@ from ._checks import (
 )
 from ._docs import docfiller
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian, select_morlet
+from .plans.select import max_kernel_sigma, wavelet_too_long
 from .plans.blas import one_blas_thread
 
 __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
@@ -142,6 +143,11 @@ def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, m
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
+    limit = max_kernel_sigma(n)   # a wavelet far wider than the signal: refused, naming the argument
+    for i, (s, w) in enumerate(scales):
+        if s > limit:
+            describe = getattr(scales_of, "describe", lambda i: "sigma")
+            raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
         plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
                                fir_taps_per_order=cost) for s, w in scales]
@@ -182,7 +188,9 @@ def morlet_transform(
         imaginary parts (``T(re) + 1j T(im)``).
     sigma : float
         Scale of the wavelet in samples (its Gaussian's standard deviation);
-        its centre frequency ``xi / sigma`` must not exceed pi.
+        its centre frequency ``xi / sigma`` must not exceed pi, and a wavelet
+        far wider than the signal is refused as in :func:`cwt`: ``sigma`` at
+        most ``max(8 n, 16384)`` samples on ``n`` samples.
     %(xi)s
     axis : int, optional
         The axis of ``x`` to transform.  Default -1.
@@ -217,9 +225,11 @@ def morlet_transform(
     sigma = check_sigma(sigma)
 
     def scales_of(xi) -> list[tuple[float, float]]:
-        xi = check_positive(xi, "xi")
+        xi = float(check_xi(check_positive(xi, "xi"), 1)[0])    # one number, in range
         check_below_nyquist(sigma, xi)
         return [(sigma, xi)]
+
+    scales_of.describe = lambda i: f"sigma={sigma!r}"
 
     name = engines.resolve_engine(engine, x)
     y = _scalogram(x, scales_of, xi=xi, axis=axis, mode=mode, cval=cval, output="complex",
@@ -270,7 +280,7 @@ def cwt(
         Sampling rate (default 1: ``freqs`` in cycles per sample).
     xi : float or sequence of float, optional
         Radians per standard deviation of the wavelet (default 6): the number MNE
-        calls ``n_cycles``.  One value for all frequencies, or one per frequency
+        calls ``n_cycles``, each in ``[0.01, 300]`` (the designs' range).  One value for all frequencies, or one per frequency
         (MNE's ``n_cycles = freqs / 2`` idiom); each row then equals the
         transform at that frequency with its own scalar ``xi``.
     axis : int, optional
@@ -290,7 +300,8 @@ def cwt(
         combining the components is done only for those.  Default 1.
     out : ndarray, optional
         A C-contiguous array of the output's shape and dtype to write into (and
-        return), as numpy's ``out=``: no allocation per call.
+        return), as numpy's ``out=``: no allocation per call.  It may overlap
+        ``x`` (``x`` a row of it): the input is then read from a copy.
     %(workers)s
     %(cwt_nan_policy)s
     %(engine)s
@@ -299,6 +310,19 @@ def cwt(
     -------
     ndarray
         Shape ``x.shape`` without ``axis``, then ``(len(freqs), ceil(n / decim))``.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, naming it; and where at least one of the wavelets
+        is far longer than the signal (as MNE refuses it): a scale
+        ``sigma = xi fs / (2 pi f)`` beyond ``max(8 n, 16384)`` samples on ``n``
+        samples (:func:`sftwave.plans.select.max_kernel_sigma`), so that a call
+        costs at most some tens of times its signal whatever ``freqs``.  A
+        frequency given in Hz with ``fs`` left at 1 is the usual cause; to
+        transform anyway, raise the frequency, lower ``xi`` (MNE's
+        ``n_cycles``) or pass a longer (padded) signal.  A wavelet somewhat
+        longer than the signal (scales up to eight signal lengths) is computed.
 
     Notes
     -----
@@ -330,6 +354,8 @@ def cwt(
     def scales_of(xi) -> list[tuple[float, float]]:
         xis = check_xi(xi, f.size)
         return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"
 
     return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
