@@ -1,9 +1,11 @@
-"""sftwave.dask (issue 14, item 2): lazy results equal to the in-memory ones, any chunking.
+"""sftwave.dask: lazy results equal to the in-memory ones, any chunking; each block's thread budget.
 
 Within 1e-12 of the in-memory result's largest magnitude in float64 (the same
 plans; only the recursions' rounding differs with where a chunk starts), on
 the threaded scheduler (several threads call sftwave at once) and on a
-``distributed.LocalCluster`` of two worker processes.
+``distributed.LocalCluster`` of two worker processes.  Blocks that run side by
+side get their share of the process's threads (``sftwave.get_workers()``
+inside the block, recorded by a probe), and the budget changes no bit.
 """
 
 from __future__ import annotations
@@ -89,3 +91,72 @@ def test_on_a_local_cluster_of_processes():
             p = sd.cwt(dx, freqs, output="power", decim=4).compute()
     _close(g, sftwave.gaussian_filter1d(x, 80.0))
     _close(p, sftwave.cwt(x, freqs, output="power", decim=4))
+
+
+# ----------------------------------------------------------------------------- thread budget
+
+
+@pytest.fixture
+def probe(monkeypatch):
+    """Swap the in-memory filter that sftwave.dask's blocks call (looked up when the lazy result
+    is built) for one whose output is ``sftwave.get_workers()`` where it runs, in a process whose
+    default is 4 threads; ``probe(False)`` puts the real filter back."""
+    import sftwave.ndimage
+    from sftwave.engines.numba import pool
+
+    monkeypatch.setattr(pool, "_DEFAULT", 4)
+    real = sftwave.ndimage.gaussian_filter1d
+
+    def workers_seen(b, *args, **kwargs):
+        return np.full(b.shape, float(sftwave.get_workers()))
+
+    def swap(on: bool = True) -> None:
+        monkeypatch.setattr(sftwave.ndimage, "gaussian_filter1d", workers_seen if on else real)
+
+    swap()
+    return swap
+
+
+def _bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8),
+                                                                       b.view(np.uint8))
+
+
+def test_blocks_in_a_distributed_worker_share_its_threads(probe):
+    """A worker running 2 tasks at once in a process of 4 threads: 2 threads per block; the
+    result is the same bits as the synchronous scheduler's (all 4 threads per block)."""
+    distributed = pytest.importorskip("distributed")
+    x = np.cumsum(np.random.default_rng(5).standard_normal((2, 60_000)), axis=-1)
+    dx = da.from_array(x, chunks=(1, 15_000))
+    assert np.unique(sd.gaussian_filter1d(dx, 9.0).compute(scheduler="sync")).tolist() == [4]
+    probe(False)
+    want = sd.gaussian_filter1d(dx, 9.0).compute(scheduler="sync")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None, silence_logs=40) as cluster:
+        with distributed.Client(cluster):
+            got = sd.gaussian_filter1d(dx, 9.0).compute()
+            probe()
+            seen = sd.gaussian_filter1d(dx, 9.0).compute()
+    assert np.unique(seen).tolist() == [2]
+    assert _bits(got, want)
+
+
+def test_blocks_on_the_threaded_scheduler_share_the_threads(probe):
+    """dask's threaded scheduler with 2 workers, a process of 4 threads: 2 per block; a graph of
+    one block runs on all 4; the results are the same bits as the synchronous scheduler's (4
+    threads per block) and, for a row per block, as the in-memory function's on each row."""
+    import dask
+
+    x = np.cumsum(np.random.default_rng(6).standard_normal((3, 40_000)), axis=-1)
+    several = da.from_array(x, chunks=(1, 40_000))
+    one = da.from_array(x, chunks=-1)
+    with dask.config.set(num_workers=2):
+        assert np.unique(sd.gaussian_filter1d(several, 5.0).compute(scheduler="threads")
+                         ).tolist() == [2]
+        assert np.unique(sd.gaussian_filter1d(one, 5.0).compute(scheduler="threads")
+                         ).tolist() == [4]
+        probe(False)
+        got = sd.gaussian_filter1d(several, 5.0).compute(scheduler="threads")
+    assert _bits(got, sd.gaussian_filter1d(several, 5.0).compute(scheduler="sync"))
+    for r in range(3):
+        assert _bits(got[r], sftwave.gaussian_filter1d(x[r], 5.0))

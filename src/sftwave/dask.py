@@ -22,10 +22,32 @@ The result equals the in-memory function's within the rounding of the
 recursions (1e-12 relative in float64, ``tests/test_dask.py``, threads and a
 ``distributed.LocalCluster`` of processes).  dask is an optional extra
 (``pip install 'sftwave[dask]'``); ``import sftwave`` does not import it.
+
+Threads.  Blocks that run side by side must not each start sftwave's pool on
+every CPU (with a worker of 8 threads on 8 CPUs, 64 threads would compete).
+Each block's call therefore runs on its share of the process's threads
+(:func:`_block_workers`; ``sftwave.get_workers()`` inside a block tells it):
+
+* in a ``distributed`` worker, ``max(1, T // nthreads)``, ``nthreads`` the
+  worker's task threads and ``T`` the process's default thread count (which
+  honours ``OMP_NUM_THREADS``: 1 in the worker processes a nanny starts, as for
+  BLAS);
+* on dask's threaded scheduler (a block on a thread other than the main one),
+  ``max(1, T // W)``, ``W`` dask's ``num_workers`` setting or its CPU count: one
+  thread per block by default;
+* a graph of a single block, and the synchronous scheduler (blocks one at a
+  time on the main thread), run on all of ``T``.
+
+A ``workers=`` passed to :func:`cwt` wins over the share.  The share changes
+only the speed: sftwave's results do not depend on the thread count.  (The
+processes scheduler starts processes of its own: give them a budget with
+``OMP_NUM_THREADS`` or ``SFTWAVE_NUM_THREADS``.)
 """
 
 from __future__ import annotations
 
+import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -33,6 +55,7 @@ import numpy as np
 from . import engines
 from ._checks import check_axes, check_axis, check_mode, per_axis
 from .engines import nonfinite
+from .engines.numba import pool
 from .plans import select_gaussian
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt"]
@@ -44,6 +67,35 @@ def _dask_array(x: Any):
     except ImportError as exc:
         raise ImportError("sftwave.dask needs dask: pip install 'sftwave[dask]'") from exc
     return da, (x if isinstance(x, da.Array) else da.asarray(x))
+
+
+def _block_workers(nblocks: int) -> int | None:
+    """Threads for one block's call, from inside the block: its share of the process's.
+
+    None (no limit) for a graph of one block and on the main thread (dask's
+    synchronous scheduler); see the module's *Threads*.
+
+    Examples
+    --------
+    >>> _block_workers(1) is None       # one block: all the process's threads
+    True
+    """
+    total = pool.default_threads()
+    worker = None
+    if "distributed" in sys.modules:           # a distributed worker has imported it
+        try:
+            worker = sys.modules["distributed"].get_worker()
+        except ValueError:                     # not inside a worker's task
+            worker = None
+    if worker is not None:
+        state = getattr(worker, "state", worker)
+        return max(1, total // max(1, int(getattr(state, "nthreads", 1))))
+    if nblocks <= 1 or threading.current_thread() is threading.main_thread():
+        return None
+    import dask
+    from dask.system import CPU_COUNT
+
+    return max(1, total // max(1, int(dask.config.get("num_workers", None) or CPU_COUNT)))
 
 
 def _gaussian_reach(sigma: float, order: int, n: int, kwargs: dict) -> int | None:
@@ -117,9 +169,12 @@ def gaussian_filter1d(input, sigma: float, axis: int = -1, order: int = 0, outpu
     else:
         x = _rechunk_axis(x, axis, 2 * reach + 1)
 
+    nblocks = x.npartitions
+
     def block(b):
-        return batch(b, sigma, axis=axis, order=order, output=output, mode=mode, cval=cval,
-                     **kw)
+        with pool.limit(_block_workers(nblocks)):
+            return batch(b, sigma, axis=axis, order=order, output=output, mode=mode, cval=cval,
+                         **kw)
 
     boundary = "periodic" if mode == "wrap" else "none"
     depth = {i: (reach if i == axis else 0) for i in range(x.ndim)}
@@ -236,11 +291,13 @@ def cwt(x, freqs, fs: float = 1.0, *, axis: int = -1, decim: int = 1, output: st
     depth = {i: (reach if i == last else 0) for i in range(arr.ndim)}
     g = da.overlap.overlap(arr, depth=depth, boundary=boundary) if reach else arr
     nblocks = len(time_chunks)
+    parts = g.npartitions                      # blocks in all (a number: no array in the closure)
     periodic = boundary == "periodic"
 
     def block(b, block_info=None):
         k = block_info[0]["chunk-location"][last]
-        y = batch(b, f, fs, output=output, decim=decim, dtype=dtype, **kwargs)
+        with pool.limit(_block_workers(parts)):
+            y = batch(b, f, fs, output=output, decim=decim, dtype=dtype, **kwargs)
         lo = reach // decim if (reach and (k > 0 or periodic)) else 0
         hi = reach // decim if (reach and (k < nblocks - 1 or periodic)) else 0
         return y[..., lo:y.shape[-1] - hi]
