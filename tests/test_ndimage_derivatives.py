@@ -140,3 +140,236 @@ def test_multiple_modes_gaussian_laplace_is_closer_to_exact_than_scipys_values()
     got = gaussian_laplace(ARR, 1, mode=modes)
     np.testing.assert_allclose(got, expected, atol=2e-4)
     assert rel_rmse(got, exact) < rel_rmse(expected, exact)
+
+
+# ----------------------------------------------------------------------------- input and engines
+
+
+@pytest.mark.parametrize("func", ["gaussian_laplace", "gaussian_gradient_magnitude"])
+@pytest.mark.parametrize("bad", [None, "abc", [[1.0, 2.0], [3.0]], object()])
+def test_input_that_is_not_an_array_of_numbers_is_a_type_error(func, bad):
+    """As gaussian_filter's: a TypeError (ValueError for a ragged nested list) naming ``input``,
+    where a 0-d object or string array was returned."""
+    with pytest.raises((TypeError, ValueError)) as ours:
+        getattr(sftwave, func)(bad, 1.0)
+    with pytest.raises(type(ours.value)) as filters:
+        gaussian_filter(bad, 1.0)
+    assert "input" in str(ours.value) and str(ours.value) == str(filters.value)
+
+
+@pytest.mark.parametrize("func", ["gaussian_laplace", "gaussian_gradient_magnitude"])
+def test_every_engine_and_torch(func):
+    """engine='xp' on numpy, and torch tensors (which choose it), give the CPU engine's result to
+    the plans' accuracy (``tol=1e-8``: each engine chooses its own plans); torch in, torch out;
+    ``output`` is the CPU engine's alone."""
+    f = getattr(sftwave, func)
+    x = _image((30, 40), 6)
+    ref = f(x, 3.0, mode="wrap", tol=1e-8)
+    bound = 1e-6 * np.abs(ref).max()
+    xp_np = f(x, 3.0, mode="wrap", tol=1e-8, engine="xp")
+    assert type(xp_np) is np.ndarray
+    np.testing.assert_allclose(xp_np, ref, rtol=0, atol=bound)
+    torch = pytest.importorskip("torch")
+    got = f(torch.from_numpy(x), 3.0, mode="wrap", tol=1e-8)
+    assert isinstance(got, torch.Tensor) and got.dtype == torch.float64
+    np.testing.assert_allclose(got.numpy(), xp_np, rtol=0, atol=1e-12 * np.abs(ref).max())
+    z = x + 1j * _image((30, 40), 7)
+    zref = f(z, 3.0, tol=1e-8)
+    np.testing.assert_allclose(f(z, 3.0, tol=1e-8, engine="xp"), zref, rtol=0,
+                               atol=1e-6 * np.abs(zref).max())
+    with pytest.raises(ValueError, match="output is not supported with engine='xp'"):
+        f(x, 3.0, output=np.empty_like(x), engine="xp")
+
+
+def test_torch_autograd_through_the_derivatives():
+    """The Laplacian with mode='wrap' is a symmetric operator L (symmetric kernels on a
+    circle), so the gradient of ``sum(w * L x)`` is ``L w`` (on the same engine: each engine
+    has its own plans); the gradient magnitude's, a central difference."""
+    torch = pytest.importorskip("torch")
+    x, w = _image((24, 32), 8), np.random.default_rng(9).standard_normal((24, 32))
+    t = torch.tensor(x, requires_grad=True)
+    (gaussian_laplace(t, 2.5, mode="wrap") * torch.from_numpy(w)).sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), gaussian_laplace(w, 2.5, mode="wrap", engine="xp"),
+                               rtol=0, atol=1e-12)
+    t = torch.tensor(x, requires_grad=True)
+    (gaussian_gradient_magnitude(t, 2.5) * torch.from_numpy(w)).sum().backward()
+    h = 1e-6
+    v = np.random.default_rng(10).standard_normal(x.shape)
+    fd = np.sum(w * (gaussian_gradient_magnitude(x + h * v, 2.5, engine="xp")
+                     - gaussian_gradient_magnitude(x - h * v, 2.5, engine="xp"))) / (2 * h)
+    assert abs(float(np.sum(t.grad.numpy() * v)) - fd) <= 1e-6 * abs(fd)
+
+
+# ----------------------------------------------------------------------------- far from one
+
+
+def test_gradient_magnitude_of_a_constant_near_the_largest_float_is_zero():
+    """scipy's is NaN (a sum of two samples overflows, then inf - inf).  The Laplacian is the
+    constant times the kernel's sum (zero but for the sampled kernel's aliasing term at small
+    sigma), as for a constant of 1."""
+    for shape in ((20, 20), (3, 50, 40)):
+        x = np.full(shape, 1e308)
+        for sigma in (1.0, 2.0, 30.0, 1e4):
+            assert np.array_equal(gaussian_gradient_magnitude(x, sigma), np.zeros(shape))
+            np.testing.assert_allclose(gaussian_laplace(x, sigma) / 1e308,
+                                       gaussian_laplace(np.ones(shape), sigma), rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("scale", [2.0 ** -1060, 1e-300, 1e-160, 1e160, 1e300])
+def test_gradient_magnitude_far_from_one(scale):
+    """A ramp of gradient 5 times ``scale``: scipy's squares overflow (inf) beyond 1e154 and
+    underflow (0) below 1e-154; the magnitude scales with the data, to rounding (the ramp
+    times a scale that is not a power of two rounds once per sample)."""
+    y, x = np.mgrid[0:60, 0:70].astype(float)
+    ramp = 3.0 * x + 4.0 * y
+    ref = gaussian_gradient_magnitude(ramp, 4.0)
+    got = gaussian_gradient_magnitude(ramp * scale, 4.0)
+    assert np.all(np.isfinite(got))
+    floor = 2.0 ** -1074 / scale if scale < 1e-300 else 0.0   # subnormal results: their ulp
+    np.testing.assert_allclose(got / scale, ref, rtol=1e-14, atol=4 * floor)
+    np.testing.assert_allclose(got[20:40, 20:50] / scale, 5.0, rtol=1e-9)
+    # single precision: its squares overflow beyond 1e19 and underflow below 1e-19
+    s32 = np.float32(1e-30 if scale < 1 else 1e30)
+    got32 = gaussian_gradient_magnitude((ramp * s32).astype(np.float32), 4.0)
+    assert got32.dtype == np.float32
+    np.testing.assert_allclose(got32[20:40, 20:50] / s32, 5.0, rtol=1e-5)
+
+
+def test_complex_gradient_magnitude_far_from_one():
+    """scipy's complex definition, sqrt(sum of complex squares): (1 + 1j) times the ramp's 5."""
+    y, x = np.mgrid[0:60, 0:70].astype(float)
+    for scale in (1e-300, 1e300):
+        z = (3.0 * x + 4.0 * y) * scale * (1 + 1j)
+        got = gaussian_gradient_magnitude(z, 4.0)[20:40, 20:50] / scale
+        np.testing.assert_allclose(got, 5.0 * (1 + 1j), rtol=1e-9)
+
+
+class _Spy:
+    """Wraps the CPU engine's filter and scalogram, recording the largest magnitude they filter."""
+
+    def __init__(self, monkeypatch):
+        from sftwave import engines
+
+        self.seen = []
+        eng = engines.get("numba")
+        for op in ("filter", "scalogram"):
+            real = getattr(eng, op)
+
+            def spy(x, *args, _real=real, _op=op, **kwargs):
+                work = _op == "scalogram" or args[0]           # not a cast (no steps)
+                if work and isinstance(x, np.ndarray) and x.size and x.dtype.kind in "fc":
+                    self.seen.append(float(np.max(np.abs(x.view(x.real.dtype)))))
+                return _real(x, *args, **kwargs)
+
+            monkeypatch.setattr(eng, op, spy)
+
+
+@pytest.mark.parametrize("scale", [1e-310, 2.0 ** -1070, 1e300])
+def test_values_far_from_one_are_filtered_scaled_by_a_power_of_two(monkeypatch, scale):
+    """Subnormal input (1e-310) ran in subnormal arithmetic, up to 50 times slower on many CPUs
+    and with few digits.  The filters are linear and a power of two scales them exactly: the
+    result is that of ``x * 2**k``, divided by ``2**k``, which is exact unless a result is
+    itself subnormal, where it rounds once (as dividing by ``2**600`` rounds it).  The spy sees
+    the engine get values in [1/2, 1), never the subnormal ones."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((6, 3000)) * scale
+    k = 600 if scale < 1 else -600
+    spy = _Spy(monkeypatch)
+    for kw in ({"order": 0}, {"order": 1}, {"order": 2}, {"order": 2, "method": "fir"},
+               {"order": 0, "sigma": 1.5}, {"order": 1, "transform": "asft"},
+               {"order": 0, "sigma": 1e5}):
+        kw = {"sigma": 20.0, **kw}
+        spy.seen.clear()
+        got = sftwave.gaussian_filter1d(x, **kw)
+        assert spy.seen and all(0.5 <= m < 1.0 for m in spy.seen), (kw, spy.seen)
+        monkeypatch.undo()
+        assert np.array_equal(got, np.ldexp(sftwave.gaussian_filter1d(np.ldexp(x, k), **kw), -k))
+        spy = _Spy(monkeypatch)
+    got = gaussian_filter(x, (3.0, 30.0), order=(0, 1), mode="constant", cval=3 * scale)
+    assert all(0.5 <= m < 1.0 for m in spy.seen)
+    monkeypatch.undo()
+    ref = gaussian_filter(np.ldexp(x, k), (3.0, 30.0), order=(0, 1), mode="constant",
+                          cval=np.ldexp(3 * scale, k))
+    assert np.array_equal(got, np.ldexp(ref, -k))
+    spy = _Spy(monkeypatch)
+    for output, power in (("complex", 1), ("abs", 1)):
+        spy.seen.clear()
+        got = sftwave.cwt(x, [0.01, 0.2], output=output)
+        assert spy.seen and all(0.5 <= m < 1.0 for m in spy.seen)
+        monkeypatch.undo()
+        ref = sftwave.cwt(np.ldexp(x, k), [0.01, 0.2], output=output)
+        ref = ref.real if output == "abs" else ref
+        want = (np.ldexp(ref, -k * power) if output == "abs"
+                else np.ldexp(ref.real, -k) + 1j * np.ldexp(ref.imag, -k))
+        assert np.array_equal(got, want)
+        spy = _Spy(monkeypatch)
+
+
+def test_ordinary_values_are_not_scaled(monkeypatch):
+    """Values within about the square root of the range go to the engine as they are."""
+    spy = _Spy(monkeypatch)
+    x = np.random.default_rng(12).standard_normal(500)
+    for s in (1e-150, 1.0, 1e150):
+        spy.seen.clear()
+        sftwave.gaussian_filter1d(x * s, 5.0)
+        sftwave.cwt(x * s, [0.1])
+        assert spy.seen == [float(np.max(np.abs(x * s)))] * 2
+
+
+# ----------------------------------------------------------------------------- offsets
+
+
+def _walk(n: int, seed: int, shape=()) -> np.ndarray:
+    """A random walk on the grid of 2**-20: ``walk + 1e8`` is exact in float64 (below 2**27,
+    a multiple of its ulp 2**-26), so an offset call filters the very same signal plus 1e8."""
+    w = np.cumsum(np.random.default_rng(seed).standard_normal(shape + (n,)), axis=-1)
+    w = np.round(w * 2.0 ** 20) / 2.0 ** 20
+    assert np.array_equal((w + 1e8) - 1e8, w)
+    return w
+
+
+#: Tolerance of a derivative of ``x + 1e8`` against that of ``x``, relative to the data's
+#: variation (its peak to peak): with the offset taken out exactly, both calls filter the
+#: same variation; they differ only by the rounding of the centred samples (``x - c``
+#: rounds at ``eps |x - c| <= eps ptp``) and the recursions' own rounding of it, each
+#: through a kernel whose absolute sum is below one.  The offset itself (1e8, 5e5 times
+#: the variation) reached the output at 1e-11 of the variation before.
+OFFSET_TOL = 4 * np.finfo(np.float64).eps
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("mode", ["reflect", "mirror", "nearest", "wrap"])
+def test_a_derivative_cancels_an_offset_exactly(order, mode):
+    """The SFT and ASFT banks (every method), the lane engine (one long line), the FIR, the
+    exact wide-kernel limit and the array-API engine: a 1e8 offset does not reach the output."""
+    x = _walk(4000, 13, (3,))
+    long = _walk(120_000, 14)
+    runs = [dict(sigma=20.0, method="bank", bank_method=bm, transform=tr)
+            for bm in ("iir1", "iir1-2k", "iir2", "integral", "window")
+            for tr in ("sft", "asft")]
+    runs += [dict(sigma=2.5, method="fir"), dict(sigma=20.0, method="fir"),
+             dict(sigma=1e6), dict(sigma=20.0, engine="xp")]
+    for data, kws in ((x, runs), (long, [dict(sigma=20.0)])):
+        var = np.ptp(data)
+        for kw in kws:
+            for axis in ((-1, 0) if data.ndim == 2 and "engine" not in kw else (-1,)):
+                d = np.ascontiguousarray(np.moveaxis(data, -1, axis))
+                a = sftwave.gaussian_filter1d(d + 1e8, axis=axis, order=order, mode=mode, **kw)
+                b = sftwave.gaussian_filter1d(d, axis=axis, order=order, mode=mode, **kw)
+                err = np.max(np.abs(a - b)) / var
+                assert err <= OFFSET_TOL, (kw, axis, err)
+
+
+@pytest.mark.parametrize("orders", [(1, 0), (0, 1), (2, 0), (0, 2), (1, 1)])
+def test_an_offset_cancels_through_the_smoothing_along_other_axes(orders):
+    """gaussian_filter smooths one axis and differentiates another: the offset is taken out
+    before the smoothing, which would round the data at its scale (1e-12 of the variation)."""
+    img = _walk(300, 15, (200,))
+    var = np.ptp(img)
+    for sigma in ((12.0, 30.0), (2.0, 3.0)):
+        a = gaussian_filter(img + 1e8, sigma, order=orders)
+        b = gaussian_filter(img, sigma, order=orders)
+        assert np.max(np.abs(a - b)) / var <= OFFSET_TOL, sigma
+    for func in (gaussian_laplace, gaussian_gradient_magnitude):
+        a, b = func(img + 1e8, 12.0), func(img, 12.0)
+        assert np.max(np.abs(a - b)) / var <= OFFSET_TOL, func.__name__

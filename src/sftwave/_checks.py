@@ -32,6 +32,12 @@ TRANSFORMS = ("auto", "sft", "asft")
 #: Smallest and largest accepted ``tol`` (relative RMSE of the kernel).
 TOL_RANGE = (1e-9, 0.1)
 
+#: Smallest and largest accepted Morlet ``xi`` (MNE's ``n_cycles``).  Below 0.01
+#: the wavelet's normalisation loses its digits to cancellation (``1 + e^{-xi^2}
+#: - 2 e^{-3 xi^2 / 4}`` is about ``xi^2 / 2``); above 300 the layouts' search
+#: scale (96 samples) puts the carrier beyond the Nyquist frequency.
+XI_RANGE = (0.01, 300.0)
+
 
 def _scalar(value: Any) -> Any:
     """A 0-d array becomes its element (scipy accepts them as scalars)."""
@@ -209,9 +215,14 @@ def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
 
 
 def check_xi(xi: Any, nfreqs: int, name: str = "xi") -> np.ndarray:
-    """A positive finite number, or one per frequency (MNE's ``n_cycles`` array): ``nfreqs`` values."""
+    """A number in :data:`XI_RANGE`, or one per frequency (MNE's ``n_cycles`` array): ``nfreqs`` values."""
+    lo, hi = XI_RANGE
     if np.ndim(xi) == 0:
-        return np.full(nfreqs, check_positive(xi, name))
+        value = check_positive(xi, name)
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} must be in [{lo:g}, {hi:g}] (the Morlet designs' range); "
+                             f"got {xi!r}")
+        return np.full(nfreqs, value)
     try:
         values = np.asarray(xi, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -222,6 +233,10 @@ def check_xi(xi: Any, nfreqs: int, name: str = "xi") -> np.ndarray:
     bad = ~np.isfinite(values) | (values <= 0)
     if bad.any():
         raise ValueError(f"{name} must be positive and finite; got {float(values[bad][0])!r} among them")
+    out = (values < lo) | (values > hi)
+    if out.any():
+        raise ValueError(f"{name} must be in [{lo:g}, {hi:g}] (the Morlet designs' range); got "
+                         f"{float(values[out][0])!r} among them")
     return values
 
 
@@ -349,3 +364,54 @@ def output_array(output: Any, x: np.ndarray) -> np.ndarray:
     if complex_input and output.dtype.kind != "c":
         raise TypeError(f"output must have a complex dtype for complex input; got {output.dtype}")
     return output
+
+
+#: Work bound of the exact overlap test (``np.shares_memory``): beyond it, two
+#: arrays whose extents overlap count as overlapping (a copy too many, never one
+#: too few).
+_OVERLAP_MAX_WORK = 1 << 12
+
+_TOO_HARD = getattr(np, "exceptions", np).TooHardError      # numpy < 1.25: np.TooHardError
+
+
+def overlaps(a: Any, b: Any) -> bool:
+    """Whether the ndarrays ``a`` and ``b`` share an element in memory (False if either is not one).
+
+    ``np.may_share_memory`` first (their extents only, free); where the extents
+    overlap, the exact test with a bounded amount of work, and True where that
+    bound is reached.
+
+    Examples
+    --------
+    >>> a = np.arange(10.0)
+    >>> overlaps(a[1:], a[:-1]), overlaps(a[::2], a[1::2]), overlaps(a, a.copy())
+    (True, False, False)
+    """
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+        return False
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=_OVERLAP_MAX_WORK))
+    except _TOO_HARD:                       # the bound was reached
+        return True
+
+
+def apart_from(x: Any, out: Any) -> Any:
+    """``x``, or a copy of it where the array ``out`` overlaps it (numpy's ufunc rule).
+
+    A function that writes its result into ``out`` while still reading ``x``
+    (a scalogram row by row, a Laplacian axis by axis) reads this instead, so
+    that ``out`` may be ``x`` itself, a view of it, or overlap it anyhow, and
+    the result is that of the call without the overlap.
+
+    Examples
+    --------
+    >>> buf = np.zeros((2, 4))
+    >>> apart_from(buf[0], buf) is buf[0]
+    False
+    >>> x = np.ones(3)
+    >>> apart_from(x, np.empty(3)) is x
+    True
+    """
+    return x.copy() if overlaps(x, out) else x

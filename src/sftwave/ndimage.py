@@ -25,13 +25,32 @@ Where sftwave differs from scipy, on purpose:
 * A kernel many times wider than the signal (sigma far beyond the length
   along the axis) gives the exact, untruncated Gaussian's result, computed
   by FFT at a cost bounded by the signal (:mod:`sftwave.engines.numba.wide`).
+  The choice is made from sigma and the length alone, before any design, so
+  no call's cost grows with sigma.  Where that limit is not on offer (an
+  engine without it, ``method='fir'`` or ``'bank'``, order 3 and higher), a
+  sigma beyond ``max(8 n, 16384)`` samples on ``n`` samples is a
+  ``ValueError`` (``radius=`` still sets a truncated kernel's support).
+* ``sigma`` is at least 1e-30 (below, its square underflows; scipy divides
+  by zero there) and at most 1e100: a ``ValueError`` otherwise.
 * :func:`gaussian_filter` keeps its intermediate results in floating point and
   casts once at the end; scipy casts after every axis, so integer outputs can
   differ from scipy's by one unit.
+* An ``output`` array may overlap the input, or be it: the result is that of
+  the call without the overlap, as for numpy's ufuncs (scipy's
+  ``gaussian_laplace`` and ``gaussian_gradient_magnitude`` read an input they
+  have already overwritten).
+* :func:`gaussian_gradient_magnitude` neither overflows nor underflows in its
+  squares (scipy's gives inf for gradients beyond about 1e154 and 0 below
+  1e-154), and a derivative of data with a large offset does not carry it
+  (the offset is taken out exactly, :mod:`sftwave.engines.numba.filters`).
+* Values far from one (subnormal numbers, or near the largest float) are
+  filtered scaled by a power of two, which is exact and keeps subnormal
+  arithmetic out of the work (:mod:`sftwave.engines.nonfinite`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -39,6 +58,7 @@ import numpy as np
 from . import engines
 from .engines import nonfinite
 from ._checks import (
+    apart_from,
     check_axes,
     check_axis,
     check_choice,
@@ -50,7 +70,6 @@ from ._checks import (
     check_sigma,
     check_tol,
     check_truncate,
-    output_array,
     per_axis,
 )
 from ._docs import docfiller
@@ -264,12 +283,14 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
         The axes to filter (default: all).
     **kwargs
         Passed to :func:`gaussian_filter` (``truncate``, ``radius``, ``tol``,
-        ``method``, ...).
+        ``method``, ``engine``, ...).  Every engine runs it: a torch tensor
+        gives a torch tensor (differentiable), on the 'xp' engine.
 
     Returns
     -------
     ndarray
-        The filtered array (``output`` itself if an array was given).
+        The filtered array (``output`` itself if an array was given); on the
+        engines other than 'numba', the input's array type.
 
     Examples
     --------
@@ -280,20 +301,20 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     >>> bool(np.allclose(lap[15:26, 15:26], 4.0))
     True
     """
-    x = np.asarray(input)
-    axes = check_axes(axes, x.ndim)
+    name, x, axes = _derivative_input(input, output, axes, kwargs)
+    ndim = len(x.shape)
     sigmas = per_axis(sigma, len(axes), "sigma")
     modes = per_axis(mode, len(axes), "mode")
-    full = [0.0] * x.ndim           # axes outside ``axes`` are not filtered
+    full = [0.0] * ndim             # axes outside ``axes`` are not filtered
     for s, ax in zip(sigmas, axes):
         full[ax] = s
 
     def second(ax, dest, m):
-        order = [0] * x.ndim
+        order = [0] * ndim
         order[ax] = 2
-        return gaussian_filter(x, full, order, dest, m, cval, **kwargs)
+        return gaussian_filter(x, full, order, dest, m, cval, engine=name, **kwargs)
 
-    return _sum_over_axes(x, axes, modes, output, second, square=False)
+    return _sum_over_axes(name, x, axes, modes, output, second, square=False)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
@@ -321,12 +342,16 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     axes : tuple of int or None, optional
         The axes whose derivatives enter the magnitude (default: all).
     **kwargs
-        Passed to :func:`gaussian_filter`.
+        Passed to :func:`gaussian_filter` (``engine`` too: a torch tensor gives
+        a torch tensor, differentiable, on the 'xp' engine).
 
     Returns
     -------
     ndarray
-        The gradient magnitude (``output`` itself if an array was given).
+        The gradient magnitude (``output`` itself if an array was given); on
+        the engines other than 'numba', the input's array type.  Computed
+        without overflow or underflow in the squares (``hypot``): a gradient
+        of 1e300 or of 1e-300 is not inf or 0, as scipy's is.
 
     Examples
     --------
@@ -337,36 +362,128 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     >>> bool(np.allclose(g[40:60, 40:60], 5.0))  # away from the edges' reflections
     True
     """
-    x = np.asarray(input)
-    axes = check_axes(axes, x.ndim)
+    name, x, axes = _derivative_input(input, output, axes, kwargs)
+    ndim = len(x.shape)
     modes = per_axis(mode, len(axes), "mode")
 
     def first(ax, dest, m):
-        order = [0] * x.ndim
+        order = [0] * ndim
         order[ax] = 1
-        return gaussian_filter(x, sigma, order, dest, m, cval, **kwargs)
+        return gaussian_filter(x, sigma, order, dest, m, cval, engine=name, **kwargs)
 
-    return _sum_over_axes(x, axes, modes, output, first, square=True)
+    return _sum_over_axes(name, x, axes, modes, output, first, square=True)
 
 
-def _sum_over_axes(x: np.ndarray, axes, modes, output, derivative, *, square: bool):
+def _derivative_input(input, output, axes, kwargs: dict) -> tuple[str, Any, tuple[int, ...]]:
+    """The engine, the input array and the axes of :func:`gaussian_laplace` and
+    :func:`gaussian_gradient_magnitude` (``engine`` taken out of ``kwargs``).
+
+    The input is checked as :func:`gaussian_filter` checks it (``TypeError``
+    naming ``input`` for what is not an array of numbers), and copied where the
+    ``output`` array overlaps it: the output is written axis by axis while the
+    input is still read.
+    """
+    name = engines.resolve_engine(kwargs.pop("engine", None), input)
+    engines.check_request(name, output=output)
+    x = engines.get(name).asarray(input, "input")
+    axes = check_axes(axes, len(x.shape))
+    return name, apart_from(x, output), axes
+
+
+def _sum_over_axes(name: str, x, axes, modes, output, derivative, *, square: bool):
     """scipy's ``generic_laplace`` (``square=False``) and ``generic_gradient_magnitude`` (True).
 
-    The first axis's derivative is written into the output; each later one is
-    computed in the output's dtype and added (squared first for the gradient).
+    The Laplacian: the first axis's derivative is written into the output;
+    each later one is computed in the output's dtype and added, as scipy does.
+    The gradient magnitude: ``sqrt(sum of squares)`` of the derivatives
+    without overflow or underflow in the squares, where scipy's gives inf for
+    derivatives beyond 1e154 and 0 below 1e-154: ``hypot`` accumulated for
+    real floating outputs; integer outputs take each derivative cast to their
+    dtype (as scipy) and square and sum them in float64 (exact); complex ones
+    (scipy's complex square root of the sum of complex squares) scale the
+    squares by a power of two.  On the engines other than 'numba' the same,
+    in the input's array library (no ``output``).
     """
+    eng = engines.get(name)
     if not axes:
-        out = output_array(output, x)
-        out[...] = x
-        return out
+        return eng.filter(x, [], cval=0.0, output=output)     # a copy, cast as the filters cast
+    if not engines.CAPABILITIES[name].output:
+        return _sum_over_axes_xp(x, axes, modes, derivative, square=square)
     out = derivative(axes[0], output, modes[0])
-    if square:
-        np.multiply(out, out, out)
-    for ax, m in zip(axes[1:], modes[1:]):
-        tmp = derivative(ax, out.dtype, m)
-        if square:
-            np.multiply(tmp, tmp, tmp)
-        out += tmp
-    if square:
-        np.sqrt(out, out, casting="unsafe")
-    return out
+    later = [(ax, m) for ax, m in zip(axes[1:], modes[1:])]
+    if not square:
+        for ax, m in later:
+            out += derivative(ax, out.dtype, m)
+        return out
+    if out.dtype.kind == "f":
+        from .engines.numba.filters import hypot_into     # numba: imported on first use
+
+        for ax, m in later:
+            hypot_into(out, derivative(ax, out.dtype, m))
+        return np.abs(out, out=out) if not later else out
+    if out.dtype.kind == "c":
+        return _complex_magnitude(out, (derivative(ax, out.dtype, m) for ax, m in later))
+    acc = np.square(out, dtype=np.float64)          # integers (and bool): exact in float64
+    for ax, m in later:
+        acc += np.square(derivative(ax, out.dtype, m), dtype=np.float64)
+    return eng.filter(np.sqrt(acc, out=acc), [], cval=0.0, output=out)
+
+
+def _power_of_two_exponent(a) -> int:
+    """``e`` with the largest magnitude of ``a``'s parts in ``[2**(e-1), 2**e)`` (0 for zeros)."""
+    top = float(np.max(np.abs(np.concatenate([a.real.ravel(), a.imag.ravel()])))) if a.size else 0.0
+    return math.frexp(top)[1] if top and math.isfinite(top) else 0
+
+
+def _times_power_of_two(a: np.ndarray, k: int) -> np.ndarray:
+    """``a * 2**k`` in place (complex ``a``: both parts)."""
+    for part in (a.real, a.imag):
+        np.ldexp(part, k, out=part)
+    return a
+
+
+def _complex_magnitude(out: np.ndarray, rest) -> np.ndarray:
+    """``sqrt(out**2 + sum of d**2 for d in rest)`` into complex ``out``, squares scaled by ``2**-2e``."""
+    e = _power_of_two_exponent(out)
+    acc = np.square(_times_power_of_two(out.copy(), -e))
+    for d in rest:
+        ed = _power_of_two_exponent(d)
+        if ed > e:
+            _times_power_of_two(acc, 2 * (e - ed))
+            e = ed
+        acc += np.square(_times_power_of_two(d, -e))
+    np.sqrt(acc, out=out)
+    return _times_power_of_two(out, e)
+
+
+def _sum_over_axes_xp(x, axes, modes, derivative, *, square: bool):
+    """:func:`_sum_over_axes` in array-API code (torch, CuPy): new arrays, differentiable."""
+    from array_api_compat import array_namespace
+
+    terms = (derivative(ax, None, m) for ax, m in zip(axes, modes))
+    y = next(terms)
+    if hasattr(y, "copy_to_host"):
+        # numba-cuda's device arrays have no arithmetic: the sum is formed on the host
+        from numba import cuda
+
+        host = [y.copy_to_host(), *(d.copy_to_host() for d in terms)]
+        return cuda.to_device(_sum_over_axes_xp(host, axes, modes,
+                                                lambda ax, dest, m: host[axes.index(ax)],
+                                                square=square))
+    xp = array_namespace(y)
+    if not square:
+        for d in terms:
+            y = y + d
+        return y
+    if not xp.isdtype(y.dtype, "complex floating"):
+        rest = list(terms)
+        for d in rest:
+            y = xp.hypot(y, d)
+        return y if rest else xp.abs(y)
+    ds = [y, *terms]
+    top = max(float(xp.max(xp.abs(part))) for d in ds for part in (xp.real(d), xp.imag(d)))
+    e = math.frexp(top)[1] if top and math.isfinite(top) else 0
+    half = e // 2           # 2**-e in two exact factors: a Python float 2**-e may underflow
+    down, up = math.ldexp(1.0, -half), math.ldexp(1.0, -(e - half))
+    acc = sum((d * down * up) ** 2 for d in ds)
+    return xp.sqrt(acc) * math.ldexp(1.0, half) * math.ldexp(1.0, e - half)

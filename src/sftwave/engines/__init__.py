@@ -21,7 +21,9 @@ The protocol.  An engine is an object with
 * ``asarray(x, name)``, ``is_complex(x)``, ``is_single(x)``: its array input;
 * ``all_finite(x)``: whether ``x`` holds no NaN or infinity (the public
   functions then take :mod:`sftwave.engines.nonfinite`'s path, which runs
-  ``filter`` and ``scalogram`` on finite arrays only);
+  ``filter`` and ``scalogram`` on finite arrays only; on the CPU engine the
+  same read gives the magnitude, and values far from one are filtered scaled
+  by a power of two);
 * ``fir_taps_per_order()``: its cost figure for the plan selectors (None:
   the bank wherever a plan meets the target);
 * ``bank_method(name, lanes)`` and ``transform(name, ...)``: ``'auto'`` resolved;
@@ -262,5 +264,7 @@ def check_request(name: str, *, transform: str | None = None, bank_method: str |
                              f"(use {ok}, or engine='numba'); got {value!r}")
     for param, value in (("output", output), ("dtype", dtype), ("out", out), ("workers", workers)):
         if value is not None and not getattr(caps, param):
+            array = not isinstance(value, (type, np.dtype, str)) and hasattr(value, "shape")
+            shown = f"an array of shape {tuple(value.shape)}" if array else f"{param}={value!r}"
             raise ValueError(f"{param} is not supported with engine={name!r} (only the 'numba' "
-                             f"engine takes it); got {param}={value!r}")
+                             f"engine takes it); got {shown}")

@@ -241,12 +241,16 @@ def _filter_real(xp, x, plan: SFTPlan, mode: str, cval: float, work):
     dcos, dsin = cos[:, L - 1:L - 1 + B], sin[:, L - 1:L - 1 + B]  # c_p at t = i + L - 1
     sums = plan.window_sums
     dc = W_re @ sums.real + W_im @ sums.imag  # each channel's kernel sum
+    # a Gaussian derivative's kernel sums to zero by construction (its fitted sum is
+    # rounding, which times a large offset would leak it): the centre is not added back
+    derivative = plan.info.get("kind") == "gaussian" and int(plan.info.get("order", 0)) >= 1
     channels = []
     for ch in range(W_re.shape[0]):
         a, b = W_re[ch][:, None], W_im[ch][:, None]
         M = np.concatenate([a * dcos - b * dsin, a * dsin + b * dcos])  # (2P, B), float64
         y = xp.sum(U * xp.asarray(M, dtype=work, device=dev), axis=-2)  # (..., nb, B)
-        y = y + centre * float(dc[ch])
+        if not derivative:
+            y = y + centre * float(dc[ch])
         channels.append(xp.reshape(y, (*x.shape[:-1], nb * B))[..., :n])
     return channels
 

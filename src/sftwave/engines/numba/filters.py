@@ -13,6 +13,8 @@ one array of the working dtype and every later axis filters it in place.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..._checks import output_array
@@ -21,7 +23,8 @@ from .._boundary import MODE_CODES
 from . import bank, lanes
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
-from .pool import parallel_for, threads
+from ._jit import kernel
+from .pool import parallel_for
 from .wide import gaussian_wide
 
 __all__ = ["filter_axes", "fir_axis"]
@@ -39,6 +42,12 @@ def _work_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float64)
 
 
+def _inner_path(x: np.ndarray, axis: int, method: str) -> bool:
+    """Whether the bank runs ``axis`` of ``x`` by the kernel for non-last axes (``_bank_inner_axis``)."""
+    return (method == "iir1" and axis < x.ndim - 1 and x.flags.c_contiguous
+            and x.dtype in (np.float32, np.float64))
+
+
 def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
                out: np.ndarray | None) -> np.ndarray:
     """Filter a real floating array along one axis with the bank.
@@ -46,8 +55,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     Writes into ``out`` (any numeric dtype, cast as scipy casts) if given, else
     returns a new array of ``x``'s dtype.
     """
-    if (method == "iir1" and axis < x.ndim - 1 and x.flags.c_contiguous
-            and x.dtype in (np.float32, np.float64)):
+    if _inner_path(x, axis, method):
         # a non-last axis: the contiguous inner elements side by side, no transposes
         return _bank_inner_axis(x, axis, plan, mode, cval, out)
     moved = np.moveaxis(x, axis, -1)
@@ -96,22 +104,45 @@ _LANE_WINDOWS = 16
 _LANE_MAX_SAMPLES = 1 << 21
 
 
+#: Few long rows are cut into lanes for at most this many groups of 16 (a power
+#: of two: the groups divide evenly among 1, 2, 4 or 8 threads; each lane's
+#: warm-up adds one window of work: 128 lanes add 1 to 4 % at sigma 8 to 32,
+#: N = 1e6, against 0.2 to 1 % for the 32 lanes of two threads) ...
+_LANE_GROUPS = 8
+
+#: ... and go to the lane engine only while there are fewer rows than this.
+_LANE_MAX_ROWS = 32
+
+
+def _lane_groups(rows: int, n: int, plan) -> int:
+    """Groups of 16 lanes that ``rows`` rows of ``n`` samples are cut into (0: too few to pay).
+
+    The largest power of two, at most :data:`_LANE_GROUPS`, for which every
+    piece is at least :data:`_LANE_WINDOWS` windows long.  By the shape alone,
+    never by the thread count: each piece restarts its recursion, which rounds
+    differently, and the result must be the same bits on every machine.
+    """
+    g = min(_LANE_GROUPS, rows * (n // (_LANE_WINDOWS * plan.length)) // 16)
+    return 1 << (g.bit_length() - 1) if g >= 2 else 0
+
+
 def _lanes_pay(x2d: np.ndarray, plan) -> bool:
     """Whether the lane engine takes these rows: few long ones, cut into pieces.
 
     The lane engine runs 16 recursions side by side on explicit vectors
-    (:func:`~sftwave.engines.numba.lane_kernels.run_lanes_16`), at least 16 per
-    thread here: pieces of few long rows, each at least :data:`_LANE_WINDOWS`
-    windows long so that its warm-up costs little (1-D, N = 1e6, sigma 8 to
-    128: 1.6 to 2 times faster than the bank, ``benchmarks/gaussian_lanes_ab.py``).
-    Many rows stay with the bank: the lanes would gain 1.05 to 1.4 times
-    there, for a float64 copy of the rows that the bank, filtering a block of
-    lines at a time, does not make (scipy's memory rule: about one output).
+    (:func:`~sftwave.engines.numba.lane_kernels.run_lanes_16`): pieces of few
+    long rows, at least two groups of 16, each piece at least
+    :data:`_LANE_WINDOWS` windows long so that its warm-up costs little (1-D,
+    N = 1e6, sigma 8 to 128: 1.6 to 2 times faster than the bank,
+    ``benchmarks/gaussian_lanes_ab.py``).  Many rows stay with the bank: the
+    lanes would gain 1.05 to 1.4 times there, for a float64 copy of the rows
+    that the bank, filtering a block of lines at a time, does not make (scipy's
+    memory rule: about one output).  Decided by the shape alone (see
+    :func:`_lane_groups`).
     """
     rows, n = x2d.shape
-    per_row = n // (_LANE_WINDOWS * plan.length)
     return (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
-            and rows < 16 * threads() and rows * per_row >= 16 * threads()
+            and rows < _LANE_MAX_ROWS and _lane_groups(rows, n, plan) >= 2
             and rows * n <= _LANE_MAX_SAMPLES)
 
 
@@ -121,7 +152,7 @@ def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray
     ``out2d`` may be ``x2d`` (the engine copies the rows before it writes).
     """
     rows, n = x2d.shape
-    want = -(-16 * threads() // rows)               # lanes per row to fill every thread
+    want = -(-16 * _lane_groups(rows, n, plan) // rows)     # lanes per row
     per_row = max(1, min(want, n // (_LANE_WINDOWS * plan.length)))
     edges = (n * np.arange(per_row + 1, dtype=np.int64)) // per_row
     r = np.repeat(np.arange(rows, dtype=np.int64), per_row)
@@ -159,7 +190,10 @@ def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
     w = plan.w
     c = np.exp(plan.length * np.log(w))
     coef = plan.coef[0]
-    dc = float(plan.kernel_sum[0])
+    # each column is filtered minus its centre, which is added back times the kernel's sum;
+    # a derivative's kernel sums to zero by construction (its fitted sum is rounding, which
+    # times a large offset would leak it): not added back, the offset cancels exactly
+    dc = 0.0 if zero_sum(plan) else float(plan.kernel_sum[0])
     tasks = outer * -(-inner // _numba.INNER_BLOCK)
     parallel_for(_numba.bank_inner, tasks, x.reshape(outer, n, inner), plan.pad_before, plan.length, MODE_CODES[mode],
                       float(cval), np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
@@ -202,6 +236,94 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
         return res
     cast_into(out, res)
     return out
+
+
+def zero_sum(plan) -> bool:
+    """Whether the plan's kernel sums to zero by construction: a Gaussian derivative.
+
+    An SFT plan of order 1 or 2, the exact wide-kernel limit of a derivative,
+    and sftwave's own truncated derivative kernels (designed with exact
+    moments: ``error`` is set; scipy's kernels, kept bit for bit, are not).
+    Their response to a constant is zero, so an offset of the signal must
+    not reach the output: :func:`without_offset` takes it out first.
+    """
+    if isinstance(plan, SFTPlan):
+        return plan.info.get("kind") == "gaussian" and int(plan.info.get("order", 0)) >= 1
+    if isinstance(plan, WidePlan):
+        return plan.order >= 1
+    if isinstance(plan, FIRPlan) and plan.error is not None and not np.iscomplexobj(plan.kernel):
+        h = plan.kernel
+        return bool(abs(float(np.sum(h))) <= 1e-12 * float(np.sum(np.abs(h))))
+    return False
+
+
+#: Samples (evenly spaced, both ends included) from which a line's offset is judged ...
+_OFFSET_PICKS = 5
+
+#: ... an offset where their middle one exceeds their largest distance from it this many
+#: times: there its removal saves at least that factor in rounding, and a line without
+#: an offset (five samples of noise) is practically never taken for one (which would
+#: cost a pass over the data for nothing).
+_OFFSET_RATIO = 16.0
+
+
+@kernel(nogil=True)
+def _line_offsets(x3, picks, centre):
+    """``centre[o, i]``: line ``x3[o, :, i]``'s middle pick where it exceeds ``_OFFSET_RATIO``
+    times the picks' largest distance from it (an offset line), else 0; returns whether any
+    line is offset."""
+    mid = picks[picks.size // 2]
+    found = False
+    for o in range(x3.shape[0]):
+        for i in range(x3.shape[2]):
+            c = x3[o, mid, i]
+            spread = 0.0
+            for p in picks:
+                spread = max(spread, abs(x3[o, p, i] - c))
+            offset = abs(c) > _OFFSET_RATIO * spread
+            centre[o, i] = c if offset else 0.0
+            found |= offset
+    return found
+
+
+def without_offset(x: np.ndarray, axis: int) -> np.ndarray:
+    """``x`` minus each line's centre along ``axis``, on the lines where an offset dwarfs their variation.
+
+    A zero-sum kernel (a derivative) along ``axis`` cancels an offset ``c``
+    of a line in exact arithmetic, but the sums of ``x + c`` round at the
+    scale of ``c`` (a derivative of data at 1e8 carried about 1e-12 of it,
+    relative to the data's variation).  The centre is the middle one of
+    :data:`_OFFSET_PICKS` evenly spaced samples of the line; where it exceeds
+    :data:`_OFFSET_RATIO` times their largest distance from it, the line is
+    offset and is filtered minus it (exact where the samples lie within a
+    factor 2 of it, as an offset line's do), and nothing is added back: the
+    kernel's response to a constant is zero.  Other lines are left as they
+    are (their sums do not round at a larger scale than their data), so is
+    ``x`` where no line is offset.  One read of five samples per line.  ``x``:
+    C-contiguous float32/float64; for the boundary modes that extend a line
+    with its own samples (not ``'constant'``, whose ``cval`` is not shifted).
+
+    Examples
+    --------
+    >>> x = np.array([[1e8 + 1.0, 1e8 + 2.0, 1e8 + 4.0, 1e8 + 3.0, 1e8 + 5.0],
+    ...               [1.0, -2.0, 4.0, -3.0, 5.0]])
+    >>> without_offset(x, 1).tolist()
+    [[-3.0, -2.0, 0.0, -1.0, 1.0], [1.0, -2.0, 4.0, -3.0, 5.0]]
+    >>> y = x[1:]
+    >>> without_offset(y, 1) is y                 # no line offset: no copy
+    True
+    """
+    n = x.shape[axis]
+    if n < 2 or x.size == 0:
+        return x
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    picks = (np.arange(_OFFSET_PICKS, dtype=np.int64) * (n - 1)) // (_OFFSET_PICKS - 1)
+    centre = np.empty((outer, 1, inner), x.dtype)
+    x3 = x.reshape(outer, n, inner)
+    if not _line_offsets(x3, picks, centre[:, 0, :]):
+        return x
+    return (x3 - centre).reshape(x.shape)
 
 
 def _filter_axis(x: np.ndarray, step, method: str, cval: float,
@@ -249,15 +371,28 @@ def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | 
     (``out`` itself when it has that dtype and layout; ``x`` itself when it is
     the caller's own working copy, ``owned``) and every later axis filters that
     array in place, so the call needs no more memory than its output (plus the
-    working copy of an integer or float16 input).
+    working copy of an integer or float16 input).  ``out`` may be ``x`` itself
+    (every path filters in place: it copies each line or block of lines before
+    writing it); an ``out`` that overlaps ``x`` otherwise is written last.
+
+    Where a step is a derivative (a zero-sum kernel, :func:`zero_sum`), the
+    lines of ``x`` along its axis that carry an offset lose it first
+    (:func:`without_offset`): a function constant along that axis, which the
+    other steps keep constant along it and the derivative maps to zero, so
+    nothing is added back, and the steps before the derivative (a smoothing
+    along another axis) do not round the data at the offset's scale either.
     """
     if not steps:
         if out is None:
             return x.copy()
         cast_into(out, x)
         return out
+    deriv = next((ax for ax, plan, mode in steps if mode != "constant" and zero_sum(plan)), None)
+    if deriv is not None:
+        centred = without_offset(x, deriv)
+        owned, x = owned or centred is not x, centred
     if (out is not None and out.dtype == x.dtype and out.flags.c_contiguous
-            and not np.may_share_memory(x, out)):
+            and (not np.may_share_memory(x, out) or _same_memory(x, out))):
         buf = out
     elif owned and x.flags.c_contiguous:
         buf = x
@@ -308,13 +443,115 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
     if complex_input:
         # as scipy: the real part is extended with Re(cval), the imaginary part with Im(cval)
         wd = np.dtype(np.float32) if x.dtype == np.complex64 else np.dtype(np.float64)
-        out.real = _run_axes(x.real.astype(wd), steps, method, float(np.real(cval)), None)
-        out.imag = _run_axes(x.imag.astype(wd), steps, method, float(np.imag(cval)), None)
+        # both parts copied before either is written: ``out`` may overlap ``x``
+        re, im = x.real.astype(wd), x.imag.astype(wd)
+        out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
+        out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
-    work = x.astype(_work_dtype(x.dtype), copy=False)
+    # a C-ordered working array: the paths, and so the result's last bits, depend on the
+    # values alone, not on the input's layout (a view, a transpose, a reversed array)
+    work = np.asarray(x, dtype=_work_dtype(x.dtype), order="C")
     return _run_axes(work, steps, method, cval, out, owned=work is not x)
 
 
+@kernel(nogil=True)
+def _largest_bits(bits, mask):
+    """The largest ``bits[i] & mask``: a float array's largest magnitude, read as integers.
+
+    Without the sign bit, the bit patterns of floats order as their
+    magnitudes, infinities and NaNs above all finite values; an integer
+    maximum vectorises where a floating one (NaN's rules) does not.
+    """
+    m = bits.dtype.type(0)
+    for i in range(bits.size):
+        b = bits[i] & mask
+        m = b if b > m else m
+    return m
+
+
+#: The integer view of each float dtype, its sign-less mask and the bits of its infinity.
+_BITS = {np.dtype(np.float64): (np.int64, np.int64(0x7FFF_FFFF_FFFF_FFFF), 0x7FF0_0000_0000_0000),
+         np.dtype(np.float32): (np.int32, np.int32(0x7FFF_FFFF), 0x7F80_0000)}
+
+
+def magnitude(x: np.ndarray) -> tuple[bool, float]:
+    """Whether every value of ``x`` is finite, and the largest magnitude of its finite values' parts.
+
+    One read at memory speed for contiguous float32/float64 (and complex)
+    arrays, as the finite check alone costs; the magnitude is that of the
+    largest finite value where all are finite (else the second item is inf
+    or nan).  Integer and bool arrays: (True, their largest magnitude).
+
+    Examples
+    --------
+    >>> magnitude(np.array([1.0, -3.0, 2.0]))
+    (True, 3.0)
+    >>> magnitude(np.array([1.0, np.nan]))[0]
+    False
+    """
+    if x.size == 0:
+        return True, 0.0
+    if x.dtype.kind == "c":
+        x = x.reshape(-1) if x.flags.c_contiguous else x
+        x = x.view(x.real.dtype) if x.flags.c_contiguous else np.stack([x.real, x.imag])
+    if x.dtype in _BITS and (x.flags.c_contiguous or x.flags.f_contiguous):
+        view, mask, inf = _BITS[x.dtype]
+        top = int(_largest_bits(x.ravel(order="K").view(view), mask))
+        if top >= inf:
+            return False, float("nan")
+        return True, float(np.array(top, dtype=view).view(x.dtype))
+    top = np.max(np.abs(x))
+    return bool(np.isfinite(top)), float(top)
+
+
+@kernel(nogil=True)
+def _hypot_into(a, b, tiny, huge):
+    """``a[i] = sqrt(a[i]**2 + b[i]**2)``, without overflow or underflow in the squares.
+
+    The plain formula where the sum of squares is a normal number (its
+    result, to the last bit: scipy's arithmetic); elsewhere (a square beyond
+    the range, or fallen below the normal numbers) the larger magnitude is
+    divided out first.
+    """
+    for i in range(a.size):
+        x = a[i]
+        y = b[i]
+        s = x * x + y * y
+        if tiny <= s <= huge:
+            a[i] = math.sqrt(s)
+            continue
+        ax = abs(x)
+        ay = abs(y)
+        m = max(ax, ay)
+        if math.isinf(ax) or math.isinf(ay):
+            a[i] = math.inf                   # also with a NaN, as C's hypot
+        elif m == 0.0 or x != x or y != y:
+            a[i] = ax + ay                    # zero, or NaN
+        else:
+            a[i] = m * math.sqrt((ax / m) ** 2 + (ay / m) ** 2)
+
+
+def hypot_into(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a = sqrt(a**2 + b**2)`` in place, without overflow or underflow in the squares (as ``np.hypot``).
+
+    For contiguous float32/float64 arrays at the plain formula's speed, and
+    with its result wherever its sum of squares is a normal number (scipy's
+    arithmetic, 2 ns per element); ``np.hypot`` for other layouts and dtypes
+    (20 ns per element with glibc's correctly rounded hypot).
+
+    Examples
+    --------
+    >>> a = np.array([3.0, 3e300, 3e-300, 0.0])
+    >>> hypot_into(a, np.array([4.0, 4e300, 4e-300, 0.0])).tolist()
+    [5.0, 5e+300, 5e-300, 0.0]
+    """
+    if (a.dtype in _BITS and b.dtype == a.dtype and a.flags.c_contiguous
+            and b.flags.c_contiguous and a.shape == b.shape):
+        info = np.finfo(a.dtype)
+        _hypot_into(a.reshape(-1), b.reshape(-1), a.dtype.type(info.smallest_normal),
+                    a.dtype.type(info.max))
+        return a
+    return np.hypot(a, b, out=a)
 
 
 def filter_axes(x: np.ndarray, steps, *, cval, output=None, bank_method: str = "auto") -> np.ndarray:
