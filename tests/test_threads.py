@@ -129,6 +129,42 @@ def test_parallel_for_small_work_stays_on_the_calling_thread():
     assert names == {threading.current_thread().name}
 
 
+def test_ctrl_c_in_the_calling_thread_stops_the_other_threads_taking_chunks():
+    """KeyboardInterrupt (Ctrl-C) raised in the calling thread's chunk: the pool's threads
+    finish the chunk they hold and take no other, so the call ends within about a chunk
+    (before, they drained every remaining chunk first: here all 200)."""
+    import time
+
+    main = threading.current_thread()
+    ran = []
+
+    def kernel(lo, hi):
+        if threading.current_thread() is main:
+            time.sleep(0.02)           # let the helper start its first chunk
+            raise KeyboardInterrupt
+        ran.append(lo)
+        time.sleep(0.005)
+
+    with _pool.limit(2), pytest.raises(KeyboardInterrupt):
+        _pool.parallel_for(kernel, 200, chunks=200)
+    assert 1 <= len(ran) <= 10, len(ran)
+
+
+def test_known_work_is_dealt_in_chunks_of_bounded_work():
+    """A loop of much work is cut into chunks of at most about CHUNK_WORK, so that Ctrl-C,
+    delivered between chunks, ends it soon; the tasks are still each run once."""
+    calls = []
+
+    def kernel(lo, hi):
+        calls.append((lo, hi))
+
+    ntasks, work = 10_000, 100 * _pool.CHUNK_WORK
+    with _pool.limit(2):
+        _pool.parallel_for(kernel, ntasks, work=work)
+    assert len(calls) >= 100
+    assert sorted(t for lo, hi in calls for t in range(lo, hi)) == list(range(ntasks))
+
+
 def test_parallel_for_reraises_a_kernel_error():
     def kernel(lo, hi):
         if lo <= 5 < hi:

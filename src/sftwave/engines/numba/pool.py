@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import numbers
 import os
 import sys
@@ -67,6 +68,12 @@ __all__ = ["threads", "limit", "parallel_for", "default_threads", "set_default_t
 #: loop runs on the calling thread alone: handing chunks to other threads costs
 #: some tens of microseconds, as much as about 1e5 multiply-adds.
 SERIAL_WORK = 200_000
+
+#: A loop whose ``work`` is known is dealt out in chunks of at most about this
+#: many multiply-adds (some tens of milliseconds on one core; handing out a
+#: chunk costs some microseconds): Ctrl-C, which stops a loop between chunks,
+#: then ends even a long call within a fraction of a second.
+CHUNK_WORK = 20_000_000
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -205,9 +212,15 @@ def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None
     independently (each writes its own outputs), so the result does not depend
     on which thread ran which chunk.  ``work`` (about one multiply-add per
     unit), if given and below :data:`SERIAL_WORK`, keeps the loop on the calling
-    thread.  ``chunks`` (default four per thread) sets how finely the tasks
-    are dealt out: few heavy tasks balance best one per chunk.  Exceptions raised by the kernel on any thread are re-raised here
-    after every chunk has finished.
+    thread.  ``chunks`` (default four per thread, and more where ``work``
+    exceeds :data:`CHUNK_WORK` per chunk) sets how finely the tasks are dealt
+    out: few heavy tasks balance best one per chunk.  Exceptions raised by the
+    kernel on any thread are re-raised here after every chunk has finished.
+
+    An exception in the calling thread (``KeyboardInterrupt`` from Ctrl-C,
+    which Python delivers when a chunk's kernel returns) stops the loop: no
+    thread starts another chunk, so the call ends within about one chunk's
+    time (at most :data:`CHUNK_WORK` multiply-adds where ``work`` is known).
     """
     ntasks = int(ntasks)
     if ntasks <= 0:
@@ -217,12 +230,17 @@ def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None
             or (work is not None and work < SERIAL_WORK)):
         kernel(0, ntasks, *args)
         return
-    nchunks = min(ntasks, 4 * nthreads if chunks is None else max(1, int(chunks)))
+    if chunks is None:
+        chunks = 4 * nthreads
+        if work is not None:
+            chunks = max(chunks, math.ceil(work / CHUNK_WORK))
+    nchunks = min(ntasks, max(1, int(chunks)))
     bounds = [ntasks * i // nchunks for i in range(nchunks + 1)]
     counter = itertools.count()  # next() on it is atomic under the GIL
+    stop = threading.Event()
 
     def drain() -> None:
-        while True:
+        while not stop.is_set():
             i = next(counter)
             if i >= nchunks:
                 return
@@ -232,6 +250,9 @@ def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None
     helpers = [pool.submit(drain) for _ in range(nthreads - 1)]
     try:
         drain()
+    except BaseException:
+        stop.set()          # Ctrl-C or an error here: the other threads take no more chunks
+        raise
     finally:
         errors = [f.exception() for f in helpers]
     for err in errors:
