@@ -225,20 +225,50 @@ def _screen(eng: Any, x: Any, cval: Any, constant: bool) -> int | None:
     return -math.frexp(m)[1]
 
 
+def _pow2_factors(k: int) -> list[float] | None:
+    """Powers of two whose product is ``2**k``, to multiply by in order (None: use ``np.ldexp``).
+
+    A multiplication by a power of two is exact unless its result leaves the
+    normal range, and takes a fifth of ``np.ldexp``'s time.  ``2**k`` itself
+    where it is a float; else two factors, the smaller first, so that
+    scaling down passes through normal numbers and rounds only at the last
+    step (a value below ``2**-948`` of the data's scale may round twice).
+    """
+    if -1022 <= k <= 1023:
+        return [2.0 ** k]
+    big = 1000 if k > 0 else -1000
+    rest = k - big
+    if -1022 <= rest <= 1023:
+        return [2.0 ** rest, 2.0 ** big]
+    return None
+
+
+def _scale_into(a: np.ndarray, k: int, out: np.ndarray) -> None:
+    """``out = a * 2**k``: float64 factors (a float32 result rounds once, at the cast)."""
+    factors = _pow2_factors(k)
+    if factors is None:
+        np.ldexp(a, k, out=out)
+        return
+    np.multiply(a, np.float64(factors[0]), out=out, casting="same_kind")
+    for f in factors[1:]:
+        np.multiply(out, np.float64(f), out=out, casting="same_kind")
+
+
 def _ldexp(a: np.ndarray, k: int) -> np.ndarray:
     """``a * 2**k``, a new array (exact unless it overflows or falls below the normal range)."""
-    if a.dtype.kind != "c":
-        return np.ldexp(a, k)
     out = np.empty(a.shape, a.dtype)
-    np.ldexp(a.real, k, out=out.real)
-    np.ldexp(a.imag, k, out=out.imag)
+    if a.dtype.kind != "c":
+        _scale_into(a, k, out)
+        return out
+    _scale_into(a.real, k, out.real)
+    _scale_into(a.imag, k, out.imag)
     return out
 
 
 def _ldexp_in_place(a: np.ndarray, k: int) -> np.ndarray:
     if k:
         for part in ((a.real, a.imag) if a.dtype.kind == "c" else (a,)):
-            np.ldexp(part, k, out=part)
+            _scale_into(part, k, part)
     return a
 
 
