@@ -44,7 +44,7 @@ $(VENV)/.stamp-bench: pyproject.toml | $(PY)
 bench: $(VENV)/.stamp-bench
 	$(PY) benchmarks/run.py
 
-# The users' workloads of issue 11 (first call, EEG epochs, long signal, audio, plan
+# The users' workloads (first call, EEG epochs, long signal, audio, plan
 # design, everyday Gaussian images) against fCWT, MNE, ssqueezepy, scipy and OpenCV.
 bench-workloads: $(VENV)/.stamp-bench
 	$(PY) benchmarks/workloads.py

@@ -302,7 +302,7 @@ def cwt_case(n: int, nfreq: int, quick: bool) -> dict:
 
 
 def cwt(quick: bool) -> dict:
-    """The issue's two workloads (N = 1e5, 200 freqs; N = 1e6, 50 freqs)."""
+    """The two CWT workloads of the performance targets (N = 1e5, 200 freqs; N = 1e6, 50 freqs)."""
     cases = [(20_000, 40), (100_000, 10)] if quick else [(100_000, 200), (1_000_000, 50)]
     return {"cases": [cwt_case(n, F, quick) for n, F in cases]}
 

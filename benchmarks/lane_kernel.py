@@ -1,4 +1,4 @@
-"""The lane kernel alone: seconds and cycles per component update for issue 11's CWT workloads.
+"""The lane kernel alone: seconds and cycles per component update for the users' CWT workloads.
 
 Run: ``.venv/bin/python benchmarks/lane_kernel.py`` (one thread; writes
 ``benchmarks/results/lane_kernel.json``).  Times only the kernel call inside

@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/ndimage_derivatives.py`` (writes
 ``benchmarks/results/ndimage_derivatives.json``; ``benchmarks/report.py`` puts
-the section into docs/benchmarks.md).  A 1411 x 1411 float64 image (the size
-issue 12 quotes) and a 64 x 256 x 256 float32 volume; sftwave and scipy
+the section into docs/benchmarks.md).  A 1411 x 1411 float64 image (about two
+megapixels) and a 64 x 256 x 256 float32 volume; sftwave and scipy
 alternate, medians after one untimed call; errors against scipy's own function
 at ``truncate=12``.
 """

@@ -447,13 +447,13 @@ def section_threading(_res: dict) -> str:
         o, n = ab["old"]["first_call"][i], ab["new"]["first_call"][i]
         rows.append([what, sec(o), sec(n), ratio(o / n), "–"])
     return "\n".join([
-        "## Threads: sftwave's own pool against numba's OpenMP layer (issue 9)",
+        "## Threads: sftwave's own pool against numba's OpenMP layer",
         "",
         f"`{meta['command']}` ({meta['date']}, {meta['cpus']} CPUs, load average at start "
         f"{', '.join(f'{v:.2f}' for v in meta['load_average_at_start'] or [])}). Each tree in fresh "
         f"processes, alternating {meta.get('rounds', 1)} times; each figure is the median over the "
         f"rounds of medians of {meta['reps']} repetitions (50x that for the small calls); 'old' is "
-        "the code before issue 9 (parallel loops on numba's OpenMP layer), 'new' the serial "
+        "the earlier code (parallel loops on numba's OpenMP layer), 'new' the serial "
         "`nogil` kernels on sftwave's own pool. The anchor (scipy.ndimage, or MNE's "
         "`tfr_array_morlet` with `n_jobs=1`) ran in the same process as 'new'; "
         "'anchor / new' above 1 means sftwave is faster.",
@@ -543,7 +543,7 @@ def section_nonfinite(_res: dict) -> str:
                      ratio(c["omit_over_finite"]),
                      ms(scipy_ms) if scipy_ms is not None else "-"])
     return "\n".join([
-        "## Non-finite input (issue 12)",
+        "## Non-finite input",
         "",
         f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
         f"{d['load_end']:.2f}). Calls alternate over 7 rounds; medians after one untimed call. "
@@ -566,7 +566,7 @@ def section_mne_dropin(_res: dict) -> str:
     rows = [[f"`{c['output']}`", sec(c["sftwave_s"]), sec(c["mne_s"]), ratio(c["mne_over_sftwave"]),
              err(c["row_difference"])] for c in d["cases"]]
     return "\n".join([
-        "## MNE's tfr_array_morlet, drop-in (issue 13)",
+        "## MNE's tfr_array_morlet, drop-in",
         "",
         f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
         f"{d['load_end']:.2f}). Epochs 60 x 32 x 1000 float64 at 250 Hz, 37 frequencies 4-40 Hz, "
@@ -591,7 +591,7 @@ def section_stream(_res: dict) -> str:
     drift = [[r["transform"], f"{r['samples']:.0e}", f"{r['ns_per_sample']:.1f}",
               err(r["end_rel_rms_vs_batch"])] for r in d["drift"]]
     return "\n".join([
-        "## Streaming (issue 14)",
+        "## Streaming",
         "",
         f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
         f"{d['load_end']:.2f}). One channel; nanoseconds per sample, medians of 3 runs after a "
@@ -621,7 +621,7 @@ def section_dask(_res: dict) -> str:
              ", ".join(str(v) for v in c["idle_rss_mb_per_worker"])]
             for i, c in enumerate(d["cases"])]
     return "\n".join([
-        "## dask on a local cluster (issue 14)",
+        "## dask on a local cluster",
         "",
         f"`{d['command']}` ({m['date']}, {m['cpus_available']} CPUs; load {d['load_start']:.2f} / "
         f"{d['load_end']:.2f}). `distributed.LocalCluster` of 2 worker processes, 1 thread "

@@ -1,4 +1,4 @@
-"""Markdown for the CWT workloads, the SimpleITK comparison and the targets of issue 4.
+"""Markdown for the CWT workloads, the SimpleITK comparison and the performance targets.
 
 Used by report.py; every figure comes from the benchmark JSON.
 """
@@ -179,7 +179,7 @@ def _cwt_targets(c: dict) -> list[list[str]]:
 
 
 def section_targets(res: dict) -> str:
-    """The performance targets of issue 4 against this run's figures."""
+    """The performance targets against this run's figures."""
     rows = []
     for c in res.get("cwt", {}).get("cases", []):
         rows += _cwt_targets(c)
@@ -215,8 +215,8 @@ def section_targets(res: dict) -> str:
                      f"{sec(cached['first_call_s'])} s", _mark(total < 1.0)])
     if not rows:
         return ""
-    return "\n".join(["## Targets (issue 4)", "",
-                      "Each target of issue 4 against this run's figures (the margin 'about 100×' "
+    return "\n".join(["## Performance targets", "",
+                      "Each target against this run's figures (the margin 'about 100×' "
                       "is counted as met from 50×). What bounds the missed ones: "
                       "[performance.md](performance.md).", "",
                       table(["target", "measured", ""], rows)])

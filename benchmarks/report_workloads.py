@@ -1,4 +1,4 @@
-"""The section of docs/benchmarks.md for benchmarks/workloads.py (issue 11's workloads), if run."""
+"""The section of docs/benchmarks.md for benchmarks/workloads.py (the users' workloads), if run."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def section_workloads(_res: dict) -> str:
         return ""
     m = w["machine"]
     out = [
-        "## Users' workloads (issue 11)",
+        "## Users' workloads",
         "",
         f"`{w['command']}` ({m['date']}, {m['cpus_available']} CPUs; Python {m['python']}, "
         f"numpy {m['versions']['numpy']}, scipy {m['versions']['scipy']}, numba "
@@ -140,6 +140,6 @@ def section_workloads(_res: dict) -> str:
         targets.append(("as a scipy drop-in, never more than 10 % slower",
                         f"worst scipy / sftwave {ratio(worst)}", worst >= 1 / 1.1))
     if targets:
-        out += ["", "### Targets of issue 11 in this run", "",
+        out += ["", "### Workload targets in this run", "",
                 table(["target", "measured", ""], [[a, b, _met(ok)] for a, b, ok in targets])]
     return "\n".join(out)

@@ -1,4 +1,4 @@
-"""Streaming throughput and long-run drift (issue 14, item 1).
+"""Streaming throughput and long-run drift.
 
 Run: ``.venv/bin/python benchmarks/stream_throughput.py [--samples N]`` (writes
 ``benchmarks/results/stream_throughput.json``).

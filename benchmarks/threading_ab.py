@@ -1,4 +1,4 @@
-"""sftwave's parallel loops on numba's OpenMP layer (before issue 9) against its own thread pool.
+"""sftwave's parallel loops on numba's OpenMP layer (the old design) against its own thread pool.
 
 Runs the same workloads in fresh processes against two source trees (``--old``
 and ``--new``, each a checkout's ``src`` folder), with scipy and MNE timed in

@@ -1,4 +1,4 @@
-"""Issue 9's thread-safety criterion: 8 user threads calling every public function at once,
+"""Thread safety: 8 user threads calling every public function at once,
 in a fresh process, never crash in 20 repeated runs, and match the sequential results bit for bit.
 
 Each run is ``python tests/threads_child.py 8`` in a new process; the first

@@ -1,4 +1,4 @@
-"""The users' workloads of issue 11, every tool in the same run, ratios beside the floors.
+"""The users' workloads, every tool in the same run, ratios beside the floors.
 
     .venv/bin/python benchmarks/workloads.py [--quick] [--only a,b,d,e] [--no-doc]
 

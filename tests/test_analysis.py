@@ -1,4 +1,4 @@
-"""Torrence & Compo's analysis (sftwave.analysis) against pycwt on the Nino3 series (issue 13).
+"""Torrence & Compo's analysis (sftwave.analysis) against pycwt on the Nino3 series.
 
 pycwt's conventions, and the conversions used here:
 

@@ -1,8 +1,8 @@
-"""Regressions of issue 9 (crashes and wrong results on valid input), one block per item.
+"""Regressions of crashes and wrong results on valid input, one block per defect.
 
-Items 2 and 3 (threads, fork) are in tests/test_threads.py, item 8 (the plan
-cache) in tests/test_plancache.py, items 10 and 11 (error messages, dtypes) in
-tests/test_errors.py and tests/test_cwt.py.
+Threads and fork are in tests/test_threads.py, the plan cache in
+tests/test_plancache.py, error messages and dtypes in tests/test_errors.py and
+tests/test_cwt.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from plan_helpers import kind, numba_gaussian_plan
 
 import sftwave
 
-# ----------------------------------------------------------------------------- 1: lane reads
+# ----------------------------------------------------------------------------- lane reads
 
 
 _LANES = r"""
@@ -37,7 +37,7 @@ print("OK")
 
 @pytest.mark.slow
 def test_lane_engine_reads_in_bounds(tmp_path):
-    """The issue's crashing snippet, with numba's bounds checks on (a fresh kernel cache).
+    """A snippet that used to crash, with numba's bounds checks on (a fresh kernel cache).
 
     Lanes of one group differ in window; each used to read the line up to the
     longest one's end, past the buffer (a segmentation fault for n = 1e5).
@@ -59,7 +59,7 @@ def test_lanes_of_very_different_windows_are_exact():
         assert rel_rmse(together[i], sftwave.cwt(x, [f])[0]) < 1e-12
 
 
-# ----------------------------------------------------------------------------- 4: radius
+# ----------------------------------------------------------------------------- radius
 
 
 @pytest.mark.parametrize("order", [0, 1, 2])
@@ -86,7 +86,7 @@ def test_radius_with_a_bank_method_is_refused():
         sftwave.gaussian_filter1d(np.zeros(100), 20.0, radius=7, method="bank", bank_method="iir1")
 
 
-# ----------------------------------------------------------------------------- 5: tiny sigma
+# ----------------------------------------------------------------------------- tiny sigma
 
 
 @pytest.mark.parametrize("sigma", [0.005, 0.01, 0.02, 0.03, 0.1])
@@ -123,7 +123,7 @@ def test_tiny_sigma_with_tol():
     assert np.array_equal(got, np.zeros_like(x))   # the exact kernel is zero in float64
 
 
-# ----------------------------------------------------------------------------- 6: huge sigma
+# ----------------------------------------------------------------------------- huge sigma
 
 
 @pytest.mark.parametrize("mode", ["reflect", "mirror", "wrap", "nearest", "constant"])
@@ -164,7 +164,7 @@ def test_huge_sigma_memory_is_bounded_by_the_signal(order):
     assert np.all(np.isfinite(y))
 
 
-# ----------------------------------------------------------------------------- 7: decim
+# ----------------------------------------------------------------------------- decim
 
 
 @pytest.mark.parametrize("decim", [10**4, 10**8, 10**9])
@@ -183,7 +183,7 @@ def test_memory_does_not_grow_with_decim(decim):
     assert peak < 50 * x.nbytes, peak
 
 
-# ----------------------------------------------------------------------------- 9: import
+# ----------------------------------------------------------------------------- import
 
 
 _NO_LOCATOR = r"""
@@ -204,7 +204,7 @@ def test_import_without_a_writable_cache():
     assert proc.stdout.startswith("OK")
 
 
-# ----------------------------------------------------------------------------- 11: memory, in place
+# ----------------------------------------------------------------------------- memory, in place
 
 
 @pytest.mark.parametrize("sigma", [2.0, 16.0])

@@ -243,7 +243,7 @@ def test_never_runtime_error_for_forced_method_beyond_reach():
             gaussian_filter1d(X, 1.5, order=2, tol=1e-7, method="bank", bank_method=bank_method)
 
 
-# ----------------------------------------------------------------------------- issue 9, items 10-11
+# ----------------------------------------------------------------------------- messages and dtypes
 
 
 @pytest.mark.parametrize("fname", list(FUNCS))

@@ -1,4 +1,4 @@
-"""Fuzzing the public functions (issue 12, item 5), finite and non-finite inputs.
+"""Fuzzing the public functions, finite and non-finite inputs.
 
 hypothesis draws shapes (0-d, zero-length axes, one sample, long lines), dtypes
 (bool, signed and unsigned integers, float16/32/64, complex, big-endian),

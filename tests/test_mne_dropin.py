@@ -1,13 +1,13 @@
-"""sftwave.mne.tfr_array_morlet against MNE's own function (issue 13, item 1).
+"""sftwave.mne.tfr_array_morlet against MNE's own function.
 
 Every ``output``, both ``zero_mean``, ``n_cycles`` scalar and per frequency
 (MNE's ``freqs / 2``, which puts low-cycle wavelets where ``zero_mean``
 matters), ``decim`` as an int and as a slice, on EEG-like data (1/f noise
 plus a slow random walk, the case where MNE's ``zero_mean=False`` differs most
-from ``True``).  The bound is the issue's: 1e-3 relative RMS per row (for
-'phase', 1e-3 radians RMS weighted by the power, since the phase of a
-coefficient near zero is arbitrary in both; for the ITC, whose scale is 1,
-1e-3 RMS absolute).
+from ``True``).  The bound is the one sftwave.mne documents: 1e-3 relative
+RMS per row (for 'phase', 1e-3 radians RMS weighted by the power, since the
+phase of a coefficient near zero is arbitrary in both; for the ITC, whose
+scale is 1, 1e-3 RMS absolute).
 """
 
 from __future__ import annotations

@@ -318,7 +318,7 @@ def test_small_sigma_second_derivative(sigma):
     x = np.random.default_rng(5).standard_normal(2000)
     for kw in ({}, {"truncate": 2.5}, {"truncate": 7.0}):
         _no_worse_than_scipy_order2(x, sigma, **kw)
-    # an explicit radius is the user's support: scipy's kernel, scipy's result (issue 9.4)
+    # an explicit radius is the user's support: scipy's kernel, scipy's result
     assert np.array_equal(gaussian_filter1d(x, sigma, order=2, radius=3),
                           ndi.gaussian_filter1d(x, sigma, order=2, radius=3))
 

@@ -1,4 +1,4 @@
-"""Non-finite input confined to the kernel's support (issue 12, item 1), on every engine.
+"""Non-finite input confined to the kernel's support, on every engine.
 
 The property: an output is non-finite exactly when the support of the plan
 that computes it (its window, extended by the boundary mode) reads a

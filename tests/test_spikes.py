@@ -1,4 +1,4 @@
-"""Dynamic range (issue 12, item 3): a transient leaves no trace outside the kernel's support.
+"""Dynamic range: a transient leaves no trace outside the kernel's support.
 
 A spike of amplitude ``A`` (1e3 to 1e12 times unit noise) is added to one
 sample.  Outside the support of the plan around it (before the windows reach
@@ -89,8 +89,8 @@ def _cwt_supports(x, freqs, fs, bank_method):
 @pytest.mark.parametrize("rows", [1, 4])
 @pytest.mark.parametrize("bank_method", ["auto", "integral"])
 def test_cwt_spike_leaves_no_trace(rows, dtype, bank_method):
-    """Noise of 1e-3 and a spike of 1e3 to 1e12 x that (the issue's float32 case, 17 %
-    off before the spike when rows were centred by their mean); 4 rows run on the
+    """Noise of 1e-3 and a spike of 1e3 to 1e12 x that (in float32 the output before
+    the spike was 17 % off when rows were centred by their mean); 4 rows run on the
     lanes (float32 state with the ASFT for float32), 1 row on the bank."""
     n, pos, fs, freqs = 20_000, 12_000, 1000.0, [5.0, 40.0, 200.0]
     noise = 1e-3 * np.random.default_rng(rows).standard_normal((rows, n))

@@ -1,4 +1,4 @@
-"""sftwave.xarray.cwt (issue 14, item 3): a DataArray in, a DataArray out, lazy when dask-backed."""
+"""sftwave.xarray.cwt: a DataArray in, a DataArray out, lazy when dask-backed."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from naive import exact_morlet_transform, rel_rmse
 FS = 250.0
 FREQS = np.array([4.0, 7.5, 13.0, 22.0, 40.0])
 #: n_cycles rising with frequency, as MNE users set it (two distinct values: every new xi costs
-#: a plan design of about a second until the plans are tabulated, issue 11)
+#: a plan design of about a second unless its layouts ship with the package)
 XI = np.array([5.0, 5.0, 7.0, 7.0, 7.0])
 
 

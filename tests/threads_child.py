@@ -2,12 +2,13 @@
 
 Run as ``python tests/threads_child.py THREADS``.  First, for each public
 function in turn, ``THREADS`` threads released together by a barrier make the
-same call at once (the issue's crash: concurrent first calls of one kernel,
-whether numba compiles it or loads it from its cache, and concurrent plan
-design); then every thread runs all the calls, each starting at a different
-one.  Finally each call runs once sequentially; the script prints ``OK`` when
-every threaded result equals the sequential one bit for bit, and exits
-non-zero otherwise.  A crash of the process is what the callers watch for.
+same call at once (the crash this guards against: concurrent first calls of
+one kernel, whether numba compiles it or loads it from its cache, and
+concurrent plan design); then every thread runs all the calls, each starting
+at a different one.  Finally each call runs once sequentially; the script
+prints ``OK`` when every threaded result equals the sequential one bit for
+bit, and exits non-zero otherwise.  A crash of the process is what the
+callers watch for.
 """
 
 from __future__ import annotations

@@ -659,7 +659,7 @@ def _print_scalograms(records: list[Record], out: str | os.PathLike, dpi: int) -
           "    sftwave vs MNE = sqrt(2) * cwt(..., mode='constant') against MNE's output; "
           "'-': MNE refuses wavelets longer than the signal;\n"
           "    pywt's integrated-wavelet method samples its wavelet with jitter and shifts some scales "
-          "by half a sample\n    (PyWavelets issues #531, #535)")
+          "by half a sample\n    (PyWavelets bug reports #531, #535)")
     rows = [row for row, _ in scored]
     print(format_scalogram_rows(rows))
     for row in rows:
