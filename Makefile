@@ -55,4 +55,4 @@ plan-tables: $(VENV)/.stamp-demo
 	$(PY) -c "from sftwave.plans.table_maker import main; raise SystemExit(main())"
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache
