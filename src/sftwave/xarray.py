@@ -1,89 +1,672 @@
-"""xarray: :func:`sftwave.cwt` of a ``DataArray``, with its coordinates and attributes.
+"""xarray: sftwave's Gaussian filters and Morlet transform on DataArrays and Datasets, by name.
 
-:func:`cwt` takes a ``DataArray`` (:func:`sftwave.cwt` takes arrays and
-points here): the transform runs along its
-time dimension (``dim``: ``'time'`` if it has one, else its last), the
-sampling rate comes from that dimension's coordinate (numbers, or
-``datetime64``: then in hertz) unless ``fs`` is given, and the result is a
-``DataArray`` with the other dimensions, then ``'freq'`` and the time
-dimension (its coordinate decimated as the output, ``[::decim]``), the
-coordinates that do not lie along time, and attributes naming the wavelet
-and its parameters.  A dask-backed ``DataArray`` stays lazy
-(:mod:`sftwave.dask`).  xarray is an optional extra (``pip install
-'sftwave[xarray]'``).
+Three functions take a ``DataArray`` or a ``Dataset`` and name dimensions
+instead of axes; importing this module also registers an accessor, so the
+same three are methods of every ``DataArray`` and ``Dataset``::
+
+    import sftwave.xarray                               # registers ``.sftwave``
+    tfr = eeg.sftwave.cwt(freqs, output="power")        # or sftwave.xarray.cwt(eeg, ...)
+    smooth = eeg.sftwave.gaussian_filter1d(4.0, "time")
+    blurred = image.sftwave.gaussian_filter({"x": 2.0, "y": 3.0})
+
+Each is built on :func:`xarray.apply_ufunc` (``dask="allowed"``): numpy data
+runs the in-memory functions (:func:`sftwave.cwt`,
+:func:`sftwave.gaussian_filter`, :func:`sftwave.gaussian_filter1d`) and
+dask-backed data the lazy ones of :mod:`sftwave.dask`, which give each time
+chunk exactly the overlap its plan reads, so a dask-backed object stays lazy
+and equals the in-memory result (``dask="parallelized"`` would cut the
+filtered dimension into independent chunks).  Other duck arrays go to the
+in-memory functions, which pick the engine by the array type.
+
+**Dimensions.**  ``cwt`` runs along ``dim`` (default ``'time'`` when there is
+one, else, for a ``DataArray``, its last dimension); its result has the other
+dimensions, then ``'freq'`` and ``dim``.  The filters keep the input's
+dimension order.  A name that is not a dimension is a ``ValueError`` naming
+the parameter (``dim``, ``dims`` or ``sigma``).  ``sigma`` is in samples
+along each dimension, as in the numpy-level functions, not in coordinate units.
+
+**Datasets.**  As ``Dataset.rolling`` does, every data variable that has the
+dimension (for ``gaussian_filter``, any of the dimensions: it is filtered
+along those it has) is transformed, and the others are passed through
+unchanged (their attributes dropped too when ``keep_attrs`` is false).  For
+``cwt`` with ``decim > 1`` the ``dim`` coordinate is decimated for the whole
+``Dataset``; a variable without ``dim`` does not depend on it.
+
+**Attributes** (``keep_attrs``).  ``None`` (default) follows xarray's option
+``xr.set_options(keep_attrs=...)``; at its ``'default'`` the attributes are
+kept, as current xarray keeps them in ``apply_ufunc``, arithmetic,
+reductions and ``rolling``.  The filters keep the input's attributes (a
+smoothed signal has the input's units), except ``units`` when a derivative
+(``order > 0``) is taken.  ``cwt`` gives a new quantity: it keeps the input's attributes but for
+``units``, ``long_name`` and ``standard_name``, and always sets its own:
+``units`` from ``output`` (``'power'``: the input's units squared, ``'uV'``
+giving ``'uV^2'`` and ``'m s-1'`` giving ``'(m s-1)^2'``; ``'abs'`` and
+``'complex'``: the input's units; ``'phase'``: ``'rad'``; absent where the
+input has no ``units``), ``long_name`` (``'Morlet wavelet power'``, ...),
+and ``wavelet``, ``xi``, ``fs``, ``mode``, ``output``, ``decim`` and
+``convention``.  ``keep_attrs=False`` drops the input's attributes (and the
+``Dataset``'s); coordinates always keep theirs.
+
+**Sampling rate and the 'freq' coordinate.**  Unless ``fs`` is given, ``cwt``
+reads it from the ``dim`` coordinate, which must be evenly spaced and
+increasing (numbers, ``datetime64`` or ``timedelta64``), and takes 1 where
+there is none.  The ``'freq'`` coordinate has ``long_name='frequency'`` and
+``units``: ``'Hz'`` for a ``datetime64``/``timedelta64`` coordinate or one
+whose ``units`` are seconds (``'s'``, ``'seconds'``, ...; milliseconds give
+``'kHz'``, and another unit ``u`` gives ``'1/u'``, the ``' since ...'`` of a
+CF time unit left out); none for a numeric coordinate without ``units`` (its
+unit is unknown); ``'Hz'`` for an explicit ``fs`` (a sampling rate in
+samples per second, as the field writes it); ``'cycles per sample'`` with
+neither.  ``freq_units=`` overrides the rule.  The ``dim`` coordinate, and
+every coordinate along ``dim``, is decimated as the output (``[::decim]``).
+
+xarray is an optional extra (``pip install 'sftwave[xarray]'``).
 
 Examples
 --------
->>> import numpy as np, xarray as xr, sftwave
+>>> import numpy as np, xarray as xr
 >>> t = np.arange(2000) / 250.0
 >>> x = xr.DataArray(np.sin(2 * np.pi * 10 * t)[None], dims=("channel", "time"),
-...                  coords={"channel": ["Cz"], "time": t}, attrs={"units": "uV"})
+...                  coords={"channel": ["Cz"], "time": ("time", t, {"units": "s"})},
+...                  attrs={"units": "uV"}, name="eeg")
 >>> p = cwt(x, [5.0, 10.0, 20.0], output="power", decim=5)
->>> p.dims, p.sizes["time"], p.attrs["wavelet"], float(p.attrs["fs"])
-(('channel', 'freq', 'time'), 400, 'morlet', 250.0)
+>>> p.dims, p.sizes["time"], p.attrs["units"], p["freq"].attrs["units"], float(p.attrs["fs"])
+(('channel', 'freq', 'time'), 400, 'uV^2', 'Hz', 250.0)
+>>> x.sftwave.gaussian_filter1d(10.0, "time").attrs["units"]       # the accessor
+'uV'
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+import warnings
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["cwt"]
+try:
+    import xarray as xr
+except ImportError as exc:                     # pragma: no cover - the extra is missing
+    raise ImportError("sftwave.xarray needs xarray: pip install 'sftwave[xarray]'") from exc
+
+from ._docs import docfiller
+
+__all__ = ["cwt", "gaussian_filter", "gaussian_filter1d", "SftwaveAccessor"]
+
+T = TypeVar("T", xr.DataArray, xr.Dataset)
+
+#: Attributes of the input that describe its quantity: a CWT never copies them.
+_QUANTITY_ATTRS = ("units", "long_name", "standard_name")
+_LONG_NAMES = {"complex": "Morlet wavelet coefficients", "power": "Morlet wavelet power",
+               "abs": "Morlet wavelet amplitude", "phase": "Morlet wavelet phase"}
+_CONVENTION = "sftwave unit-energy Morlet, sigma = xi fs / (2 pi f) samples"
+#: Time units of a coordinate (lower case) and the unit of the rate their step gives.
+_RATE_UNITS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "Hz"),
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), "kHz"),
+    **dict.fromkeys(("us", "µs", "μs", "microsecond", "microseconds"), "MHz"),
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), "GHz"),
+}
 
 
-def _rate(coord, dim: str) -> float:
+# --------------------------------------------------------------------------- helpers
+
+
+def _kind(obj: Any) -> str:
+    return "Dataset" if isinstance(obj, xr.Dataset) else "DataArray"
+
+
+def _check_obj(obj: Any, func: str) -> None:
+    if not isinstance(obj, (xr.DataArray, xr.Dataset)):
+        raise TypeError(f"obj must be an xarray DataArray or Dataset; got {type(obj).__name__} "
+                        f"(use sftwave.{func} for arrays)")
+
+
+def _dims_of(obj: Any) -> tuple:
+    return tuple(obj.sizes)
+
+
+def _check_dim(obj: Any, dim: Hashable, name: str = "dim") -> Hashable:
+    if dim not in obj.sizes:
+        raise ValueError(f"{name} {dim!r} is not a dimension of the {_kind(obj)}; its dimensions "
+                         f"are {_dims_of(obj)}")
+    return dim
+
+
+def _keep(keep_attrs: Any, default: bool = True) -> bool:
+    """``keep_attrs`` resolved as xarray does: None follows ``xr.set_options(keep_attrs=)``."""
+    if keep_attrs is None:
+        option = xr.get_options()["keep_attrs"]
+        return default if option == "default" else bool(option)
+    if isinstance(keep_attrs, (bool, np.bool_)):
+        return bool(keep_attrs)
+    raise TypeError(f"keep_attrs must be True, False or None; got {keep_attrs!r}")
+
+
+def _is_dask(data: Any) -> bool:
+    return type(data).__module__.startswith("dask")
+
+
+def _refuse(kwargs: dict, names: Sequence[str], instead: str) -> None:
+    for name in names:
+        if name in kwargs:
+            raise TypeError(f"{name}= does not apply to xarray objects: {instead}")
+    output = kwargs.get("output")
+    if output is not None and not isinstance(output, (str, type, np.dtype)):
+        raise TypeError(f"output must be None or a dtype for xarray objects (the result is a "
+                        f"new object); got {type(output).__name__}")
+
+
+def _passed_through(var: xr.DataArray, keep: bool) -> xr.DataArray:
+    """A data variable the call does not transform: as ``Dataset.rolling`` passes it on."""
+    out = var.copy(deep=False)
+    if not keep:
+        out.attrs = {}
+    return out
+
+
+def _squared(units: str) -> str:
+    if units.strip() in ("", "1"):
+        return units
+    return f"{units}^2" if re.fullmatch(r"[^\s*/^()+\-.]+", units) else f"({units})^2"
+
+
+def _cwt_units(output: str, units: Any) -> str | None:
+    """The ``units`` of a CWT of a quantity in ``units`` (None: unknown)."""
+    if output == "phase":
+        return "rad"
+    if not isinstance(units, str):
+        return None
+    return _squared(units) if output == "power" else units
+
+
+def _rate_units(units: Any) -> str | None:
+    """The unit of ``1 / step`` for a coordinate in ``units`` (None: unknown)."""
+    if not isinstance(units, str) or not units.strip():
+        return None
+    base = units.split(" since ")[0].strip()
+    if base.lower() in _RATE_UNITS:
+        return _RATE_UNITS[base.lower()]
+    return f"1/{base}" if re.fullmatch(r"\w+", base) else f"1/({base})"
+
+
+def _rate(coord: xr.DataArray, dim: Hashable) -> tuple[float, str | None]:
+    """The sampling rate an evenly spaced coordinate gives, and its unit (None: unknown)."""
     values = np.asarray(coord.values)
     if values.size < 2:
         raise ValueError(f"the {dim!r} coordinate has fewer than 2 values: pass fs")
     step = np.diff(values)
-    if values.dtype.kind == "M":
+    timed = values.dtype.kind in "Mm"
+    if timed:
         step = step / np.timedelta64(1, "s")
     step = step.astype(np.float64)
     if not np.all(step > 0) or np.ptp(step) > 1e-6 * abs(float(step.mean())):
         raise ValueError(f"the {dim!r} coordinate is not evenly spaced and increasing: pass fs")
-    return 1.0 / float(step.mean())
+    return 1.0 / float(step.mean()), ("Hz" if timed else _rate_units(coord.attrs.get("units")))
 
 
-def cwt(x, freqs, fs: float | None = None, *, dim: str | None = None, decim: int = 1,
-        **kwargs) -> Any:
-    """:func:`sftwave.cwt` of a ``DataArray`` along ``dim``; a ``DataArray`` (see the module)."""
-    import xarray as xr
+def _decimated_coords(obj: Any, dim: Hashable, decim: int) -> dict:
+    """Every coordinate of ``obj`` along ``dim``, decimated as the CWT's output."""
+    step = slice(None, None, decim)
+    return {name: c.variable.isel({dim: step}) for name, c in obj.coords.items() if dim in c.dims}
 
-    from ._checks import is_dataarray
 
-    if not is_dataarray(x):
-        raise TypeError(f"x must be an xarray DataArray; got {type(x).__name__} (use "
-                        "sftwave.cwt for arrays)")
-    from .wavelets import cwt as batch
+# --------------------------------------------------------------------------- cwt
 
+
+def _cwt_dataarray(x: xr.DataArray, f: np.ndarray, fs: float, dim: Hashable, decim: int,
+                   kwargs: dict, keep: bool, freq: xr.Variable) -> xr.DataArray:
+    def run(data):
+        if _is_dask(data):
+            from .dask import cwt as lazy
+
+            return lazy(data, f, fs, axis=-1, decim=decim, **kwargs)
+        from .wavelets import cwt as batch
+
+        return batch(data, f, fs, axis=-1, decim=decim, **kwargs)
+
+    out = xr.apply_ufunc(run, x, input_core_dims=[[dim]], output_core_dims=[["freq", dim]],
+                         exclude_dims={dim}, dask="allowed", keep_attrs=True)
+    out = out.assign_coords(_decimated_coords(x, dim, decim)).assign_coords(freq=freq)
+    output = kwargs["output"]
+    xi = kwargs["xi"]
+    attrs = {k: v for k, v in x.attrs.items() if k not in _QUANTITY_ATTRS} if keep else {}
+    units = _cwt_units(output, x.attrs.get("units"))
+    if units is not None:
+        attrs["units"] = units
+    attrs.update(long_name=_LONG_NAMES[output], wavelet="morlet",
+                 xi=(float(xi) if np.ndim(xi) == 0 else np.asarray(xi, dtype=np.float64)),
+                 fs=float(fs), mode=kwargs.get("mode", "reflect"), output=output,
+                 decim=int(decim), convention=_CONVENTION)
+    out.attrs = attrs
+    return out
+
+
+@docfiller
+def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
+        output: str = "complex", decim: int = 1, xi: Any = 6.0, keep_attrs: bool | None = None,
+        freq_units: str | None = None, **kwargs: Any) -> T:
+    """Morlet wavelet transform of a ``DataArray`` or ``Dataset`` along a named dimension.
+
+    Parameters
+    ----------
+    obj : DataArray or Dataset
+        The signal(s); numpy- or dask-backed.  Of a ``Dataset``, every data
+        variable with ``dim`` is transformed and the others passed through.
+    freqs : float or sequence of float
+        Frequencies, in the unit of ``fs``, each in ``(0, fs/2]``: the
+        ``'freq'`` coordinate of the result.
+    fs : float, optional
+        Sampling rate.  Default: from the ``dim`` coordinate (evenly spaced;
+        ``datetime64`` and ``timedelta64`` in hertz), or 1 (cycles per sample)
+        where ``dim`` has no coordinate.
+    dim : hashable, optional
+        The time dimension.  Default ``'time'`` when ``obj`` has one, else
+        the last dimension of a ``DataArray`` (a ``Dataset`` must name it).
+    output : {'complex', 'power', 'abs', 'phase'}, optional
+        The coefficients, their squared modulus, modulus, or angle; sets the
+        result's ``units`` (see the module).  Default 'complex'.
+    decim : int, optional
+        Keep every ``decim``-th sample: the result and every coordinate along
+        ``dim`` are ``[::decim]``.  Default 1.
+    xi : float or sequence of float, optional
+        Radians per standard deviation of the wavelet (default 6, MNE's
+        ``n_cycles``), one for all frequencies or one per frequency.
+    keep_attrs : bool, optional
+        Keep the input's attributes (but for ``units``, ``long_name`` and
+        ``standard_name``, which the result sets itself).  Default: xarray's
+        ``keep_attrs`` option, whose ``'default'`` keeps them.
+    freq_units : str, optional
+        The ``units`` of the ``'freq'`` coordinate; default by the module's
+        rule (``'Hz'`` for a time coordinate in seconds or ``datetime64``).
+    **kwargs
+        The other options of :func:`sftwave.cwt` (``mode``, ``cval``, ``tol``,
+        ``dtype``, ``method``, ``transform``, ``bank_method``, ``workers``,
+        ``nan_policy``, ``min_weight``, ``engine``); not ``axis`` (``dim``
+        names it) nor ``out``.
+
+    Returns
+    -------
+    DataArray or Dataset
+        ``obj``'s other dimensions, then ``'freq'`` and ``dim``; lazy where
+        ``obj`` is dask-backed.
+
+    Raises
+    ------
+    ValueError
+        If ``dim`` is not a dimension of ``obj`` (naming ``dim``), ``obj``
+        already has a ``'freq'``, the ``dim`` coordinate is not evenly
+        spaced (pass ``fs``), or an option is refused by :func:`sftwave.cwt`.
+    TypeError
+        If ``obj`` is not a ``DataArray`` or ``Dataset``, or for ``axis=``/``out=``.
+
+    See Also
+    --------
+    sftwave.cwt : the transform of numpy (and other) arrays.
+    sftwave.dask.cwt : the lazy transform of dask arrays.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, xarray as xr
+    >>> t = pd.date_range("2024-01-01", periods=4000, freq="250ms")
+    >>> x = xr.DataArray(np.random.default_rng(1).standard_normal((4000, 2)),
+    ...                  dims=("time", "sensor"), coords={"time": t}, attrs={"units": "m"})
+    >>> a = cwt(x, [0.05, 0.2], output="abs", decim=4)
+    >>> a.dims, a.sizes["time"], float(a.attrs["fs"]), a.attrs["units"]
+    (('sensor', 'freq', 'time'), 1000, 4.0, 'm')
+    >>> a["freq"].attrs
+    {'long_name': 'frequency', 'units': 'Hz'}
+    >>> cwt(x, [0.2], output="phase").attrs["units"]
+    'rad'
+    >>> ds = xr.Dataset({"x": x, "label": ("sensor", ["a", "b"])})
+    >>> p = ds.sftwave.cwt([0.05, 0.2], output="power")          # the accessor
+    >>> p["x"].attrs["units"], p["label"].dims
+    ('m^2', ('sensor',))
+    """
+    _check_obj(obj, "cwt")
+    _refuse(kwargs, ("axis", "out"), "dim= names the time dimension and the result is new")
+    keep = _keep(keep_attrs)
     if dim is None:
-        dim = "time" if "time" in x.dims else x.dims[-1]
-    if dim not in x.dims:
-        raise ValueError(f"dim {dim!r} is not one of the DataArray's dims {x.dims}")
-    if "axis" in kwargs:
-        raise TypeError("a DataArray's time axis is given by dim=, not axis=")
+        if "time" in obj.sizes:
+            dim = "time"
+        elif isinstance(obj, xr.DataArray) and obj.ndim:
+            dim = obj.dims[-1]
+        else:
+            raise ValueError(f"dim must be given: the Dataset has no 'time' dimension; its "
+                             f"dimensions are {_dims_of(obj)}")
+    _check_dim(obj, dim)
+    if "freq" in obj.sizes or "freq" in obj.coords:
+        raise ValueError(f"the {_kind(obj)} already has a 'freq' dimension or coordinate: rename "
+                         "it first (the result's frequencies are 'freq')")
+    decim = int(decim)
+    if decim < 1:
+        raise ValueError(f"decim must be a positive integer; got {decim!r}")
     if fs is None:
-        fs = _rate(x[dim], dim) if dim in x.coords else 1.0
-    other = [d for d in x.dims if d != dim]
-    moved = x.transpose(*other, dim)
-    data = moved.data
-    if type(data).__module__.startswith("dask"):
-        from .dask import cwt as lazy
-
-        values = lazy(data, freqs, fs, decim=decim, **kwargs)
+        fs, units = _rate(obj[dim], dim) if dim in obj.coords else (1.0, "cycles per sample")
     else:
-        values = batch(np.asarray(data), freqs, fs, decim=decim, **kwargs)
+        units = "Hz"
+    if freq_units is not None:
+        units = str(freq_units)
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    coords = {name: c for name, c in x.coords.items() if dim not in c.dims}
-    coords["freq"] = f
-    if dim in x.coords:
-        coords[dim] = x[dim].values[::decim]
-    xi = kwargs.get("xi", 6.0)
-    attrs = dict(x.attrs)
-    attrs.update(wavelet="morlet", xi=(float(xi) if np.ndim(xi) == 0 else np.asarray(xi)),
-                 fs=float(fs), mode=kwargs.get("mode", "reflect"),
-                 output=kwargs.get("output", "complex"), decim=int(decim),
-                 convention="sftwave unit-energy Morlet, sigma = xi fs / (2 pi f) samples")
-    return xr.DataArray(values, dims=(*other, "freq", dim), coords=coords, attrs=attrs,
-                        name=x.name)
+    freq = xr.Variable("freq", f, attrs={"long_name": "frequency",
+                                         **({"units": units} if units else {})})
+    kw = dict(kwargs, output=output, xi=xi)
+    if isinstance(obj, xr.DataArray):
+        return _cwt_dataarray(obj, f, fs, dim, decim, kw, keep, freq)
+    names = [n for n, v in obj.data_vars.items() if dim in v.dims]
+    if not names:
+        raise ValueError(f"no data variable of the Dataset has the dimension dim={dim!r}")
+    variables = {n: (_cwt_dataarray(v, f, fs, dim, decim, kw, keep, freq) if n in names
+                     else _passed_through(v, keep)) for n, v in obj.data_vars.items()}
+    coords = obj.coords.to_dataset().isel({dim: slice(None, None, decim)}, missing_dims="ignore")
+    out = coords.assign_coords(freq=freq).assign(variables)
+    out.attrs = dict(obj.attrs) if keep else {}
+    return out
+
+
+# --------------------------------------------------------------------------- filters
+
+
+def _filter_dataarray(x: xr.DataArray, dims: Sequence[Hashable],
+                      call: Callable[[Any, tuple, bool], Any], keep: bool,
+                      derivative: bool) -> xr.DataArray:
+    """``call(data, axes, lazy)`` on ``x``'s data, with ``dims`` mapped to its axes."""
+    core = list(x.dims)
+    axes = tuple(core.index(d) for d in dims)
+    out = xr.apply_ufunc(lambda data: call(data, axes, _is_dask(data)), x,
+                         input_core_dims=[core], output_core_dims=[core], dask="allowed",
+                         keep_attrs=True)
+    attrs = dict(x.attrs) if keep else {}
+    if derivative:
+        attrs.pop("units", None)
+    out.attrs = attrs
+    return out
+
+
+def _filter(obj: T, dims: Sequence[Hashable], orders: Mapping, keep: bool,
+            call: Callable[[Any, tuple, bool, Sequence[Hashable]], Any]) -> T:
+    def one(x: xr.DataArray) -> xr.DataArray:
+        mine = [d for d in dims if d in x.dims]
+        return _filter_dataarray(x, mine, lambda data, axes, lazy: call(data, axes, lazy, mine),
+                                 keep, any(int(orders[d]) > 0 for d in mine))
+
+    if isinstance(obj, xr.DataArray):
+        return one(obj)
+    names = [n for n, v in obj.data_vars.items() if any(d in v.dims for d in dims)]
+    if not names:
+        raise ValueError(f"no data variable of the Dataset has any of the dimensions "
+                         f"{tuple(dims)}")
+    out = obj.copy(deep=False)
+    out = out.assign({n: (one(v) if n in names else _passed_through(v, keep))
+                      for n, v in obj.data_vars.items()})
+    out.attrs = dict(obj.attrs) if keep else {}
+    return out
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, (str, bytes))
+
+
+def _per_dim(value: Any, dims: tuple, name: str, default: Any) -> dict:
+    """``value`` for each of ``dims``: a scalar, a sequence in ``dims``' order, or a mapping."""
+    if isinstance(value, Mapping):
+        extra = [d for d in value if d not in dims]
+        if extra:
+            raise ValueError(f"{name} names {extra}, which are not among the filtered dims "
+                             f"{dims}")
+        return {d: value.get(d, default) for d in dims}
+    if _is_sequence(value):
+        seq = list(value)
+        if len(seq) != len(dims):
+            raise ValueError(f"{name} must be a scalar, a mapping {{dim: value}} or a sequence "
+                             f"with one entry per dim of dims={dims}; got {value!r}")
+        return dict(zip(dims, seq))
+    return dict.fromkeys(dims, value)
+
+
+def _filtered_dims(obj: Any, sigma: Any, dims: Any) -> tuple:
+    """The dims ``gaussian_filter`` runs along, from ``dims`` and a mapping ``sigma``."""
+    if isinstance(sigma, Mapping):
+        missing = [d for d in sigma if d not in obj.sizes]
+        if missing:
+            raise ValueError(f"sigma names {missing}, which are not dimensions of the "
+                             f"{_kind(obj)}; its dimensions are {_dims_of(obj)}")
+    if dims is None:
+        dims = tuple(sigma) if isinstance(sigma, Mapping) else _dims_of(obj)
+    elif isinstance(dims, str) or not _is_sequence(dims):
+        dims = (dims,)
+    dims = tuple(dims)
+    if not dims:
+        raise ValueError("dims must name at least one dimension; got ()")
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"dims must not contain duplicates; got {dims!r}")
+    for d in dims:
+        _check_dim(obj, d, "dims entry")
+    if isinstance(sigma, Mapping) and set(sigma) != set(dims):
+        raise ValueError(f"sigma's dims {tuple(sigma)} differ from dims={dims}: give one of them, "
+                         "or the same dims in both")
+    return dims
+
+
+@docfiller
+def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
+                    mode: Any = "reflect", cval: float = 0.0, truncate: float = 4.0,
+                    keep_attrs: bool | None = None, **kwargs: Any) -> T:
+    """Multidimensional Gaussian filter of a ``DataArray`` or ``Dataset`` over named dimensions.
+
+    Parameters
+    ----------
+    obj : DataArray or Dataset
+        The data; numpy- or dask-backed.  Of a ``Dataset``, every data
+        variable with any of the dims is filtered along those it has, and the
+        others are passed through.
+    sigma : float, sequence of float or mapping
+        Standard deviation in samples: one for every dim of ``dims``, one per
+        entry of ``dims``, or a mapping ``{dim: sigma}`` (which then gives the
+        dims).  A sigma of zero leaves its dimension alone, as in scipy.
+    dims : hashable or sequence of hashable, optional
+        The dimensions to filter, in the order the 1-D filters run.  Default:
+        the keys of a mapping ``sigma``, else every dimension of ``obj``.
+    order : int, sequence of int or mapping, optional
+        Derivative order per dimension (as ``sigma``; a mapping's missing
+        dims take 0).  Default 0.  A derivative drops the ``units`` attribute.
+    mode : str, sequence of str or mapping, optional
+        How each dimension is extended beyond its ends, as in scipy.ndimage
+        (a mapping's missing dims take 'reflect').  Default 'reflect'.
+    %(cval)s
+    truncate : float, optional
+        Truncate the kernels at this many standard deviations.  Default 4.0.
+    keep_attrs : bool, optional
+        Keep the attributes of ``obj`` (and of its data variables).  Default:
+        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    **kwargs
+        The other options of :func:`sftwave.gaussian_filter` (``radius`` as
+        a scalar, ``output`` as a dtype, ``method``, ``bank_method``,
+        ``transform``, ``tol``, ``nan_policy``, ``min_weight``, ``engine``);
+        not ``axes`` (``dims`` names them).
+
+    Returns
+    -------
+    DataArray or Dataset
+        The filtered data, with ``obj``'s dimensions in its order and its
+        coordinates; lazy where ``obj`` is dask-backed.
+
+    Raises
+    ------
+    ValueError
+        If ``dims`` or ``sigma`` names a dimension ``obj`` lacks (naming the
+        parameter), or for an option :func:`sftwave.gaussian_filter` refuses.
+
+    See Also
+    --------
+    sftwave.gaussian_filter : the filter of numpy (and other) arrays.
+    sftwave.dask.gaussian_filter : the lazy filter of dask arrays.
+    gaussian_filter1d : along one dimension.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr, sftwave
+    >>> img = xr.DataArray(np.zeros((3, 40, 60)), dims=("band", "y", "x"),
+    ...                    attrs={"units": "K"})
+    >>> img[:, 20, 30] = 1.0
+    >>> out = gaussian_filter(img, {"x": 4.0, "y": 2.0})
+    >>> ref = sftwave.gaussian_filter(img.values, (4.0, 2.0), axes=(2, 1))
+    >>> out.dims, out.attrs["units"], bool(np.array_equal(out.values, ref))
+    (('band', 'y', 'x'), 'K', True)
+    >>> img.sftwave.gaussian_filter(3.0, dims=("x", "y"), keep_attrs=False).attrs
+    {}
+    """
+    _check_obj(obj, "gaussian_filter")
+    _refuse(kwargs, ("axes", "axis"), "dims= names the dimensions")
+    keep = _keep(keep_attrs)
+    dims = _filtered_dims(obj, sigma, dims)
+    sigmas = _per_dim(sigma, dims, "sigma", None)
+    orders = _per_dim(order, dims, "order", 0)
+    modes = _per_dim(mode, dims, "mode", "reflect")
+
+    def call(data, axes, lazy, mine):
+        if lazy:
+            from .dask import gaussian_filter as run
+        else:
+            from .ndimage import gaussian_filter as run
+        return run(data, [sigmas[d] for d in mine], order=[orders[d] for d in mine],
+                     mode=[modes[d] for d in mine], cval=cval, truncate=truncate, axes=axes,
+                     **kwargs)
+
+    return _filter(obj, dims, orders, keep, call)
+
+
+
+@docfiller
+def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
+                      mode: str = "reflect", cval: float = 0.0, truncate: float = 4.0,
+                      keep_attrs: bool | None = None, **kwargs: Any) -> T:
+    """1-D Gaussian filter (or its derivative) of a ``DataArray`` or ``Dataset`` along ``dim``.
+
+    Parameters
+    ----------
+    obj : DataArray or Dataset
+        The data; numpy- or dask-backed.  Of a ``Dataset``, every data
+        variable with ``dim`` is filtered and the others passed through.
+    sigma : float
+        Standard deviation of the Gaussian kernel, in samples along ``dim``.
+    dim : hashable
+        The dimension to filter.
+    order : int, optional
+        0 smooths; 1 and 2 give the first and second derivative (per sample);
+        a derivative drops the ``units`` attribute.  Default 0.
+    %(mode)s
+    %(cval)s
+    truncate : float, optional
+        Truncate the kernel at this many standard deviations.  Default 4.0.
+    keep_attrs : bool, optional
+        Keep the attributes of ``obj`` (and of its data variables).  Default:
+        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    **kwargs
+        The other options of :func:`sftwave.gaussian_filter1d` (``radius``,
+        ``output`` as a dtype, ``method``, ``bank_method``, ``transform``,
+        ``tol``, ``nan_policy``, ``min_weight``, ``engine``); not ``axis``.
+
+    Returns
+    -------
+    DataArray or Dataset
+        The filtered data, with ``obj``'s dimensions and coordinates; lazy
+        where ``obj`` is dask-backed.
+
+    Raises
+    ------
+    ValueError
+        If ``dim`` is not a dimension of ``obj`` (naming ``dim``), or for an
+        option :func:`sftwave.gaussian_filter1d` refuses.
+
+    See Also
+    --------
+    sftwave.gaussian_filter1d : the filter of numpy (and other) arrays.
+    sftwave.dask.gaussian_filter1d : the lazy filter of dask arrays.
+    gaussian_filter : over several dimensions.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr, sftwave
+    >>> x = xr.DataArray(np.random.default_rng(0).standard_normal((2, 500)),
+    ...                  dims=("channel", "time"), attrs={"units": "uV"})
+    >>> y = gaussian_filter1d(x, 25.0, "time")
+    >>> bool(np.array_equal(y.values, sftwave.gaussian_filter1d(x.values, 25.0)))
+    True
+    >>> y.attrs, "units" in x.sftwave.gaussian_filter1d(25.0, "time", order=1).attrs
+    ({'units': 'uV'}, False)
+    """
+    _check_obj(obj, "gaussian_filter1d")
+    _refuse(kwargs, ("axis", "axes"), "dim= names the dimension")
+    keep = _keep(keep_attrs)
+    _check_dim(obj, dim)
+
+    def call(data, axes, lazy, mine):
+        if lazy:
+            from .dask import gaussian_filter1d as run
+        else:
+            from .ndimage import gaussian_filter1d as run
+        return run(data, sigma, axis=axes[0], order=order, mode=mode, cval=cval,
+                     truncate=truncate, **kwargs)
+
+    return _filter(obj, (dim,), {dim: order}, keep, call)
+
+
+# --------------------------------------------------------------------------- the accessor
+
+
+class SftwaveAccessor:
+    """``obj.sftwave``: this module's functions as methods of every ``DataArray`` and ``Dataset``.
+
+    Registered as ``sftwave`` on both by ``import sftwave.xarray``;
+    ``obj.sftwave.f(...)`` is ``sftwave.xarray.f(obj, ...)``.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> x = xr.DataArray(np.ones((2, 300)), dims=("channel", "time"))
+    >>> x.sftwave.cwt([0.1], output="abs").dims
+    ('channel', 'freq', 'time')
+    >>> xr.Dataset({"x": x}).sftwave.gaussian_filter1d(5.0, "time")["x"].dims
+    ('channel', 'time')
+    """
+
+    _sftwave_accessor = True          # marks this module's accessor (see _register)
+
+    def __init__(self, obj: xr.DataArray | xr.Dataset) -> None:
+        self._obj = obj
+
+    def cwt(self, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
+            **kwargs: Any) -> Any:
+        """:func:`sftwave.xarray.cwt` of this object (the same parameters)."""
+        return cwt(self._obj, freqs, fs, dim=dim, **kwargs)
+
+    def gaussian_filter(self, sigma: Any, *, dims: Any = None, **kwargs: Any) -> Any:
+        """:func:`sftwave.xarray.gaussian_filter` of this object (the same parameters)."""
+        return gaussian_filter(self._obj, sigma, dims=dims, **kwargs)
+
+    def gaussian_filter1d(self, sigma: float, dim: Hashable, **kwargs: Any) -> Any:
+        """:func:`sftwave.xarray.gaussian_filter1d` of this object (the same parameters)."""
+        return gaussian_filter1d(self._obj, sigma, dim, **kwargs)
+
+
+def _register() -> None:
+    """Register :class:`SftwaveAccessor` as ``sftwave`` on ``DataArray`` and ``Dataset``.
+
+    Idempotent and silent when the name holds this module's accessor already
+    (a second import of the module, a reload); xarray's warning stays for an
+    accessor of another package under the same name.
+    """
+    for cls, register in ((xr.DataArray, xr.register_dataarray_accessor),
+                          (xr.Dataset, xr.register_dataset_accessor)):
+        current = getattr(cls, "sftwave", None)
+        if current is SftwaveAccessor:
+            continue
+        with warnings.catch_warnings():
+            if getattr(current, "_sftwave_accessor", False):
+                warnings.simplefilter("ignore")
+            register("sftwave")(SftwaveAccessor)
+
+
+_register()
