@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import sftwave
-from sftwave import analysis
+from sftwave import analysis, datasets
 
 pycwt = pytest.importorskip("pycwt")
 
@@ -33,8 +33,7 @@ FS = 1.0 / DT
 
 @pytest.fixture(scope="module")
 def nino3():
-    here = Path(importlib.util.find_spec("sftwave").origin).parent
-    dat = np.loadtxt(here / "experiments" / "data" / "sst_nino3.dat")
+    dat = datasets.nino3().sst
     ref = np.loadtxt(Path(importlib.util.find_spec("pycwt").origin).parent / "sample"
                      / "sst_nino3.dat")
     assert np.array_equal(dat, ref)          # sftwave ships the series pycwt ships

@@ -83,11 +83,9 @@ def test_nino3_round_trip_and_pycwt():
     about 0.055 of the series' standard deviation: the rows reach periods beyond the
     record, which see the padding everywhere; with mode='wrap' sftwave's error is 0.027)."""
     pycwt = pytest.importorskip("pycwt")
-    from importlib.util import find_spec
-    from pathlib import Path
+    from sftwave.datasets import nino3
 
-    dat = np.loadtxt(Path(find_spec("sftwave").origin).parent / "experiments" / "data"
-                     / "sst_nino3.dat")
+    dat = nino3().sst
     x = (dat - dat.mean()) / dat.std()
     W_p, scales, _, _, _, _ = pycwt.cwt(x, 0.25, 1 / 12, -1, -1, pycwt.Morlet(6))
     theirs = pycwt.icwt(W_p, scales, 0.25, 1 / 12, pycwt.Morlet(6)).real

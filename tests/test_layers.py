@@ -55,7 +55,7 @@ def layer(module: str) -> str:
         return top
     if top in ("experiments", "cli", "__main__"):
         return "experiments"
-    return "api"                            # ndimage, wavelets, apply, workers
+    return "api"                            # ndimage, wavelets, apply, workers, datasets
 
 
 def is_package(module: str) -> bool:

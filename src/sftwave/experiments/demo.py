@@ -502,9 +502,10 @@ def nino3_torrence_compo(path: str | os.PathLike, *, per_octave: int = 12, dpi: 
     import matplotlib.pyplot as plt
 
     from sftwave import analysis
+    from sftwave.datasets import nino3
     from sftwave.plot import scalogram
 
-    sst = np.loadtxt(Path(__file__).resolve().parent / "data" / "sst_nino3.dat")
+    sst = nino3().sst
     x = (sst - sst.mean()) / sst.std()
     fs = 4.0
     periods = 0.5 * 2.0 ** (np.arange(7 * per_octave + 1) / per_octave)
