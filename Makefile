@@ -1,12 +1,13 @@
 # Two commands, both self-contained on a fresh machine:
 #   make demo   create .venv if needed, install sftwave, run the demo on built-in data
 #   make test   the same set-up (with the test extras), then the whole test suite
+#   make docs   the documentation site in docs/_build/html (warnings are errors)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test test-boundscheck bench bench-workloads plan-tables clean
+.PHONY: demo test test-boundscheck bench bench-workloads plan-tables docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +50,16 @@ bench: $(VENV)/.stamp-bench
 bench-workloads: $(VENV)/.stamp-bench
 	$(PY) benchmarks/workloads.py
 
+# The documentation site: API reference, user guide, the Markdown notes, and the
+# gallery (examples/, run at build time: matplotlib, MNE, dask, xarray).  Every
+# warning is an error and every cross-reference must resolve (-W -n).
+$(VENV)/.stamp-docs: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[docs,plot,xarray,dask,demo]"
+	touch $@
+
+docs: $(VENV)/.stamp-docs
+	$(VENV)/bin/sphinx-build -W --keep-going -n -b html docs docs/_build/html
+
 # Regenerate the shipped Morlet layout table (src/sftwave/plans/data/morlet_layouts.npz;
 # about 45 CPU-minutes, on every core); tests/test_plan_tables.py checks entries of it.
 plan-tables: $(VENV)/.stamp-demo
@@ -56,3 +67,4 @@ plan-tables: $(VENV)/.stamp-demo
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache
+	rm -rf docs/_build docs/api/generated docs/auto_examples docs/sg_execution_times.rst

@@ -837,6 +837,8 @@ class CWT(_Stream):
         As :func:`sftwave.cwt`'s (float64 state: the SFT plans of a float64
         transform).
 
+    Notes
+    -----
     Each call returns ``channels + (len(freqs), k)``: the ``k`` outputs the
     chunk completed, every ``decim``-th, complex128 (float64 for the real
     outputs), or complex64 (float32) if the first chunk is float32 or float16,

@@ -257,7 +257,7 @@ def window_sums(w: np.ndarray, L: int) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FIRPlan:
-    """A truncated convolution kernel: ``y[n] = sum_k h[k] x[n - k]``, ``k = -r .. r``.
+    """A truncated convolution kernel: ``y[n] = sum_k h[k] x[n - k]`` for ``-r <= k <= r``.
 
     Attributes
     ----------
