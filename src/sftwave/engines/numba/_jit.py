@@ -12,27 +12,90 @@ offers no decorator option for): the short loops over side-by-side lanes
 then vectorise without run-time overlap checks.  The lane kernel ran 1.45
 times longer without it (measured, EEG workload, one thread).  Only for
 kernels whose callers guarantee that no two array arguments share memory.
+
+The option reaches numba through its internals (``numba.core.cpu``,
+``numba.core.options``, ``numba.core.compiler``), which a numba release may
+change without notice.  They are probed when this module loads
+(:data:`NOALIAS`): where the probe fails, :func:`kernel` drops the option,
+which changes no result (the kernels' callers never pass overlapping arrays,
+and without ``fastmath`` LLVM vectorises without reordering any sum), only
+the speed.  The explicit vectors of :mod:`.vectors` are probed likewise.  The
+environment variable :data:`DISABLE_ENV` (``SFTWAVE_DISABLE_NUMBA_INTERNALS=1``)
+turns both off, as if the probes had failed; :func:`warn_fast_path_off` says
+so, once per process, with a :class:`NumbaInternalsWarning`.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+import warnings
 from collections.abc import Callable
 
 from numba import njit
-from numba.core.cpu import CPUTargetOptions
-from numba.core.options import TargetOptions
 
 from .. import _boundary
 
-__all__ = ["kernel", "source_index"]
+__all__ = ["kernel", "source_index", "NOALIAS", "NOALIAS_REASON", "DISABLE_ENV",
+           "internals_disabled", "NumbaInternalsWarning", "warn_fast_path_off"]
 
-if not hasattr(CPUTargetOptions, "noalias"):
-    # map a decorator option onto numba's existing compiler flag of that name
-    CPUTargetOptions.noalias = TargetOptions.Mapping("noalias")
+#: Set to anything but ``""`` or ``"0"``, the engine uses no numba internals (the tests' switch).
+DISABLE_ENV = "SFTWAVE_DISABLE_NUMBA_INTERNALS"
+
+
+def internals_disabled() -> bool:
+    """Whether :data:`DISABLE_ENV` asked the engine to use no numba internals when it loaded.
+
+    Read once, when the engine loads (its probes ran then; setting the
+    variable later changes nothing in this process).
+    """
+    return _DISABLED
+
+
+_DISABLED = os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
+
+
+class NumbaInternalsWarning(RuntimeWarning):
+    """The CPU engine runs without a fast path because numba's internals it uses are not there.
+
+    Results stay correct (the plain kernels compute the same transform); only
+    the speed differs.  Emitted once per process.
+    """
+
+
+def _probe_noalias() -> str | None:
+    """Enable the ``noalias`` decorator option; None where it works, else why not."""
+    if internals_disabled():
+        return f"{DISABLE_ENV} is set"
+    try:
+        from numba.core.compiler import Flags
+        from numba.core.cpu import CPUTargetOptions
+        from numba.core.options import TargetOptions
+
+        if not hasattr(Flags, "noalias"):
+            return "numba's compiler flags have no 'noalias'"
+        if not hasattr(CPUTargetOptions, "noalias"):
+            # map a decorator option onto numba's existing compiler flag of that name
+            CPUTargetOptions.noalias = TargetOptions.Mapping("noalias")
+        flags = Flags()
+        CPUTargetOptions.parse_as_flags(flags, {"noalias": True})
+        if flags.noalias is not True:
+            return "numba's 'noalias' option did not reach its compiler flag"
+    except Exception as exc:  # any change of numba's internals: fall back, never break
+        return f"numba's target options changed ({type(exc).__name__}: {exc})"
+    return None
+
+
+#: Why the ``noalias`` option is off (None where it is on).
+NOALIAS_REASON: str | None = _probe_noalias()
+#: Whether kernels get ``noalias=True`` (else :func:`kernel` drops the option).
+NOALIAS: bool = NOALIAS_REASON is None
 
 
 def kernel(func: Callable | None = None, **options):
     """``numba.njit(cache=True, **options)``, or without the cache where numba cannot keep one.
+
+    ``noalias`` is dropped where numba cannot take it (:data:`NOALIAS`).
 
     Examples
     --------
@@ -42,6 +105,8 @@ def kernel(func: Callable | None = None, **options):
     >>> twice(21)
     42
     """
+    if not NOALIAS:
+        options.pop("noalias", None)
 
     def decorate(f: Callable):
         try:
@@ -52,6 +117,27 @@ def kernel(func: Callable | None = None, **options):
             return njit(**options)(f)
 
     return decorate if func is None else decorate(func)
+
+
+_warned = False
+_warn_lock = threading.Lock()
+
+
+def warn_fast_path_off(reasons: list[str]) -> None:
+    """Warn, once per process, that the engine's fast path is off and why (nothing if ``reasons`` is empty)."""
+    global _warned
+    if not reasons:
+        return
+    with _warn_lock:
+        if _warned:
+            return
+        _warned = True
+    import numba
+
+    warnings.warn(
+        "sftwave's numba engine is off its fast path (the same transforms up to rounding, "
+        f"slower): {'; '.join(reasons)} (numba {numba.__version__})",
+        NumbaInternalsWarning, stacklevel=3)
 
 
 #: The boundary rule (:func:`sftwave.engines._boundary.source_index`), inlined into the CPU kernels.

@@ -29,10 +29,12 @@ import numpy as np
 from ...plans.fit import SFTPlan
 from .._boundary import MODE_CODES
 from . import lane_kernels as _k
+from . import vectors
+from ._jit import DISABLE_ENV, NOALIAS_REASON, internals_disabled, warn_fast_path_off
 from .bank_kernels import CENTRE_SAMPLES
 from .pool import parallel_for
 
-__all__ = ["Lane", "LaneTable", "run", "row_centres", "KINDS", "DEFAULT_WIDTH"]
+__all__ = ["Lane", "LaneTable", "run", "row_centres", "vector_kernel_runs", "KINDS", "DEFAULT_WIDTH"]
 
 #: Output kinds and their kernel codes.
 KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.ABS, "phase": _k.PHASE}
@@ -110,6 +112,27 @@ class LaneTable:
         """The lanes that ``keep`` selects (a boolean mask or indices)."""
         return LaneTable(self.plans, self.plan[keep], self.in_row[keep], self.out_row[keep],
                          self.n_lo[keep], self.n_hi[keep])
+
+
+def vector_kernel_runs() -> bool:
+    """Whether groups of 16 lanes run on the explicit vectors (:func:`~.lane_kernels.run_lanes_16`).
+
+    Where numba's internals that the fast kernels use are unavailable (probed
+    by :mod:`.vectors` and :mod:`._jit`), the plain kernel
+    (:func:`~.lane_kernels.run_lanes`) runs instead, and a
+    :class:`~._jit.NumbaInternalsWarning` says why, once per process.
+    """
+    runs = vectors.usable()
+    if internals_disabled():
+        warn_fast_path_off([f"{DISABLE_ENV} is set: the lane engine runs its plain kernel, "
+                            "without the 'noalias' option"])
+    else:
+        warn_fast_path_off(
+            ([] if runs else [f"the lane engine runs its plain kernel, not the explicit "
+                              f"vectors ({vectors.REASON})"])
+            + ([] if NOALIAS_REASON is None else [f"the lane kernels run without the "
+                                                  f"'noalias' option ({NOALIAS_REASON})"]))
+    return runs
 
 
 def row_centres(x2d: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -283,7 +306,7 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     phase = c0
     group_P = np.maximum.reduceat(plan_P[u], first)
     work = float(np.sum((m_hi - m_lo) * group_P)) * width
-    run_groups = _k.run_lanes_16 if width == _k.WIDTH else _k.run_lanes
+    run_groups = _k.run_lanes_16 if width == _k.WIDTH and vector_kernel_runs() else _k.run_lanes
     parallel_for(run_groups, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
                  lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
                  base_r, base_i, decim, code, out, work=work, chunks=G)

@@ -17,6 +17,15 @@ only their own buffers of known size), and the element-wise :func:`fma`
 once, where ``a * b + c`` in numba's scalar code is rounded twice: results
 differ from a scalar loop's in the last bits.
 
+The intrinsics reach into numba's and llvmlite's code generation (array
+structs, ``IRBuilder`` calls, the data model), which a release may change.
+They are probed: :data:`AVAILABLE` when the module loads (the imports and
+registrations), :func:`usable` at the first use (a small kernel compiled and
+checked, once per process).  Where either fails, or
+``SFTWAVE_DISABLE_NUMBA_INTERNALS=1`` is set, the lane engine runs its plain
+kernel (:func:`~sftwave.engines.numba.lane_kernels.run_lanes`) instead and
+warns once (:func:`~sftwave.engines.numba._jit.warn_fast_path_off`).
+
 numba's disk cache keys a kernel on its own source file: after a change here,
 clear the caches of the kernels that use these (``__pycache__/*.nbi``,
 ``*.nbc`` of ``lane_kernels``), or they keep the old code.
@@ -37,14 +46,28 @@ True
 
 from __future__ import annotations
 
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic, models, register_model
+import threading
 
-__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul"]
+import numpy as np
+from numba import types
+
+from ._jit import DISABLE_ENV, internals_disabled, kernel
+
+__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul",
+           "AVAILABLE", "REASON", "usable"]
 
 #: Lanes in one vector.
 WIDTH = 16
+
+#: Why the vectors are unavailable (None while they are, see :func:`usable`).
+REASON: str | None = f"{DISABLE_ENV} is set" if internals_disabled() else None
+
+if REASON is None:
+    try:
+        from llvmlite import ir
+        from numba.extending import intrinsic, models, register_model
+    except Exception as exc:  # a release without these: the plain kernels, never an error
+        REASON = f"numba's extension API changed ({type(exc).__name__}: {exc})"
 
 
 class LaneVector(types.Type):
@@ -55,11 +78,30 @@ class LaneVector(types.Type):
         super().__init__(name=f"LaneVector({dtype})")
 
 
-@register_model(LaneVector)
-class _LaneVectorModel(models.PrimitiveModel):
-    def __init__(self, dmm, fe_type):
-        element = dmm.lookup(fe_type.dtype).get_value_type()
-        super().__init__(dmm, fe_type, ir.VectorType(element, WIDTH))
+def _unavailable(*args):
+    raise RuntimeError(f"sftwave's explicit vectors are unavailable: {REASON}")
+
+
+def _intrinsic(func):
+    """``numba.extending.intrinsic(func)``, or a stub (recording why) where it cannot be made."""
+    global REASON
+    if REASON is None:
+        try:
+            return intrinsic(func)
+        except Exception as exc:
+            REASON = f"numba's @intrinsic failed ({type(exc).__name__}: {exc})"
+    return _unavailable
+
+
+if REASON is None:
+    try:
+        @register_model(LaneVector)
+        class _LaneVectorModel(models.PrimitiveModel):
+            def __init__(self, dmm, fe_type):
+                element = dmm.lookup(fe_type.dtype).get_value_type()
+                super().__init__(dmm, fe_type, ir.VectorType(element, WIDTH))
+    except Exception as exc:
+        REASON = f"numba's data model API changed ({type(exc).__name__}: {exc})"
 
 
 def _element_pointer(context, builder, arrty, array, index):
@@ -85,7 +127,7 @@ def _is_float_vector_array(arr) -> bool:
             and isinstance(arr.dtype, types.Float))
 
 
-@intrinsic
+@_intrinsic
 def load16(typingctx, arr, index):
     """``arr[index:index + 16]`` as a :class:`LaneVector` (``arr`` 1-D, C-contiguous)."""
     if not (_is_float_vector_array(arr) and isinstance(index, types.Integer)):
@@ -100,7 +142,7 @@ def load16(typingctx, arr, index):
     return vt(arr, index), codegen
 
 
-@intrinsic
+@_intrinsic
 def store16(typingctx, arr, index, value):
     """``arr[index:index + 16] = value`` (``arr`` 1-D, C-contiguous, of the vector's dtype)."""
     if not (_is_float_vector_array(arr) and isinstance(index, types.Integer)
@@ -120,7 +162,7 @@ def _same_vectors(*args) -> bool:
     return isinstance(args[0], LaneVector) and all(a == args[0] for a in args)
 
 
-@intrinsic
+@_intrinsic
 def fma(typingctx, a, b, c):
     """``a * b + c`` element-wise, rounded once."""
     if not _same_vectors(a, b, c):
@@ -132,7 +174,7 @@ def fma(typingctx, a, b, c):
     return a(a, b, c), codegen
 
 
-@intrinsic
+@_intrinsic
 def fnma(typingctx, a, b, c):
     """``c - a * b`` element-wise, rounded once."""
     if not _same_vectors(a, b, c):
@@ -144,7 +186,7 @@ def fnma(typingctx, a, b, c):
     return a(a, b, c), codegen
 
 
-@intrinsic
+@_intrinsic
 def fms(typingctx, a, b, c):
     """``a * b - c`` element-wise, rounded once."""
     if not _same_vectors(a, b, c):
@@ -156,7 +198,7 @@ def fms(typingctx, a, b, c):
     return a(a, b, c), codegen
 
 
-@intrinsic
+@_intrinsic
 def mul(typingctx, a, b):
     """``a * b`` element-wise."""
     if not _same_vectors(a, b):
@@ -166,3 +208,50 @@ def mul(typingctx, a, b):
         return builder.fmul(*args)
 
     return a(a, b), codegen
+
+
+#: Whether the intrinsics were made when the module loaded (:func:`usable` also compiles them).
+AVAILABLE: bool = REASON is None
+
+
+@kernel
+def _probe(a, b, c, out):
+    """Every operation once, on 16 lanes: the probe of :func:`usable`."""
+    va, vb, vc = load16(a, 0), load16(b, 0), load16(c, 0)
+    store16(out, 0, fma(va, vb, vc))
+    store16(out, WIDTH, fnma(va, vb, vc))
+    store16(out, 2 * WIDTH, fms(va, vb, vc))
+    store16(out, 3 * WIDTH, mul(va, vb))
+
+
+_usable: bool | None = None
+_usable_lock = threading.Lock()
+
+
+def usable() -> bool:
+    """Whether the explicit vectors compile and compute, in float32 and float64 (probed once per process).
+
+    A failure sets :data:`REASON`.  The probe's kernel is cached on disk like
+    the others, so after the first process it costs a cache load.
+    """
+    global _usable, REASON
+    with _usable_lock:
+        if _usable is None:
+            if REASON is None:
+                try:
+                    for dt in (np.float64, np.float32):
+                        # small integers: every result is exact, fused or not
+                        a = np.arange(1, WIDTH + 1, dtype=dt)
+                        b = np.arange(WIDTH, 0, -1).astype(dt)
+                        c = np.full(WIDTH, 3, dtype=dt)
+                        out = np.zeros(4 * WIDTH, dtype=dt)
+                        _probe(a, b, c, out)
+                        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b])
+                        if not np.array_equal(out, want):
+                            REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
+                            break
+                except Exception as exc:
+                    first = (str(exc).splitlines() or [""])[0]
+                    REASON = f"the explicit vectors do not compile ({type(exc).__name__}: {first})"
+            _usable = REASON is None
+        return _usable
