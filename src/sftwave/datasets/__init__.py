@@ -41,7 +41,14 @@ SYNTHETIC = "synthetic: computed by sftwave.datasets.{name}(seed={seed}); not a 
 
 
 class Nino3(NamedTuple):
-    """The Nino3 series: see :func:`nino3`."""
+    """The Nino3 series: see :func:`nino3`.
+
+    Examples
+    --------
+    >>> series = nino3()
+    >>> series.sst.shape == series.time.shape, series.fs
+    (True, 4.0)
+    """
 
     time: np.ndarray
     """Time of each sample in years (1871.0, 1871.25, ..., 1996.75)."""
@@ -61,7 +68,14 @@ class Nino3(NamedTuple):
 
 
 class EEGEpochs(NamedTuple):
-    """Synthetic EEG epochs: see :func:`eeg_epochs`."""
+    """Synthetic EEG epochs: see :func:`eeg_epochs`.
+
+    Examples
+    --------
+    >>> epochs = eeg_epochs(n_epochs=2, n_channels=3, n_times=100)
+    >>> epochs.data.shape, len(epochs.ch_names), epochs.times.shape
+    ((2, 3, 100), 3, (100,))
+    """
 
     data: np.ndarray
     """Shape ``(n_epochs, n_channels, n_times)``, microvolts."""
@@ -76,7 +90,14 @@ class EEGEpochs(NamedTuple):
 
 
 class ECG(NamedTuple):
-    """A synthetic ECG: see :func:`ecg`."""
+    """A synthetic ECG: see :func:`ecg`.
+
+    Examples
+    --------
+    >>> beat = ecg(duration=5.0)
+    >>> beat.signal.shape == beat.time.shape, bool((beat.r_peaks < beat.signal.size).all())
+    (True, True)
+    """
 
     signal: np.ndarray
     """The ECG in millivolts."""
