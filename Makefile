@@ -1,5 +1,5 @@
 # Two commands, both self-contained on a fresh machine:
-#   make demo   create .venv if needed, install sftwave, run the demo on built-in data
+#   make demo   create .venv if needed, install sftwave and its workbench (paper/), run the demo
 #   make test   the same set-up (with the test extras), then the whole test suite
 #   make docs   the documentation site in docs/_build/html (warnings are errors)
 PYTHON ?= python3
@@ -12,8 +12,8 @@ PIP    := $(PY) -m pip
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.stamp-demo: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e ".[demo,plot]"
+$(VENV)/.stamp-demo: pyproject.toml paper/pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[demo,plot]" -e ./paper
 	touch $@
 
 # torch (the 'xp' engine's tests run on CPU torch) is pinned and installed first,
@@ -21,13 +21,13 @@ $(VENV)/.stamp-demo: pyproject.toml | $(PY)
 # GBs of a CUDA build that a looser spec could pull in.
 TORCH_SPEC ?= torch==2.13.0
 
-$(VENV)/.stamp-test: pyproject.toml | $(PY)
+$(VENV)/.stamp-test: pyproject.toml paper/pyproject.toml | $(PY)
 	$(PIP) install --quiet "$(TORCH_SPEC)"
-	$(PIP) install --quiet -e ".[test,demo,plot]"
+	$(PIP) install --quiet -e ".[test,demo,plot]" -e ./paper
 	touch $@
 
 demo: $(VENV)/.stamp-demo
-	$(PY) -m sftwave demo
+	$(PY) -m sftwave_paper demo
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest
@@ -38,8 +38,8 @@ test: $(VENV)/.stamp-test
 test-boundscheck: $(VENV)/.stamp-test
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q
 
-$(VENV)/.stamp-bench: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e ".[bench,demo,plot]"
+$(VENV)/.stamp-bench: pyproject.toml paper/pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[bench,demo,plot]" -e ./paper
 	touch $@
 
 bench: $(VENV)/.stamp-bench
@@ -53,8 +53,8 @@ bench-workloads: $(VENV)/.stamp-bench
 # The documentation site: API reference, user guide, the Markdown notes, and the
 # gallery (examples/, run at build time: matplotlib, MNE, dask, xarray).  Every
 # warning is an error and every cross-reference must resolve (-W -n).
-$(VENV)/.stamp-docs: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e ".[docs,plot,xarray,dask,demo]"
+$(VENV)/.stamp-docs: pyproject.toml paper/pyproject.toml | $(PY)
+	$(PIP) install --quiet -e ".[docs,plot,xarray,dask,demo]" -e ./paper
 	touch $@
 
 docs: $(VENV)/.stamp-docs

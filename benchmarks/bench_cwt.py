@@ -48,7 +48,7 @@ import numpy as np
 import scipy.signal
 
 import sftwave
-from sftwave.experiments import timer
+from sftwave_paper import timer
 from sftwave.engines.numba.scalogram import ENGINE_MIN_LANES
 
 XI = 6.0
@@ -64,7 +64,7 @@ def measure(fn, *, repeats: int) -> tuple[dict, object]:
     """Median wall time of ``fn()`` over ``repeats`` calls after one warm-up, and the last result.
 
     The shared timing helper of the experiments and benchmarks
-    (:func:`sftwave.experiments.timer.measure`).
+    (:func:`sftwave_paper.timer.measure`).
     """
     m = timer.measure(fn, repeats=repeats)
     result = m.pop("result")

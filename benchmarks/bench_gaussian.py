@@ -24,7 +24,7 @@ import scipy.ndimage as ndi
 import scipy.signal
 
 import sftwave
-from sftwave.experiments import timer
+from sftwave_paper import timer
 from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE, FIR_TAPS_PER_ORDER
 from sftwave.engines.numba import bank as numba_bank
 from sftwave.plans import FIRPlan, select_gaussian
@@ -38,7 +38,7 @@ REF_TRUNCATE = 12.0
 def measure(fn, *, repeats: int, warmup: bool = True) -> dict:
     """Median wall time of ``fn()`` over ``repeats`` calls, after one untimed warm-up.
 
-    The shared timing helper (:func:`sftwave.experiments.timer.measure`), in
+    The shared timing helper (:func:`sftwave_paper.timer.measure`), in
     milliseconds.  Returns the timings and the last result (under ``'result'``,
     to be popped before the dict goes to JSON).
     """

@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from import_time import machine  # noqa: E402
 from workloads import load_average  # noqa: E402
 
-from sftwave.experiments.timer import measure  # noqa: E402
+from sftwave_paper.timer import measure  # noqa: E402
 from sftwave.mne import tfr_array_morlet  # noqa: E402
 
 OUTPUTS = ("complex", "power", "phase", "avg_power", "itc", "avg_power_itc")

@@ -26,7 +26,7 @@ import scipy.ndimage as ndi
 
 import sftwave
 from sftwave import engines
-from sftwave.experiments.timer import measure
+from sftwave_paper.timer import measure
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

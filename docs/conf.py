@@ -77,7 +77,8 @@ nitpick_ignore_regex = [
     # internal modules and their names: documented in the source, no page of their own
     (r"py:.*", r"sftwave\.(_checks|_docs|engines\.(numba|array_api|cuda|nonfinite|_boundary)|"
                r"plans\.(fit|select|gaussian|morlet|cache|tables|table_maker|blas)|"
-               r"experiments|cli)(\..*)?"),
+               r"cli)(\..*)?"),
+    (r"py:.*", r"sftwave_paper(\..*)?"),
     # private names (a leading underscore): no page by definition
     (r"py:.*", r"(.*\.)?_[A-Za-z]\w*(\..*)?"),
     (r"py:.*", r"(MAX_SFT_ORDER|SHORT_SIGNAL_TIGHTENING|MAX_DESIGN_SIGMA|gaussian_tol|"

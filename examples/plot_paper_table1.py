@@ -8,7 +8,7 @@ the SFT and ASFT approximations of the Gaussian :math:`G` and its derivatives
 half-width :math:`K = 256`.  This example recomputes it by the paper's recipe
 (plain least-squares Fourier fits, the ratio :math:`K/\sigma` chosen to
 minimise :math:`e(G)`, the ASFT shifted by :math:`n_0 = 10`), then measures
-what sftwave's own filter gives across widths.  ``python -m sftwave paper
+what sftwave's own filter gives across widths.  ``python -m sftwave_paper
 table1`` prints the full reproduction; :doc:`/paper` discusses it, including
 the ASFT :math:`P = 5` row that no ratio reproduces.
 """

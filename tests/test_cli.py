@@ -19,17 +19,12 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 def test_help_exits_zero():
     proc = _run("--help")
     assert proc.returncode == 0
-    assert "demo" in proc.stdout and "paper" in proc.stdout
+    assert "scalogram" in proc.stdout and "smooth" in proc.stdout
+    assert "demo" not in proc.stdout          # the workbench's commands are not the library's
 
 
-def test_paper_help_lists_table1():
-    proc = _run("paper", "--help")
-    assert proc.returncode == 0
-    assert "table1" in proc.stdout
-
-
-@pytest.mark.parametrize("args", [(), ("nonsense",), ("paper",), ("paper", "table99"),
-                                  ("paper", "table1", "--bogus")])
+@pytest.mark.parametrize("args", [(), ("nonsense",), ("demo",), ("scalogram",),
+                                  ("smooth", "x.npy", "--bogus")])
 def test_bad_usage_exits_two(args):
     proc = _run(*args)
     assert proc.returncode == 2
@@ -501,7 +496,7 @@ def test_a_failed_figure_leaves_the_old_array(recordings, capsys, monkeypatch):
 def test_a_failed_rename_restores_every_output(recordings, capsys, monkeypatch):
     import os
 
-    from sftwave.experiments import files
+    from sftwave.cli import files
 
     npy, csv = recordings / "p.npy", recordings / "p.csv"
     np.save(npy, np.zeros(3))
@@ -552,16 +547,3 @@ def test_sigterm_removes_temporary_files(tmp_path):
     assert proc.returncode == 143, err
     assert err.strip().splitlines() == ["sftwave: terminated"]
     assert _files_in(tmp_path) == ["long.npy"]
-
-
-def test_result_files_errors_name_the_users_path(tmp_path, capsys):
-    """The paper commands' JSON writer: an error names the file asked for, not a temporary."""
-    from sftwave.experiments.output import write_json_atomic, write_json_reporting
-
-    target = tmp_path / "missing" / "r.json"
-    assert write_json_reporting(target, {"a": 1}) == 1
-    err = capsys.readouterr().err.strip()
-    assert str(target) in err and ".tmp" not in err, err
-    with pytest.raises(OSError) as info:
-        write_json_atomic(target, {})
-    assert info.value.filename == str(target)

@@ -77,18 +77,6 @@ def test_the_data_file_is_package_data():
     assert {"data/sst_nino3.dat", "data/README.md"} <= shipped
 
 
-def test_the_experiments_read_the_shipped_series(tmp_path):
-    """The demo's Torrence & Compo figure draws from sftwave.datasets (no second copy)."""
-    demo = (ROOT / "src" / "sftwave" / "experiments" / "demo.py").read_text()
-    assert "from sftwave.datasets import nino3" in demo
-    assert not list((ROOT / "src" / "sftwave" / "experiments").rglob("*.dat"))
-    pytest.importorskip("matplotlib")
-    from sftwave.experiments.demo import nino3_torrence_compo
-
-    path = nino3_torrence_compo(tmp_path / "nino3.png", per_octave=4, dpi=40)
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
 # ----------------------------------------------------------------------------- EEG epochs
 
 

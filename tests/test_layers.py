@@ -1,13 +1,15 @@
 """The house rules, kept by a test: one direction through the layers, no cycles, no private reach.
 
-    checks  <-  plans  <-  engines  <-  public API  <-  experiments, CLI
+    checks  <-  plans  <-  engines  <-  public API  <-  command line
 
 Every import in ``src/sftwave`` (at module level and inside functions) is
 read from the source with ``ast`` and checked:
 
 * a module imports only from its own layer or the layers below it;
-* the experiments import only the public API, the plans, the checks and the
+* the command line imports only the public API, the plans, the checks and the
   engine registry (``sftwave.engines`` itself, never an engine's internals);
+  so does the workbench beside the package (``paper/``), which may also use
+  the private helpers of the checks layer (``_checks``, ``_atomic``);
 * the plans and the array-API engine do not import numba; the engines do not
   import one another, except the CUDA engine, which extends the array-API one;
 * no import cycle between modules;
@@ -31,7 +33,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "sftwave"
 
-LAYERS = ["checks", "plans", "engines", "api", "experiments"]
+LAYERS = ["checks", "plans", "engines", "api", "cli"]
 
 
 def module_name(path: Path) -> str:
@@ -49,12 +51,12 @@ def layer(module: str) -> str:
     if len(parts) == 1:
         return "api"                        # sftwave/__init__.py: public names only
     top = parts[1]
-    if top in ("_checks", "_docs"):
+    if top in ("_checks", "_docs", "_atomic"):
         return "checks"
     if top in ("plans", "engines"):
         return top
-    if top in ("experiments", "cli", "__main__"):
-        return "experiments"
+    if top in ("cli", "__main__"):
+        return "cli"
     return "api"                            # ndimage, wavelets, apply, workers, datasets
 
 
@@ -111,17 +113,45 @@ def test_imports_point_down_the_layers():
     assert not bad, "\n".join(bad)
 
 
-def test_experiments_use_the_public_api_and_the_plans():
-    allowed = {"checks", "plans", "api"}
+def test_the_command_line_uses_the_public_api_and_the_plans():
+    allowed = {"checks", "plans", "api", "cli"}
     bad = []
     for module in MODULES:
-        if layer(module) != "experiments":
+        if layer(module) != "cli":
             continue
         for target, _, line in imports_of(module):
             dest = internal(target)
-            if dest is None or layer(dest) in allowed | {"experiments"} or dest == "sftwave.engines":
+            if dest is None or layer(dest) in allowed or dest == "sftwave.engines":
                 continue
             bad.append(f"{module}:{line} imports {dest}")
+    assert not bad, "\n".join(bad)
+
+
+WORKBENCH = SRC.parent / "paper" / "src"
+
+
+def test_the_workbench_uses_the_public_api_and_the_plans():
+    """``paper/`` studies the library from outside: public API, plans, checks, engine registry."""
+    files = sorted(WORKBENCH.rglob("*.py"))
+    assert len(files) >= 8
+    bad = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+                targets += [f"{node.module}.{a.name}" for a in node.names
+                            if f"{node.module}.{a.name}" in MODULES]
+            else:
+                continue
+            for target in targets:
+                dest = internal(target)
+                if dest is None or layer(dest) in {"checks", "plans", "api"}:
+                    continue
+                if dest == "sftwave.engines":
+                    continue
+                bad.append(f"{path.name}:{node.lineno} imports {dest}")
     assert not bad, "\n".join(bad)
 
 

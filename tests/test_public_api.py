@@ -59,8 +59,8 @@ PUBLIC = {
     "sftwave.plot": "matplotlib",
 }
 
-#: Top-level modules that are not Python API: the command line and the paper's workbench.
-NOT_PUBLIC = {"sftwave.cli", "sftwave.__main__", "sftwave.experiments"}
+#: Top-level modules that are not Python API: the command line.
+NOT_PUBLIC = {"sftwave.cli", "sftwave.__main__"}
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 

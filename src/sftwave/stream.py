@@ -58,16 +58,15 @@ functions confine it (:mod:`sftwave.engines.nonfinite`).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import tempfile
 import zipfile
 from typing import Any
 
 import numpy as np
 
+from ._atomic import atomic_path
 from . import engines
 from ._checks import (
     check_choice,
@@ -288,18 +287,9 @@ class _Stream:
         except TypeError:
             raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
         record = self._record()
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".sftwave-stream-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as f:
+        with atomic_path(path, fsync=True) as tmp:
+            with open(tmp, "wb") as f:
                 np.savez(f, **record)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> _Stream:

@@ -76,7 +76,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -85,6 +84,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._atomic import atomic_path
 from .fit import SFTPlan
 
 F = TypeVar("F", bound=Callable)
@@ -524,14 +524,9 @@ def _store(folders: tuple[Path, ...], path: Path, name: str, key: str, record: t
     if not _make_dirs(folders):
         return
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_TMP_PREFIX, suffix=_SUFFIX)
-        try:
-            with os.fdopen(fd, "wb") as f:
+        with atomic_path(path, mode=0o600, prefix=_TMP_PREFIX) as tmp:
+            with open(tmp, "wb") as f:
                 f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
     except OSError:  # read-only or full disk: the cache is an optimisation only
         return
     _account(folders[0], len(data))

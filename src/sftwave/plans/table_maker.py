@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
+from .._atomic import atomic_path
 from .morlet import P_M_MAX, search_direct_layout, search_multiply_ratio
 from .tables import DECAYS, DIRECT_MAX, DIRECT_MIN, PATH, XI_GRID
 
@@ -68,14 +68,9 @@ def generate(indices=None, processes: int | None = None) -> dict[str, np.ndarray
 def write(table: dict[str, np.ndarray], path: Path = PATH) -> None:
     """Write the table to ``path`` atomically (a partial file never replaces the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as f:
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
             np.savez_compressed(f, **table)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """``sftwave scalogram FILE`` and ``sftwave smooth IMAGE``: the work behind the command line.
 
-Both raise :class:`~sftwave.experiments.files.FileProblem` (or ``ValueError``
+Both raise :class:`~sftwave.cli.files.FileProblem` (or ``ValueError``
 from the library's checks) with a one-line message for anything wrong; the
 command line prints it and exits non-zero.  The outputs are checked before
 any work (none may be an input or another output; a figure's suffix must be

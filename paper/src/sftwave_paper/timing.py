@@ -13,7 +13,7 @@ Its headline: the Morlet transform of :math:`N = 102400` samples at
 :math:`\sigma = 8192` took 0.545 ms, 413.6 times faster than MCT3, on an
 RTX 3090 (see :data:`PAPER`).  This module runs both sweeps on every engine
 the machine has and writes the paper's two figures and the numbers; the
-timed series of each engine are built in :mod:`sftwave.experiments.paper._timing_series`.
+timed series of each engine are built in :mod:`sftwave_paper.series`.
 
 What is timed
 -------------
@@ -96,9 +96,9 @@ import numpy as np
 
 import sftwave
 
-from ..._checks import check_workers
-from ..output import save_png_atomic, write_json_reporting
-from ..timer import FULL_POLICY, QUICK_POLICY, Policy, time_calls
+from sftwave._checks import check_workers
+from .output import save_png_atomic, write_json_reporting
+from .timer import FULL_POLICY, QUICK_POLICY, Policy, time_calls
 from .morlet_error import write_figures_reporting
 from .series import available_series as _available_series
 from .timed_kernels import (
@@ -194,7 +194,7 @@ def available_series(engines: Sequence[str] | str | None = None, *, xi: float = 
     ``engines`` defaults to all of :data:`ENGINES`.  The engines ``'numba'``
     and ``'xp-numpy'`` share the scipy truncated convolution.  The CUDA
     simulator counts as a GPU only where ``engines`` names ``'cuda'``.  Each
-    series is a :class:`sftwave.experiments.paper.series.Series`.
+    series is a :class:`sftwave_paper.series.Series`.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Section V-A of the paper (Morlet approximation error), recomputed by sftwave.experiments.paper.morlet_error.
+"""Section V-A of the paper (Morlet approximation error), recomputed by sftwave_paper.morlet_error.
 
 One ``--quick`` run of the command (xi = 1, 2, 6, 12) feeds most tests; the
 numbers quoted in comments are from the full run (xi = 1 .. 20 in steps of
@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from sftwave.experiments.paper import morlet_error as me
+from sftwave_paper import morlet_error as me
 from sftwave.plans import fit as design
 from sftwave.plans import gaussian, morlet
 
@@ -24,10 +24,10 @@ SIGMA = me.SIGMA
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    """Run ``python -m sftwave paper morlet-error --quick`` once; (outdir, stdout, JSON)."""
+    """Run ``python -m sftwave_paper morlet-error --quick`` once; (outdir, stdout, JSON)."""
     out = tmp_path_factory.mktemp("morlet_error")
     proc = subprocess.run(
-        [sys.executable, "-m", "sftwave", "paper", "morlet-error", "--quick",
+        [sys.executable, "-m", "sftwave_paper", "morlet-error", "--quick",
          "--json", str(out / "morlet_error.json"), "--outdir", str(out)],
         check=False, capture_output=True, text=True, timeout=300,
     )
@@ -83,10 +83,10 @@ def test_json_structure(quick):
 
 
 def test_cli_lists_morlet_error():
-    proc = subprocess.run([sys.executable, "-m", "sftwave", "paper", "--help"],
+    proc = subprocess.run([sys.executable, "-m", "sftwave_paper", "--help"],
                           check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "morlet-error" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "sftwave", "paper", "morlet-error", "--bogus"],
+    proc = subprocess.run([sys.executable, "-m", "sftwave_paper", "morlet-error", "--bogus"],
                           check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "usage:" in proc.stderr
 
@@ -328,7 +328,7 @@ def test_multiplication_error_is_table1_gaussian_error(quick):
     5.96e-5 against the paper's 1.0 %, 0.15 %, 0.038 %, 0.0059 %, with the same
     optimal K / sigma (2.92, 3.42, 3.85, 4.24 there; 2.92, 3.42, 3.85, 4.23 here).
     """
-    from sftwave.experiments.paper import table1
+    from sftwave_paper import table1
 
     _, _, data = quick
     for P_M in (2, 3, 4, 5):

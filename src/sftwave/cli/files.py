@@ -14,13 +14,14 @@ import contextlib
 import os
 import re
 import secrets
-import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from .._atomic import atomic_path, new_file_mode
 
 __all__ = ["FileProblem", "Signal", "read_signal", "read_image", "write_atomically",
            "write_image", "image_writer", "check_outputs", "check_figure_suffix",
@@ -372,22 +373,14 @@ def _one_line(exc: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def write_atomically(path: str | os.PathLike, suffix: str) -> Iterator[Path]:
+def write_atomically(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary path next to ``path`` to write to; renamed onto ``path`` if the block ends
-    normally, removed otherwise."""
+    normally, removed otherwise (:func:`sftwave._atomic.atomic_path`, with one-line errors)."""
     path = Path(path)
     if not path.parent.is_dir():
         raise FileProblem(f"{path}: the folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    with atomic_path(path) as tmp:
+        yield tmp
 
 
 def image_writer(path: Path, img: np.ndarray) -> Callable[[Path], None]:
@@ -413,7 +406,7 @@ def write_image(path: str | os.PathLike, img: np.ndarray) -> None:
     """Write ``img`` by ``path``'s suffix (NPY, or an image format through Pillow), atomically."""
     path = Path(path)
     save = image_writer(path, img)
-    with write_atomically(path, path.suffix) as tmp:
+    with write_atomically(path) as tmp:
         save(tmp)
 
 
@@ -446,7 +439,7 @@ def check_outputs(inputs: dict[str, str | os.PathLike],
     >>> check_outputs({"FILE": "s.npy"}, {"-o": "./s.npy"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sftwave.experiments.files.FileProblem: -o ./s.npy is the input file s.npy: it would be ...
+    sftwave.cli.files.FileProblem: -o ./s.npy is the input file s.npy: it would be ...
     """
     given = {opt: Path(p) for opt, p in outputs.items() if p is not None}
     seen: list[tuple[str, Path]] = []
@@ -478,7 +471,7 @@ def check_figure_suffix(path: str | os.PathLike) -> str:
     >>> check_figure_suffix("scalogram.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sftwave.experiments.files.FileProblem: scalogram.txt: matplotlib cannot write '.txt' figures; ...
+    sftwave.cli.files.FileProblem: scalogram.txt: matplotlib cannot write '.txt' figures; ...
     """
     path = Path(path)
     try:
@@ -562,15 +555,14 @@ class StagedOutputs:
         return Path(path)
 
     def _commit(self) -> None:
-        umask = os.umask(0)
-        os.umask(umask)
+        mode = new_file_mode()
         replaced: list[tuple[Path, bool, Path | None]] = []   # (destination, existed, backup)
         backups: list[Path] = []
         current = None
         try:
             for tmp, dest in self._staged:
                 current = dest
-                os.chmod(tmp, 0o666 & ~umask)
+                os.chmod(tmp, mode)
                 existed, backup = dest.exists(), None
                 if existed:                    # a hard link keeps the old file, to restore it
                     backup = dest.parent / f".{dest.stem}-old-{secrets.token_hex(6)}{dest.suffix}"

@@ -1,7 +1,7 @@
 """What the timing experiment runs: its kernels, plans, reference and argument checks.
 
-Shared by :mod:`~sftwave.experiments.paper.timing` (the sweeps, summary and
-figures) and :mod:`~sftwave.experiments.paper.series` (the timed series of
+Shared by :mod:`~sftwave_paper.timing` (the sweeps, summary and
+figures) and :mod:`~sftwave_paper.series` (the timed series of
 each engine).
 """
 
@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...plans import select_gaussian, select_morlet
-from ...plans.gaussian import gaussian_target, scipy_gaussian_kernel, scipy_kernel_error
-from ...plans.morlet import morlet_target
+from sftwave.plans import select_gaussian, select_morlet
+from sftwave.plans.gaussian import gaussian_target, scipy_gaussian_kernel, scipy_kernel_error
+from sftwave.plans.morlet import morlet_target
 
 __all__ = ["XI", "TRUNC_SIGMAS", "MODE", "REFERENCE_SIGMAS", "KERNELS", "ENGINES", "check_engines",
            "check_dtype", "check_kernel", "check_sigma", "check_grid", "truncated_kernel",

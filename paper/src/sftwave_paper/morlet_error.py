@@ -99,11 +99,11 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ...plans import fit as design
-from ...plans.blas import single_threaded_blas
-from ...plans.fit import fit_plan, plan_kernel
-from ...plans.morlet import direct_plan, morlet_constants, morlet_target, multiply_plan
-from ..output import save_png_atomic, write_json_reporting
+from sftwave.plans import fit as design
+from sftwave.plans.blas import single_threaded_blas
+from sftwave.plans.fit import fit_plan, plan_kernel
+from sftwave.plans.morlet import direct_plan, morlet_constants, morlet_target, multiply_plan
+from .output import save_png_atomic, write_json_reporting
 
 __all__ = [
     "SIGMA",

@@ -1,4 +1,4 @@
-"""Section V-B of the paper (computation time), measured by sftwave.experiments.paper.timing.
+"""Section V-B of the paper (computation time), measured by sftwave_paper.timing.
 
 One ``--quick`` run of the command (every engine that can run here) feeds
 most tests.  No test looks at how long anything took: the times are only
@@ -21,7 +21,7 @@ import naive
 import numpy as np
 import pytest
 
-from sftwave.experiments.paper import timing as tm
+from sftwave_paper import timing as tm
 from sftwave.plans.fit import plan_kernel
 
 HAVE_XP = importlib.util.find_spec("array_api_compat") is not None
@@ -52,14 +52,14 @@ def _env() -> dict:
 
 
 def _run(*args: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sftwave", "paper", "timing", *args],
+    return subprocess.run([sys.executable, "-m", "sftwave_paper", "timing", *args],
                           check=False, capture_output=True, text=True, timeout=timeout,
                           env=env or _env())
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    """``python -m sftwave paper timing --quick --threads 1``: (outdir, stdout, JSON)."""
+    """``python -m sftwave_paper timing --quick --threads 1``: (outdir, stdout, JSON)."""
     out = tmp_path_factory.mktemp("timing")
     proc = _run("--quick", "--threads", "1", "--json", str(out / "timing.json"), "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -234,7 +234,7 @@ def test_cuda_series_under_the_simulator():
     a tiny grid (the simulator is slow): their accuracy figures are right."""
     code = (
         "import json\n"
-        "from sftwave.experiments.paper import timing as t\n"
+        "from sftwave_paper import timing as t\n"
         "p = t.Policy(max_reps=1, min_reps=1, budget_s=0.0, slow_s=0.0)\n"
         "d = t.compute(engines=['cuda'], n_grid=(100,), sigma_grid=(4.0,), sigma_fixed=4.0,\n"
         "              n_fixed=100, policy=p)\n"
@@ -303,10 +303,10 @@ def test_failed_points_are_recorded_and_drawn(quick, tmp_path):
     (["--threads", "two"], "threads must be a positive integer or -1; got 'two'"),
 ])
 def test_bad_cli_arguments(args, message, capsys):
-    from sftwave import cli
+    from sftwave_paper.__main__ import main
 
     with pytest.raises(SystemExit) as exc:
-        cli.main(["paper", "timing", *args])
+        main(["timing", *args])
     assert exc.value.code == 2 and message in capsys.readouterr().err
 
 
@@ -339,7 +339,7 @@ def test_bad_argument_types():
 
 def test_import_is_light():
     """Importing the experiment imports neither torch, numba.cuda nor matplotlib."""
-    code = ("import sys, sftwave.experiments.paper.timing\n"
+    code = ("import sys, sftwave_paper.timing\n"
             "print([m for m in ('torch', 'numba.cuda', 'matplotlib', 'array_api_compat') "
             "if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,

@@ -1,4 +1,4 @@
-"""Table 1 of the paper, recomputed by sftwave.experiments.paper.table1."""
+"""Table 1 of the paper, recomputed by sftwave_paper.table1."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from sftwave.experiments import output
-from sftwave.experiments.paper import table1 as t1
+from sftwave_paper import output
+from sftwave_paper import table1 as t1
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_json_write_is_atomic(tmp_path, monkeypatch):
 def test_cli_table1_json(tmp_path):
     path = tmp_path / "t1.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "sftwave", "paper", "table1", "--json", str(path)],
+        [sys.executable, "-m", "sftwave_paper", "table1", "--json", str(path)],
         capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr

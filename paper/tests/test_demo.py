@@ -8,13 +8,16 @@ import io
 import math
 import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import sftwave
 from sftwave import frequency_to_scale
-from sftwave.experiments import demo
+from sftwave_paper import demo
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytest.importorskip("pywt")
 pytest.importorskip("matplotlib")
@@ -200,3 +203,15 @@ def test_format_scalogram_rows_parse():
     parsed = _matches(_SCALOGRAM_ROW, demo.format_scalogram_rows(rows))
     assert [(p["record"], p["at"], p["mne"]) for p in parsed] == [
         ("nino3", "1.19 yr", "-"), ("ecg", "45.3 Hz", "1.7e-05")]
+
+
+def test_the_experiments_read_the_shipped_series(tmp_path):
+    """The demo's Torrence & Compo figure draws from sftwave.datasets (no second copy)."""
+    source = (ROOT / "src" / "sftwave_paper" / "demo.py").read_text()
+    assert "from sftwave.datasets import nino3" in source
+    assert not list((ROOT / "src").rglob("*.dat"))
+    pytest.importorskip("matplotlib")
+    from sftwave_paper.demo import nino3_torrence_compo
+
+    path = nino3_torrence_compo(tmp_path / "nino3.png", per_octave=4, dpi=40)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,4 @@
-r"""``python -m sftwave demo``: Morlet scalograms of real recordings, and Gaussian smoothing.
+r"""``python -m sftwave_paper demo``: Morlet scalograms of real recordings, and Gaussian smoothing.
 
 The data ship with PyWavelets (the ``demo`` extra, :mod:`pywt.data`):
 
@@ -46,7 +46,6 @@ import math
 import os
 import platform
 import statistics
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -60,6 +59,7 @@ import scipy.ndimage as ndi
 
 import sftwave
 from sftwave import frequency_to_scale
+from sftwave._atomic import atomic_path
 from sftwave.plans.select import DEFAULT_TOL_FACTOR
 
 __all__ = [
@@ -528,19 +528,10 @@ def nino3_torrence_compo(path: str | os.PathLike, *, per_octave: int = 12, dpi: 
 
 
 def _save_atomically(fig, path: str | os.PathLike, dpi: int) -> Path:
-    """Save ``fig`` as PNG to a temporary file next to ``path``, then rename it onto ``path``."""
+    """Save ``fig`` as PNG to ``path``, whole or not at all."""
     path = Path(path).resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=dpi)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's file is private (0600); give it a new file's mode
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=dpi)
     return path
 
 

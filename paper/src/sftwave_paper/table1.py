@@ -107,7 +107,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..output import write_json_reporting
+from .output import write_json_reporting
 
 __all__ = [
     "K_PAPER",
@@ -320,8 +320,8 @@ def sftwave_design(K: int = K_PAPER) -> dict[str, dict[int, dict[str, float]]]:
     pass exactly.  ``sigma`` is the paper's ``e(G)``-optimal one for each ``P``
     and transform.  Errors in percent, against the untruncated kernel.
     """
-    from ...plans import fit as design
-    from ...plans import gaussian
+    from sftwave.plans import fit as design
+    from sftwave.plans import gaussian
 
     out: dict[str, dict[int, dict[str, float]]] = {}
     for name, shift, decay in (("SFT", 0.0, 0.0), ("ASFT", float(N0_PAPER), design.ASFT_DECAY)):
@@ -339,7 +339,7 @@ def sftwave_design(K: int = K_PAPER) -> dict[str, dict[int, dict[str, float]]]:
 
 
 def _asft_decay() -> float:
-    from ...plans import fit as design
+    from sftwave.plans import fit as design
 
     return design.ASFT_DECAY
 

@@ -1,4 +1,4 @@
-"""The timed series of :mod:`sftwave.experiments.paper.timing`: per engine, the proposed method and its
+"""The timed series of :mod:`sftwave_paper.timing`: per engine, the proposed method and its
 truncated convolution, on the engine's array library and device.
 
 torch, numba.cuda and array-api-compat are imported inside the functions, only
