@@ -237,7 +237,8 @@ def test_default_accuracy_no_worse_than_scipy(sigma, order, mode):
     if sigma >= 3000:
         inputs = {k: inputs[k] for k in ("white", "walk", "sine")}
     worse = _worse_than_scipy(inputs, sigma, order, mode)
-    assert not worse, f"sigma={sigma}, order={order}, mode={mode}, path={kind(numba_gaussian_plan(sigma, order))}: " + "; ".join(worse)
+    path = kind(numba_gaussian_plan(sigma, order))
+    assert not worse, f"sigma={sigma}, order={order}, mode={mode}, path={path}: " + "; ".join(worse)
 
 
 @pytest.mark.parametrize("mode", BASE_MODES)
@@ -382,7 +383,7 @@ def test_axis_equals_along_axis(axis, method, bank_method):
     for sigma, order in [(6.0, 0), (6.0, 1), (9.0, 2)]:
         kw = dict(order=order, mode="mirror", method=method, bank_method=bank_method)
         got = gaussian_filter1d(a, sigma, axis=axis, **kw)
-        ref = np.apply_along_axis(lambda v: gaussian_filter1d(v, sigma, **kw), axis, a)
+        ref = np.apply_along_axis(lambda v: gaussian_filter1d(v, sigma, **kw), axis, a)  # noqa: B023
         # the same plan on the same lines: identical up to the order of rounding
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-13 * np.abs(ref).max())
         ex = exact_gaussian_filter1d(a, sigma, order, "mirror", axis=axis)

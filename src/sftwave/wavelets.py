@@ -1,6 +1,6 @@
 r"""The Morlet wavelet transform and the continuous wavelet transform (scalogram).
 
-Conventions (stated once, tested in ``tests/test_cwt.py``):
+Conventions (stated once, tested in ``tests/test_wavelets.py``):
 
 * The wavelet at scale ``sigma`` (samples) is the unit-energy
   ``psi_{sigma,xi}[n] = C_xi / (pi^{1/4} sqrt(sigma)) exp(-n^2/(2 sigma^2)) (exp(i xi n/sigma) - kappa_xi)``
@@ -19,8 +19,9 @@ Conventions (stated once, tested in ``tests/test_cwt.py``):
   with ``zero_mean=False`` MNE leaves out the ``kappa`` term (up to 17 % of the
   power at 3 cycles on a random walk, below 1e-4 from 5 cycles).
   :func:`sftwave.mne.tfr_array_morlet` does the conversions, both ``zero_mean``.
-* :func:`morlet_transform` is :func:`cwt` at one scale given in samples: one
-  checker, the same defaults.
+* :func:`morlet_transform` is :func:`cwt` at one scale given in samples, its
+  axis kept in place: one checker, the same defaults and the same ``output``,
+  ``decim`` and ``out``, by the same code path.
 
 This module validates the arguments, asks :mod:`sftwave.plans` for one plan
 per scale and hands them to the engine (:mod:`sftwave.engines`); it computes
@@ -35,7 +36,6 @@ from typing import Any
 import numpy as np
 
 from . import engines
-from .engines import nonfinite
 from ._checks import (
     check_axis,
     check_below_nyquist,
@@ -44,6 +44,7 @@ from ._checks import (
     check_decim,
     check_freqs,
     check_mode,
+    check_out,
     check_positive,
     check_sigma,
     check_tol,
@@ -53,13 +54,15 @@ from ._checks import (
     scalogram_dtype,
 )
 from ._docs import docfiller
+from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian, select_morlet
-from .plans.select import max_kernel_sigma, wavelet_too_long
 from .plans.blas import one_blas_thread
+from .plans.select import max_kernel_sigma, wavelet_too_long
 
 __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
 
-#: ``output`` of :func:`cwt`.
+#: ``output`` of :func:`cwt` and :func:`morlet_transform`: the kind of result (MNE's
+#: meaning of the name, not scipy.ndimage's array-or-dtype; see the conventions guide).
 OUTPUTS = ("complex", "power", "abs", "phase")
 
 
@@ -95,28 +98,61 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 # ----------------------------------------------------------------------------- the transform
 
 
-def _scalogram(x, scales_of, **kwargs):
+def _scalogram(x, scales_of, *, in_place=False, **kwargs):
     """Validate once, select one plan per scale, let the engine compute (non-finite samples confined).
 
     ``scales_of(xi)`` checks ``xi`` and gives the wavelets: a list of (sigma in samples, xi).
+    ``in_place``: :func:`morlet_transform`'s layout, one scale with the result
+    (and ``out``) on the input's axes, ``axis`` of ``ceil(n / decim)`` samples;
+    else :func:`cwt`'s, ``axis`` moved last and one row per scale before it.
     """
     nan_policy = check_choice(kwargs.pop("nan_policy"), nonfinite.NAN_POLICIES, "nan_policy")
     min_weight = check_positive(kwargs.pop("min_weight"), "min_weight")
     if min_weight > 1.0:
         raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
-    eng, arr, plans, run = _plan_scalogram(x, scales_of, **kwargs)
+    target = kwargs["out"]
+    eng, arr, plans, run = _plan_scalogram(x, scales_of, in_place=in_place, **kwargs)
+    axis, rows = run["axis"], run["out"]
+    sigmas = run.pop("sigmas")
     if nan_policy == "omit":
-        n = int(arr.shape[run["axis"]])
+        n = int(arr.shape[axis])
         # each wavelet's Gaussian envelope, run on the CPU engine for the weights on data
-        envelopes = [select_gaussian(s, 0, n=n) for s in run.pop("sigmas")]
-        return nonfinite.scalogram_omit(eng, arr, plans, envelopes, min_weight=min_weight, **run)
-    run.pop("sigmas")
-    return nonfinite.scalogram_confined(eng, arr, plans, **run)
+        envelopes = [select_gaussian(s, 0, n=n) for s in sigmas]
+        y = nonfinite.scalogram_omit(eng, arr, plans, envelopes, min_weight=min_weight, **run)
+    else:
+        y = nonfinite.scalogram_confined(eng, arr, plans, **run)
+    if not in_place:
+        return y
+    row = y[..., 0, :]                  # the one scale's row, moved back to ``axis``
+    if target is None:
+        if isinstance(row, np.ndarray):
+            return np.moveaxis(row, -1, axis)
+        from array_api_compat import array_namespace
+
+        return array_namespace(row).moveaxis(row, -1, axis)
+    if rows is None or y is not rows:   # computed apart (see _one_row_out): copied in once
+        np.moveaxis(target, axis, -1)[...] = row
+    return target
+
+
+def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
+    """``out`` of :func:`morlet_transform` (the input's axes) as :func:`cwt`'s one-row ``out``.
+
+    A view where it is C-contiguous (``axis`` the last, only axes of length 1
+    after it, or ``axis`` of length 1): the engine writes into ``out`` itself.
+    Else None: the row is computed into a new array and copied into ``out`` once.
+    """
+    rows = np.moveaxis(out, axis, -1)[..., None, :]
+    return rows if rows.flags.c_contiguous else None
 
 
 def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
-                    bank_method, decim, out, workers, engine):
-    """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``."""
+                    bank_method, decim, out, workers, engine, in_place=False):
+    """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
+
+    ``out`` is checked here (shape, dtype, C order, writeable), in the layout
+    ``in_place`` names, and handed on in :func:`cwt`'s layout.
+    """
     name = engines.resolve_engine(engine, x)
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
                           workers=workers)
@@ -134,9 +170,23 @@ def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, m
     workers = check_workers(workers)
     decim = check_decim(decim)
     if out is not None and dtype is None and isinstance(out, np.ndarray):
+        # the output's dtype is out's: refused in out's name where it does not fit ``output``
+        if (output == "complex") != (out.dtype.kind == "c") or out.dtype.kind not in "fc":
+            kind = "complex" if output == "complex" else "real floating"
+            raise ValueError(f"out must have a {kind} dtype for output={output!r}; "
+                             f"got dtype {out.dtype}")
         dtype = out.dtype
     out_dtype = scalogram_dtype(dtype, eng.is_single(arr), output)
     n = int(arr.shape[axis])
+    if out is not None:      # (engines without ``out`` refused it above)
+        n_out = -(-n // decim)
+        if in_place:
+            check_out(out, tuple(n_out if i == axis else int(d) for i, d in enumerate(arr.shape)),
+                      out_dtype)
+            out = _one_row_out(out, axis)
+        else:
+            check_out(out, tuple(int(d) for i, d in enumerate(arr.shape) if i != axis)
+                      + (len(scales), n_out), out_dtype)
     lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis) if n else 0
     bank_method = eng.bank_method(bank_method, lines * len(scales))
     single = out_dtype in (np.complex64, np.float32)
@@ -166,11 +216,14 @@ def morlet_transform(
     axis: int = -1,
     mode: str = "reflect",
     cval: float = 0.0,
+    output: str = "complex",
     tol: float | None = None,
     dtype=None,
     method: str = "auto",
     transform: str = "auto",
     bank_method: str = "auto",
+    decim: int = 1,
+    out: np.ndarray | None = None,
     workers: int | None = None,
     nan_policy: str = "propagate",
     min_weight: float = 0.5,
@@ -178,8 +231,16 @@ def morlet_transform(
 ) -> Any:
     """The Morlet wavelet transform of ``x`` at one scale of ``sigma`` samples.
 
-    :func:`cwt` at one scale, given in samples instead of a frequency (same
-    checks, same defaults), with the wavelet's axis kept in place.
+    :func:`cwt` at one scale, given in samples instead of a frequency, with
+    the wavelet's axis kept in place: the same checks, defaults, ``output``
+    kinds, ``decim`` and ``out``, computed by the same code.  With
+    ``sigma = frequency_to_scale(f, fs, xi)`` the result is
+    ``cwt(x, [f], fs, xi=xi, ...)[..., 0, :]`` moved back to ``axis``, bit for
+    bit (the same plan on the same lines).  A row of :func:`cwt` at many
+    frequencies is the same bits where ``bank_method`` is given; with
+    ``'auto'``, which chooses by the number of lines times scales, it may run
+    another bank method: the same to rounding in double precision, to the
+    float32 recursions' error (see Notes of :func:`cwt`) in single.
 
     Parameters
     ----------
@@ -196,13 +257,29 @@ def morlet_transform(
         The axis of ``x`` to transform.  Default -1.
     %(mode)s
     %(cval)s
+    output : {'complex', 'power', 'abs', 'phase'}, optional
+        The kind of result, as in :func:`cwt` (MNE's meaning of ``output``,
+        not scipy.ndimage's array or dtype: that is ``out`` and ``dtype``
+        here): the coefficients, their squared modulus, modulus, or angle.
+        Default 'complex'.
     %(morlet_tol)s
-    dtype : complex dtype, optional
-        Output dtype.  Default: complex64 for float32/float16/complex64 input,
-        complex128 otherwise.
+    %(scalogram_dtype)s
     %(morlet_method)s
     %(transform)s
     %(bank_method)s
+    decim : int, optional
+        Keep every ``decim``-th sample along ``axis`` (``[::decim]``, as
+        :func:`cwt` and MNE's ``decim``): ``ceil(n / decim)`` samples.
+        Default 1.
+    out : ndarray, optional
+        A C-contiguous array of the output's shape and dtype to write into (and
+        return), as numpy's ``out=``, checked as :func:`cwt` checks its own
+        (shape, dtype, C order, writeable); its dtype is the output's where
+        ``dtype`` is not given.  It may overlap ``x``: the input is then read
+        from a copy.  Where ``out`` with ``axis`` moved last is still C-ordered
+        (``axis`` the last axis, or only axes of length 1 after it) the
+        transform writes straight into it; otherwise the result is computed
+        apart and copied into it once.
     %(workers)s
     %(cwt_nan_policy)s
     %(engine)s
@@ -210,7 +287,21 @@ def morlet_transform(
     Returns
     -------
     ndarray
-        Complex, the shape of ``x``.
+        The shape of ``x``, with ``ceil(n / decim)`` samples along ``axis``:
+        complex for ``output='complex'``, real otherwise, of ``dtype`` (or
+        its default); ``out`` itself where given.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a bad argument, naming it and echoing its value, with the words of
+        :func:`cwt` (``output``, ``decim``, ``out``, ``dtype`` included).
+
+    See Also
+    --------
+    cwt : The same transform at many frequencies, one row per frequency.
+    frequency_to_scale : The ``sigma`` of a frequency.
+    scale_to_frequency : The frequency of a ``sigma``.
 
     Examples
     --------
@@ -220,6 +311,16 @@ def morlet_transform(
     >>> sigma = 6.0 * 100.0 / (2 * np.pi)          # the scale centred on it
     >>> y = morlet_transform(x, sigma)
     >>> bool(np.std(np.abs(y[1000:3000])) < 1e-3 * np.mean(np.abs(y[1000:3000])))
+    True
+
+    The power, every 4th sample, written into a buffer: the row of
+    :func:`cwt` at the frequency of that scale.
+
+    >>> sigma = float(frequency_to_scale(0.01))    # 0.01 cycles per sample
+    >>> buf = np.empty(1000)
+    >>> morlet_transform(x, sigma, output="power", decim=4, out=buf) is buf
+    True
+    >>> bool(np.array_equal(buf, cwt(x, [0.01], output="power", decim=4)[0]))
     True
     """
     sigma = check_sigma(sigma)
@@ -231,17 +332,10 @@ def morlet_transform(
 
     scales_of.describe = lambda i: f"sigma={sigma!r}"
 
-    name = engines.resolve_engine(engine, x)
-    y = _scalogram(x, scales_of, xi=xi, axis=axis, mode=mode, cval=cval, output="complex",
-                   tol=tol, dtype=dtype, method=method, transform=transform,
-                   bank_method=bank_method, decim=1, out=None, workers=workers,
-                   nan_policy=nan_policy, min_weight=min_weight, engine=name)
-    ax = check_axis(axis, len(y.shape) - 1)
-    if name == "numba":
-        return np.moveaxis(y[..., 0, :], -1, ax)
-    from array_api_compat import array_namespace
-
-    return array_namespace(y).moveaxis(y[..., 0, :], -1, ax)
+    return _scalogram(x, scales_of, in_place=True, xi=xi, axis=axis, mode=mode, cval=cval,
+                      output=output, tol=tol, dtype=dtype, method=method, transform=transform,
+                      bank_method=bank_method, decim=decim, out=out, workers=workers,
+                      nan_policy=nan_policy, min_weight=min_weight, engine=engine)
 
 
 @docfiller
@@ -280,15 +374,18 @@ def cwt(
         Sampling rate (default 1: ``freqs`` in cycles per sample).
     xi : float or sequence of float, optional
         Radians per standard deviation of the wavelet (default 6): the number MNE
-        calls ``n_cycles``, each in ``[0.01, 300]`` (the designs' range).  One value for all frequencies, or one per frequency
-        (MNE's ``n_cycles = freqs / 2`` idiom); each row then equals the
-        transform at that frequency with its own scalar ``xi``.
+        calls ``n_cycles``, each in ``[0.01, 300]`` (the designs' range).  One
+        value for all frequencies, or one per frequency (MNE's
+        ``n_cycles = freqs / 2`` idiom); each row then equals the transform at
+        that frequency with its own scalar ``xi``.
     axis : int, optional
         The time axis of ``x``.  Default -1.
     %(mode)s
     %(cval)s
     output : {'complex', 'power', 'abs', 'phase'}, optional
-        The coefficients, their squared modulus, modulus, or angle.
+        The kind of result (MNE's meaning of ``output``, not scipy.ndimage's
+        array or dtype: that is ``out`` and ``dtype`` here): the coefficients,
+        their squared modulus, modulus, or angle.  Default 'complex'.
     %(morlet_tol)s
     %(scalogram_dtype)s
     %(morlet_method)s
@@ -323,6 +420,11 @@ def cwt(
         transform anyway, raise the frequency, lower ``xi`` (MNE's
         ``n_cycles``) or pass a longer (padded) signal.  A wavelet somewhat
         longer than the signal (scales up to eight signal lengths) is computed.
+
+    See Also
+    --------
+    morlet_transform : One scale, given in samples, with ``axis`` kept in place.
+    frequency_to_scale : The scale ``sigma`` of each frequency.
 
     Notes
     -----

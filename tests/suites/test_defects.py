@@ -1,8 +1,8 @@
 """Regressions of crashes and wrong results on valid input, one block per defect.
 
-Threads and fork are in tests/test_threads.py, the plan cache in
-tests/test_plancache.py, error messages and dtypes in tests/test_errors.py and
-tests/test_cwt.py.
+Threads and fork are in tests/suites/test_threads.py, the plan cache in
+tests/plans/test_cache.py, error messages and dtypes in tests/suites/test_errors.py and
+tests/test_wavelets.py.
 """
 
 from __future__ import annotations

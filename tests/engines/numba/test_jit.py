@@ -19,7 +19,7 @@ What must hold:
   the fast one adds them to it one by one).  Each step of a
   recursion then differs by a few units in the last place of the terms it
   adds, of size M (the components times their output weights, as bounded in
-  tests/test_lanes.py; within a few times max |y| for these smooth kernels
+  tests/engines/numba/test_lanes.py; within a few times max |y| for these smooth kernels
   and noise signals), and with the SFT (|w| = 1) these differences add up
   like a random walk over a lane's steps (at most about 10^4 here: each lane
   restarts its recursion): about eps sqrt(10^4) M, some 1e-14 M.  Compared at

@@ -3,7 +3,7 @@
 A child pytest runs the whole of ``scipy/ndimage/tests/test_filters.py`` as
 installed (numpy backend) with ``scipy.ndimage.gaussian_filter``,
 ``gaussian_filter1d``, ``gaussian_laplace`` and ``gaussian_gradient_magnitude``
-replaced by sftwave's (``tests/scipy_in_place.py``).  Every test must pass but
+replaced by sftwave's (``tests/suites/scipy_in_place.py``).  Every test must pass but
 these, each asserting what sftwave changes on purpose (README, "Where sftwave
 differs from scipy.ndimage"):
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "sftwave"
 
 LAYERS = ["checks", "plans", "engines", "api", "cli"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from naive import exact_morlet_transform, rel_rmse
 
 import sftwave
-from naive import exact_morlet_transform, rel_rmse
 
 FS = 250.0
 FREQS = np.array([4.0, 7.5, 13.0, 22.0, 40.0])

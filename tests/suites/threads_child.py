@@ -1,6 +1,6 @@
-"""Child script of tests/test_threads.py and benchmarks/threads_stress.py: many threads, first calls.
+"""Child script of tests/suites/test_threads.py and benchmarks/threads_stress.py: many threads, first calls.
 
-Run as ``python tests/threads_child.py THREADS``.  First, for each public
+Run as ``python tests/suites/threads_child.py THREADS``.  First, for each public
 function in turn, ``THREADS`` threads released together by a barrier make the
 same call at once (the crash this guards against: concurrent first calls of
 one kernel, whether numba compiles it or loads it from its cache, and

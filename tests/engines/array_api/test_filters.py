@@ -9,7 +9,7 @@ Tolerance (``rounding_bound``): the engine forms ``U = sliding sum of
 (x - c) exp(i omega t)`` over L samples (c: the block's mean), then
 ``y = sum_p M_p U_p`` with ``|M_p| <= |A_p| + |B_p|`` per part.  Each modulated
 term carries about 2 roundings, the sliding sum's tree depth is at most
-2 bit_length(L) (tests/test_sliding.py), the combination over 2P terms at most
+2 bit_length(L) (tests/engines/array_api/test_sliding.py), the combination over 2P terms at most
 2P + 2 more, and ``|x - c| <= 2 max|x_ext|``; so
 ``|y - y_exact| <= (2R + 2P + 8) eps * sum_p (|A_p| + |B_p|) * 2 * L * 2 max|x_ext|``.
 This is a worst-case bound (first order, every rounding aligned); the errors
@@ -232,7 +232,7 @@ BLOCK = 1000
 
 
 def _long_signals():
-    """The offset signals of tests/test_float32.py (same construction and seed)."""
+    """The offset signals of tests/suites/test_float32.py (same construction and seed)."""
     rng = np.random.default_rng(2024)
     walk = np.cumsum(rng.standard_normal(N_LONG))
     walk = (walk - walk.mean()) / walk.std()
@@ -275,7 +275,7 @@ def test_float32_long_offset_signal_does_not_drift(signal, sigma, order):
 
     Two checks.  Every 1000-sample block of the 400 000 outputs is within
     1e-5 (relative RMSE) of the float64 CPU bank with the same plan: the bound
-    tests/test_float32.py sets for the CPU engine's float32 output (measured
+    tests/suites/test_float32.py sets for the CPU engine's float32 output (measured
     here: at most 8.2e-6, for the second derivative at sigma 1024 on the walk,
     where the output is 1e-6 of the components it cancels; 3.5e-8 for
     smoothing).  And the last outputs are as accurate as when their stretch is

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from naive import exact_morlet, exact_morlet_transform, exact_support, extend, rel_rmse
 
+from sftwave import wavelets
 from sftwave.plans import DEFAULT_MORLET_TOL
 from sftwave.plans.fit import TOL_FLOOR, plan_kernel
 from sftwave.plans.morlet import fir_min_taps, fir_morlet, morlet_plan
@@ -562,6 +563,235 @@ def test_list_and_scalar_frequency():
     np.testing.assert_array_equal(Y, cwt(np.asarray(x), [0.3]))
 
 
+# --------------------------------------------------------------------------- morlet_transform's output, decim, out
+
+OUTPUT_KINDS = ["complex", "power", "abs", "phase"]
+#: (shape, axis): time last, first, in the middle, and negative
+LAYOUTS = [((700,), -1), ((3, 500), 0), ((2, 301, 3), 1), ((2, 3, 301), -1), ((301, 2, 1), 0)]
+
+
+def _row(x, f, *, axis=-1, **kw):
+    """cwt's row at the frequency ``f`` (the only one), moved back to ``axis``."""
+    Y = cwt(x, [f], axis=axis, **kw)
+    return np.moveaxis(Y[..., 0, :], -1, axis % np.ndim(x))
+
+
+@pytest.mark.parametrize("shape,axis", LAYOUTS)
+@pytest.mark.parametrize("output", OUTPUT_KINDS)
+@pytest.mark.parametrize("decim", [1, 3, 8])
+def test_morlet_transform_is_the_cwt_row(shape, axis, output, decim):
+    """morlet_transform(x, sigma, output=, decim=) is cwt(x, [f])'s row, bit for bit.
+
+    ``sigma = frequency_to_scale(f, fs, xi)`` (the same float as cwt computes):
+    the same plan on the same lines through the same engine call, so the same
+    bits, also for float32 (real outputs float32) and complex input, a forced
+    method and the boundary value of 'constant'.
+    """
+    rng = np.random.default_rng(seed("row", shape, axis, output, decim))
+    x = rng.standard_normal(shape)
+    fs, xi = 250.0, 5.0
+    cases = [(x, 9.0, {}),                                             # bank
+             (x, 100.0, {"method": "fir"}),                            # the FIR
+             (x.astype(np.float32), 30.0, {}),                         # single precision
+             (x + 1j * rng.standard_normal(shape), 30.0, {"mode": "constant", "cval": CVAL}),
+             (x, 30.0, {"mode": "wrap", "tol": 1e-6, "transform": "asft"})]
+    for data, f, kw in cases:
+        sigma = float(frequency_to_scale(f, fs, xi))
+        y = morlet_transform(data, sigma, xi=xi, axis=axis, output=output, decim=decim, **kw)
+        ref = _row(data, f, axis=axis, xi=xi, fs=fs, output=output, decim=decim, **kw)
+        assert y.shape == ref.shape and y.dtype == ref.dtype, (f, kw)
+        n_out = -(-shape[axis] // decim)
+        assert y.shape == shape[:axis % len(shape)] + (n_out,) + shape[axis % len(shape) + 1:]
+        np.testing.assert_array_equal(y, ref, err_msg=f"f={f} {kw}")
+        # decim is [::decim] of the whole transform
+        full = morlet_transform(data, sigma, xi=xi, axis=axis, output=output, **kw)
+        np.testing.assert_array_equal(y, full[(slice(None),) * (axis % len(shape)) + (slice(None, None, decim),)])
+
+
+def test_morlet_transform_defaults_unchanged():
+    """Without the new parameters the result is what it was: complex, x's shape, the cwt row.
+
+    The explicit defaults give the same bits, and the default result is the one-row
+    cwt's moved back to ``axis`` (the computation morlet_transform has always made).
+    """
+    rng = np.random.default_rng(seed("defaults"))
+    for shape, axis in LAYOUTS:
+        x = rng.standard_normal(shape)
+        sigma = float(frequency_to_scale(0.05))
+        y = morlet_transform(x, sigma, axis=axis)
+        assert y.shape == x.shape and y.dtype == np.complex128
+        np.testing.assert_array_equal(y, _row(x, 0.05, axis=axis))
+        np.testing.assert_array_equal(
+            y, morlet_transform(x, sigma, axis=axis, output="complex", decim=1, out=None))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_morlet_transform_rows_of_many_frequencies(dtype):
+    """Each row of a cwt at many frequencies: the same bits with a given bank_method.
+
+    With ``bank_method='auto'`` the choice depends on lines x scales
+    (sftwave.engines.numba.scalogram.ENGINE_MIN_LANES): 12 scales on one line
+    run on the lane engine, one scale line by line.  The plans are the same, so in
+    float64 the rows differ by the rounding of the recursions only (measured
+    4e-14 of the row's peak; 1e-12 allowed), and the phase by that over |C|
+    (compared where |C| is at least 1e-3 of its peak).  In float32, at the
+    default tol the lane engine runs float32 ASFT recursions (the docs' 5e-5
+    of extra error), the line-by-line bank float64: 3 tol apart at most.
+    """
+    x = np.random.default_rng(seed("many", dtype)).standard_normal(3001).astype(dtype)
+    freqs = np.geomspace(0.005, 0.4, 12)
+    for bank_method in ("iir1", "iir1-2k", "integral"):
+        for output in ("complex", "power"):
+            Y = cwt(x, freqs, output=output, decim=2, bank_method=bank_method)
+            for i, f in enumerate(freqs):
+                y = morlet_transform(x, float(frequency_to_scale(f)), output=output, decim=2,
+                                     bank_method=bank_method)
+                np.testing.assert_array_equal(y, Y[i], err_msg=f"{bank_method} {output} f={f:.3g}")
+    C = cwt(x, freqs)
+    Ph = cwt(x, freqs, output="phase")
+    for i, f in enumerate(freqs):
+        sigma = float(frequency_to_scale(f))
+        c = morlet_transform(x, sigma)
+        peak = np.abs(C[i]).max()
+        if dtype == np.float64:
+            np.testing.assert_allclose(c, C[i], rtol=0, atol=1e-12 * peak)
+            big = np.abs(C[i]) >= 1e-3 * peak
+            np.testing.assert_allclose(morlet_transform(x, sigma, output="phase")[big], Ph[i][big],
+                                       rtol=0, atol=1e-9)
+        else:
+            assert rel_rmse(c, C[i]) <= 3 * DEFAULT_MORLET_TOL
+
+
+@pytest.mark.parametrize("shape,axis", LAYOUTS)
+@pytest.mark.parametrize("output,decim", [("complex", 1), ("power", 4), ("phase", 3), ("abs", 1)])
+def test_morlet_transform_out(shape, axis, output, decim):
+    """``out`` is written and returned; its values are those without it.
+
+    Time last (or only axes of length 1 after it): the engine writes into ``out``
+    itself; otherwise the row is computed apart and copied in.  Either way the
+    caller sees ``out`` filled and returned.
+    """
+    rng = np.random.default_rng(seed("out", shape, axis, output, decim))
+    x = rng.standard_normal(shape)
+    sigma = 14.0
+    ref = morlet_transform(x, sigma, axis=axis, output=output, decim=decim)
+    out = np.full(ref.shape, np.nan, dtype=ref.dtype)
+    got = morlet_transform(x, sigma, axis=axis, output=output, decim=decim, out=out)
+    assert got is out
+    np.testing.assert_array_equal(out, ref)
+    # the dtype is out's where dtype is not given: single precision output from float64 input
+    single = np.complex64 if output == "complex" else np.float32
+    out32 = np.empty(ref.shape, single)
+    assert morlet_transform(x, sigma, axis=axis, output=output, decim=decim, out=out32) is out32
+    np.testing.assert_array_equal(
+        out32, morlet_transform(x, sigma, axis=axis, output=output, decim=decim, dtype=single))
+    # and the same bits as cwt's out of the same row
+    rows = np.empty(np.moveaxis(ref, axis, -1).shape[:-1] + (1, ref.shape[axis]), ref.dtype)
+    cwt(x, [float(scale_to_frequency(sigma))], axis=axis, output=output, decim=decim, out=rows)
+    np.testing.assert_array_equal(np.moveaxis(rows[..., 0, :], -1, axis % x.ndim), ref)
+    # which of the two ways: out itself handed to the engine (as cwt's one-row out), or None
+    view = wavelets._one_row_out(out, axis % x.ndim)
+    ax = axis % x.ndim
+    direct = all(d == 1 for d in out.shape[ax + 1:]) or out.shape[ax] == 1   # moved last: still C order
+    assert (view is not None) == direct
+    if direct:
+        assert view.shape == rows.shape and np.shares_memory(view, out)
+
+
+@pytest.mark.parametrize("output", ["power", "abs", "phase"])
+@pytest.mark.parametrize("nan_policy", ["propagate", "omit"])
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_morlet_transform_out_overlapping_x(output, nan_policy, axis):
+    """``out`` may be ``x`` itself (a real output of float64 input), as for cwt: x is read from a copy
+    (time last: written by the engine; time first: computed apart, then copied in)."""
+    rng = np.random.default_rng(seed("overlap", output, nan_policy, axis))
+    buf = rng.standard_normal((3, 600))
+    buf[1, 200:230] = np.nan
+    if axis == 0:
+        buf = np.ascontiguousarray(buf.T)
+    x = buf.copy()
+    ref = morlet_transform(x, 20.0, axis=axis, output=output, nan_policy=nan_policy)
+    assert morlet_transform(buf, 20.0, axis=axis, output=output, nan_policy=nan_policy, out=buf) is buf
+    np.testing.assert_array_equal(buf, ref)
+    row = _row(x, float(scale_to_frequency(20.0)), axis=axis, output=output, nan_policy=nan_policy)
+    np.testing.assert_array_equal(ref, row)
+
+
+def test_morlet_transform_empty_with_out_and_decim():
+    for shape, axis in (((0,), 0), ((3, 0), -1), ((0, 5), 0)):
+        x = np.zeros(shape)
+        y = morlet_transform(x, 20.0, axis=axis, output="power", decim=3)
+        assert y.shape == shape and y.dtype == np.float64
+        out = np.empty(shape, np.complex128)
+        assert morlet_transform(x, 20.0, axis=axis, out=out) is out
+
+
+def _message(fn, exc):
+    with pytest.raises(exc) as info:
+        fn()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("kw,exc,words", [
+    ({"output": "bogus"}, ValueError, ["output", "'complex'", "'power'", "'abs'", "'phase'", "got 'bogus'"]),
+    ({"output": None}, ValueError, ["output", "got None"]),
+    ({"decim": 0}, ValueError, ["decim", "positive integer", "got 0"]),
+    ({"decim": -2}, ValueError, ["decim", "got -2"]),
+    ({"decim": 1.5}, TypeError, ["decim", "got 1.5"]),
+    ({"decim": 2.0}, TypeError, ["decim", "got 2.0"]),
+    ({"decim": True}, TypeError, ["decim", "got True"]),
+    ({"decim": "2"}, TypeError, ["decim", "got '2'"]),
+    ({"out": [0.0] * 64}, TypeError, ["out", "ndarray", "got list"]),
+    ({"output": "power", "dtype": np.complex128}, ValueError,
+     ["dtype", "real floating", "output='power'", "got complex128"]),
+])
+def test_morlet_transform_bad_output_decim_out(kw, exc, words):
+    """The words of cwt's checks, the same message for the same bad value."""
+    got = _message(lambda: morlet_transform(X, 10.0, **kw), exc)
+    assert re.search(_m(*words), got), got
+    assert got == _message(lambda: cwt(X, [0.1], **kw), exc)
+
+
+def test_morlet_transform_bad_out_array():
+    """Shape (the result's: x's with ceil(n / decim) along axis), dtype, C order, writeable, engine."""
+    a = np.ones((3, 40))
+    with pytest.raises(ValueError, match=_m("out must have shape (3, 40)", "got (40, 3)")):
+        morlet_transform(a, 10.0, out=np.empty((40, 3), complex))
+    with pytest.raises(ValueError, match=_m("out must have shape (14, 3)", "got (40, 3)")):
+        morlet_transform(a.T, 10.0, axis=0, decim=3, out=np.empty((40, 3), complex))
+    with pytest.raises(ValueError, match=_m("out must have shape (3, 20)", "got (3, 40)")):
+        morlet_transform(a, 10.0, decim=2, out=np.empty((3, 40), complex))
+    with pytest.raises(ValueError, match=_m("out must have dtype complex64", "got complex128")):
+        morlet_transform(a, 10.0, dtype=np.complex64, out=np.empty((3, 40), complex))
+    # out's own dtype must fit output (named as out's), as for cwt
+    for output, bad, kind in (("complex", np.float64, "complex"), ("power", np.complex128, "real floating"),
+                              ("abs", np.int32, "real floating")):
+        msg = _m("out must have a", kind, f"output={output!r}", f"got dtype {np.dtype(bad)}")
+        with pytest.raises(ValueError, match=msg):
+            morlet_transform(a, 10.0, output=output, out=np.empty((3, 40), bad))
+        with pytest.raises(ValueError, match=msg):
+            cwt(a, [0.1], output=output, out=np.empty((3, 1, 40), bad))
+    with pytest.raises(ValueError, match="out must be C-contiguous"):
+        morlet_transform(a, 10.0, out=np.empty((40, 3), complex).T)
+    ro = np.empty((3, 40), complex)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="out array is read-only"):
+        morlet_transform(a, 10.0, out=ro)
+    with pytest.raises(ValueError, match=_m("out is not supported with engine='xp'", "shape (3, 40)")):
+        morlet_transform(a, 10.0, out=np.empty((3, 40), complex), engine="xp")
+
+
+def test_morlet_transform_xp_engine_output_and_decim():
+    """The array-API engine takes output and decim too (not out): cwt's row, same bits."""
+    pytest.importorskip("array_api_compat")
+    x = np.random.default_rng(seed("xp")).standard_normal((2, 500))
+    sigma = float(frequency_to_scale(0.05))
+    for output in OUTPUT_KINDS:
+        y = morlet_transform(x, sigma, output=output, decim=3, engine="xp")
+        np.testing.assert_array_equal(np.asarray(y), np.asarray(
+            _row(x, 0.05, output=output, decim=3, engine="xp")))
+
+
 # --------------------------------------------------------------------------- MNE
 
 
@@ -700,9 +930,9 @@ def test_unknown_choice_lists_valid_ones(param, valid):
     assert param in msg and "'bogus'" in msg
     for v in valid or []:
         assert repr(v) in msg
-    if param != "output":
-        with pytest.raises(ValueError, match=_m(param, "'bogus'")):
-            morlet_transform(X, 10.0, **{param: "bogus"})
+    with pytest.raises(ValueError, match=_m(param, "'bogus'")) as info:
+        morlet_transform(X, 10.0, **{param: "bogus"})
+    assert str(info.value) == msg
 
 
 def test_bad_axis():

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 from naive import exact_morlet, exact_support, rel_rmse, walk_rel_error
 
-from sftwave.plans import DEFAULT_MORLET_TOL
-from sftwave.plans import fit
+from sftwave.plans import DEFAULT_MORLET_TOL, fit
 from sftwave.plans.fit import plan_kernel
 from sftwave.plans.morlet import (
     P_D_MAX,
@@ -63,7 +62,7 @@ def check_plan_error(plan, sigma, xi):
     300 to 5000).
 
     The multiplication method has no zero-mean constraint: its kernel's sum
-    differs from the wavelet's (see test_cwt.py's offset test), so the running
+    differs from the wavelet's (see test_wavelets.py's offset test), so the running
     sum of its error does not return to zero beyond the support and the
     random-walk error depends on where the sum stops (measured: up to 2.3% at
     sigma 2 between stopping 2 samples apart).  For it, the white-noise error
@@ -256,7 +255,7 @@ GRID_SIGMAS = [2.0, 3.0, 7.0, 48.0, 300.0, 5000.0]
 #: The default target and a tight one (1e-3 and the steps between are in
 #: test_more_components_for_tighter_tol).  Designing the plans is the cost of
 #: these tests (each layout is optimised once per xi, size and transform), so
-#: the targets are those test_cwt.py uses as well.
+#: the targets are those test_wavelets.py uses as well.
 GRID_TOLS = [DEFAULT_MORLET_TOL, 1e-6]
 
 

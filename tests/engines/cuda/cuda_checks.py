@@ -1,7 +1,7 @@
-"""Checks of the 'cuda' engine, run by tests/test_cuda_engine.py in a subprocess.
+"""Checks of the 'cuda' engine, run by tests/engines/cuda/test_engine.py in a subprocess.
 
 Not collected by the main test run (the file name does not match ``test_*.py``):
-``test_cuda_engine.py`` runs ``pytest tests/cuda_checks.py`` in a child process,
+``test_engine.py`` runs ``pytest tests/engines/cuda/cuda_checks.py`` in a child process,
 with ``NUMBA_ENABLE_CUDASIM=1`` (numba-cuda's simulator: the kernels run on the
 CPU) and, where a GPU is present, once more without it.  The environment
 variable must be set before ``numba.cuda`` is first imported, and in a child

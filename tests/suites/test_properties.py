@@ -33,7 +33,7 @@ SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, database=N
                     suppress_health_check=[HealthCheck.too_slow])
 
 # a fixed menu of widths (3 .. 400, irregular values) so that plans are cached
-# across examples; the design itself is tested in test_plans.py
+# across examples; the design itself is tested in test_fit.py
 sigmas = st.sampled_from([3.0, 4.7, 9.3, 21.5, 45.0, 110.0, 260.0, 400.0])
 small_sigmas = st.sampled_from([3.0, 4.7, 9.3, 21.5, 45.0, 60.0])
 

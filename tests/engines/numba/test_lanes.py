@@ -49,7 +49,7 @@ SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=N
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def plans():
     """Plans of many window lengths (11 .. 639), real (Gaussian) and complex (Morlet), SFT and ASFT."""
     return {
@@ -394,7 +394,7 @@ def _asft_lanes_and_scales(x2d, names, mode):
     error (see test_float32_state_asft)."""
     n = x2d.shape[1]
     lanes, bounds = [], []
-    for i, name in enumerate(names):
+    for name in names:
         plan = plans()[name]
         for r in range(x2d.shape[0]):
             for lo, hi in ((0, n), (0, n // 3), (n // 3, n)):

@@ -21,7 +21,6 @@ import pytest
 import scipy.ndimage as ndi
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
 from naive import exact_morlet_transform, reach
 
 from sftwave import engines, gaussian_filter, gaussian_filter1d, morlet_transform, wavelets

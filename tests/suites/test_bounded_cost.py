@@ -23,9 +23,8 @@ import pytest
 import sftwave.stream
 from sftwave import cwt, gaussian_filter1d, morlet_transform
 from sftwave.mne import tfr_array_morlet
-from sftwave.plans import FIRPlan, SFTPlan, WidePlan, select_gaussian, select_morlet
+from sftwave.plans import FIRPlan, SFTPlan, WidePlan, select, select_gaussian, select_morlet
 from sftwave.plans import morlet as morlet_design
-from sftwave.plans import select
 from sftwave.plans.gaussian import gaussian_plan, shortest_window
 
 N = 300
@@ -348,7 +347,7 @@ def test_the_benchmark_runs_the_same_kind_of_rows():
     """benchmarks/bounded_cost.py's child prints one JSON line per row (run on a cheap row)."""
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bounded_cost.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bounded_cost.py"
     code = textwrap.dedent(f"""
         import importlib.util, json
         spec = importlib.util.spec_from_file_location("bounded_cost", {str(path)!r})

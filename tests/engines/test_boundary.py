@@ -2,17 +2,17 @@
 
 The same Python function runs on Python integers, on numpy index arrays (the
 array-API engine), under numba (the CPU kernels) and under numba-cuda (the
-device kernels, checked in ``tests/cuda_checks.py``); each form must be
+device kernels, checked in ``tests/engines/cuda/cuda_checks.py``); each form must be
 scipy.ndimage's extension, also many line lengths beyond the ends.
 """
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 from numba import njit
 
-import naive
 from sftwave.engines._boundary import MODE_CODES, source_index
 
 jitted = njit(source_index)

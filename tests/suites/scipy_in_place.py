@@ -1,4 +1,4 @@
-"""A pytest plugin for tests/test_scipy_suite.py: sftwave's Gaussian family in scipy's place.
+"""A pytest plugin for tests/suites/test_scipy_suite.py: sftwave's Gaussian family in scipy's place.
 
 Loaded with ``-p scipy_in_place`` into a child pytest that runs scipy's own
 ``scipy/ndimage/tests/test_filters.py``.  scipy's tests look its functions up

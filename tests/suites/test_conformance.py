@@ -38,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from naive import exact_gaussian_filter1d, exact_morlet_transform, rel_rmse
 
 import sftwave
 from sftwave import engines
-from naive import exact_gaussian_filter1d, exact_morlet_transform, rel_rmse
 
 TOL = 1e-6
 BOUND = 2e-5
@@ -251,7 +251,7 @@ def test_cuda_engine_conforms_under_the_simulator():
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(Path(__file__)),
          "-k", "test_engine_conforms and cuda"],
-        cwd=here.parent, env=env, capture_output=True, text=True)
+        cwd=here.parents[1], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "5 passed" in out.stdout, out.stdout[-2000:]
 

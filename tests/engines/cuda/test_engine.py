@@ -1,7 +1,7 @@
 """The 'cuda' engine: the paper's GPU sliding sum (Algorithms 2-3) and the SFT on it.
 
 The kernel checks live in ``cuda_checks.py`` and run in a child process
-(``pytest tests/cuda_checks.py``): once with ``NUMBA_ENABLE_CUDASIM=1``
+(``pytest tests/engines/cuda/cuda_checks.py``): once with ``NUMBA_ENABLE_CUDASIM=1``
 (numba-cuda's simulator runs the kernels on the CPU), and once without it
 where a GPU is present.  The simulator must be switched on before numba.cuda
 is first imported, so a child process is the one way to use it without
@@ -34,7 +34,7 @@ from sftwave.engines.cuda.kernels import cycle_fraction, digit_reverse, source_i
 from sftwave.plans.gaussian import gaussian_plan
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = HERE.parents[2]
 CHECKS = HERE / "cuda_checks.py"
 HAVE_NUMBA_CUDA = importlib.util.find_spec("numba_cuda") is not None
 
