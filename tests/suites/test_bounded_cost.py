@@ -344,10 +344,10 @@ def test_tfr_array_morlet_refuses_a_long_wavelet_before_making_it():
 
 
 def test_the_benchmark_runs_the_same_kind_of_rows():
-    """benchmarks/bounded_cost.py's child prints one JSON line per row (run on a cheap row)."""
+    """benchmarks/probes/bounded_cost.py's child prints one JSON line per row (run on a cheap row)."""
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bounded_cost.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "probes" / "bounded_cost.py"
     code = textwrap.dedent(f"""
         import importlib.util, json
         spec = importlib.util.spec_from_file_location("bounded_cost", {str(path)!r})

@@ -1,4 +1,4 @@
-"""Child script of tests/suites/test_threads.py and benchmarks/threads_stress.py: many threads, first calls.
+"""Child script of tests/suites/test_threads.py and benchmarks/probes/threads_stress.py: many threads, first calls.
 
 Run as ``python tests/suites/threads_child.py THREADS``.  First, for each public
 function in turn, ``THREADS`` threads released together by a barrier make the

@@ -4,8 +4,9 @@ Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
 the bank (:mod:`~sftwave.engines.numba.bank`; its ``iir1`` method along a
 non-last axis by a kernel that keeps the contiguous inner elements side by
 side, and along few long lines by the lane engine, the lines cut into pieces
-run 16 side by side: 1-D, N = 1e6, sigma 128 in about 4 ms against 6 to 8), a :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same
-arithmetic as scipy's ``correlate1d``, on all threads) and a
+run 16 side by side: 1-D, N = 1e6, sigma 128 in about 4 ms against 6 to 8), a
+:class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same arithmetic
+as scipy's ``correlate1d``, on all threads) and a
 :class:`~sftwave.plans.fit.WidePlan` by its exact FFT limit
 (:mod:`~sftwave.engines.numba.wide`).  As in scipy, the first axis writes into
 one array of the working dtype and every later axis filters it in place.
@@ -65,9 +66,10 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     if method == "iir1" and x.dtype in (np.float32, np.float64) and _lanes_pay(x2d, plan):
         direct = (out is not None and out.dtype in (np.float32, np.float64)
                   and axis == x.ndim - 1 and out.flags.c_contiguous)
-        res = out.reshape(-1, n) if direct else np.empty((x2d.shape[0], n), dtype=x.dtype)
+        # (`out is not None` below: direct says so, but mypy does not know)
+        res = out.reshape(-1, n) if direct and out is not None else np.empty((x2d.shape[0], n), dtype=x.dtype)
         _lanes_rows(x2d, plan, mode, cval, res)   # copies the rows first: in place is safe
-        if direct:
+        if direct and out is not None:
             return out
         res = np.moveaxis(res.reshape(shape), -1, axis)
         if out is None:
@@ -78,7 +80,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         out is not None and out.dtype == x.dtype and axis == x.ndim - 1
         and out.flags.c_contiguous
     )
-    if direct_write:
+    if direct_write and out is not None:      # (`out is not None`: for mypy)
         out2d = out.reshape(-1, n)
         overlap = np.may_share_memory(x2d, out2d)
         if not overlap or (_same_memory(x2d, out2d) and n <= bank.MAX_IN_PLACE):
@@ -134,7 +136,7 @@ def _lanes_pay(x2d: np.ndarray, plan) -> bool:
     long rows, at least two groups of 16, each piece at least
     :data:`_LANE_WINDOWS` windows long so that its warm-up costs little (1-D,
     N = 1e6, sigma 8 to 128: 1.6 to 2 times faster than the bank,
-    ``benchmarks/gaussian_lanes_ab.py``).  Many rows stay with the bank: the
+    docs/performance.md).  Many rows stay with the bank: the
     lanes would gain 1.05 to 1.4 times there, for a float64 copy of the rows
     that the bank, filtering a block of lines at a time, does not make (scipy's
     memory rule: about one output).  Decided by the shape alone (see
@@ -183,7 +185,7 @@ def _writable_in_place(x: np.ndarray, out: np.ndarray | None) -> bool:
 def _bank_inner_axis(x: np.ndarray, axis: int, plan, mode: str, cval: float,
                      out: np.ndarray | None) -> np.ndarray:
     """The iir1 bank along a non-last axis of a C-contiguous array (see ``_numba.bank_inner``)."""
-    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    res = out if out is not None and _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
     n = x.shape[axis]
     outer = int(np.prod(x.shape[:axis], dtype=np.int64))
     inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
@@ -218,7 +220,7 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
     """
     if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous:
         return None
-    res = out if _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
+    res = out if out is not None and _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
     n = x.shape[axis]
     outer = int(np.prod(x.shape[:axis], dtype=np.int64))
     inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
@@ -416,7 +418,7 @@ def cast_into(out: np.ndarray, values: np.ndarray) -> None:
     Integers truncate toward zero (numpy's unsafe cast does the same), and
     values beyond the integer dtype's range saturate at its ends (C's
     conversion leaves them undefined: scipy wraps them on x86; a derivative of
-    high order at a tiny sigma reaches 3e12, found by tests/test_fuzz.py).  A
+    high order at a tiny sigma reaches 3e12, found by tests/suites/test_fuzz.py).  A
     bool output is True where the value truncated toward zero is not zero
     (C's conversion to scipy's one-byte bool: 0.94 is False, -2.4 True), where
     numpy would make every non-zero value True.

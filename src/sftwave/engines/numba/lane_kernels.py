@@ -21,7 +21,7 @@ Output kinds: 0 real (one channel), 1 complex (two channels), 2 power, 3 abs,
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
 blocks of steps on explicit vectors, :mod:`.vectors`: about twice as fast,
 1.3 cycles per float64 component update where the arithmetic bound is 0.8 on
-AVX-512; ``benchmarks/lane_kernel.py``), and :func:`run_lanes`, any width, plain loops that numba
+AVX-512; docs/performance.md, measured by a retired A/B script), and :func:`run_lanes`, any width, plain loops that numba
 vectorises over the lanes; the tests check both against the bank.
 """
 
@@ -34,7 +34,6 @@ import numpy as np
 from ._jit import kernel, source_index
 from .vectors import WIDTH as VECTOR_WIDTH
 from .vectors import fma, fms, fnma, load16, mul, store16
-
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
 

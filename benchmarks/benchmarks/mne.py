@@ -1,0 +1,27 @@
+"""sftwave.mne.tfr_array_morlet, MNE's signature: power, avg_power and itc of EEG epochs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sftwave.mne import tfr_array_morlet
+
+from ._data import epochs, warm
+
+
+class TFRArrayMorlet:
+    """20 x 32 x 1000 epochs at 250 Hz, 37 frequencies 4..40 Hz, ``n_cycles = freqs / 2``, decim 4."""
+
+    params = ["power", "avg_power", "itc"]
+    param_names = ["output"]
+
+    def setup(self, output):
+        self.x = epochs(20, 32, 1000)
+        self.freqs = np.geomspace(4.0, 40.0, 37)
+        warm(("tfr", output), lambda: self.time_tfr_array_morlet(output))
+
+    def time_tfr_array_morlet(self, output):
+        tfr_array_morlet(self.x, 250.0, self.freqs, n_cycles=self.freqs / 2, output=output, decim=4)
+
+    def peakmem_tfr_array_morlet(self, output):
+        tfr_array_morlet(self.x, 250.0, self.freqs, n_cycles=self.freqs / 2, output=output, decim=4)

@@ -1,0 +1,56 @@
+"""The comparisons behind ``benchmarks/compare.py``: sftwave against the anchor libraries.
+
+* :mod:`.common`: the machine, the anchors (which are installed, which are
+  skipped and why), the scheduling of timed calls (on
+  :func:`sftwave_paper.timer.measure`, the one timing helper), number and
+  table formatting;
+* :mod:`.gaussian`: Gaussian smoothing and derivatives against scipy.ndimage,
+  OpenCV and SimpleITK, the FIR/bank crossover, the bank methods, float32
+  drift, non-finite input;
+* :mod:`.cwt`: the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and
+  MNE, and the users' workloads (first scalogram, EEG epochs, long signal,
+  audio, plan design);
+* :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in, the stream
+  classes, dask on a local cluster, ``import sftwave``;
+* :mod:`.report`: docs/benchmarks.md from the sections' JSON.
+
+Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
+:data:`SECTIONS`, with its renderer in :mod:`.report`.
+"""
+
+from __future__ import annotations
+
+from . import cwt, gaussian, integrations
+
+#: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
+SECTIONS = {
+    "reference_check": (gaussian.reference_check,
+                        "the exact Gaussian reference against scipy at truncate=12"),
+    "gaussian1d": (gaussian.gaussian1d, "gaussian_filter1d against scipy, sigma 2..2048, orders 0-2"),
+    "gaussian2d": (gaussian.gaussian2d,
+                   "gaussian_filter of an image against scipy, OpenCV and SimpleITK"),
+    "everyday_gaussian": (gaussian.everyday,
+                          "everyday images and volumes (uint8, uint16, strided, 3-D) against "
+                          "scipy and OpenCV"),
+    "derivatives": (gaussian.derivatives,
+                    "gaussian_laplace and gaussian_gradient_magnitude against scipy"),
+    "nonfinite": (gaussian.nonfinite, "the finite check, one NaN and nan_policy='omit'"),
+    "crossover": (gaussian.crossover, "direct FIR against the bank at small sigma"),
+    "bank_methods": (gaussian.bank_methods, "every bank method with the SFT and the ASFT"),
+    "float32_drift": (gaussian.float32_drift, "block errors of a long float32 signal (not a timing)"),
+    "gaussian_first_call": (gaussian.first_call,
+                            "import, plan and first calls in fresh processes, cold and cached"),
+    "cwt": (cwt.cwt, "the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and MNE"),
+    "cwt_first_call": (cwt.cwt_first_call, "each tool's first and second call, peak memory"),
+    "cwt_few_scales": (cwt.few_scales, "the lane engine against line by line for few scales"),
+    "first_scalogram": (cwt.first_scalogram,
+                        "a script's first scalogram: whole fresh processes, every tool"),
+    "eeg": (cwt.eeg, "EEG epochs against MNE's tfr_array_morlet, 1 and 2 threads"),
+    "long_signal": (cwt.long_signal, "N = 1e5, 200 frequencies against fCWT and the output floor"),
+    "audio": (cwt.audio, "10 s of audio, power at 100 frames/s, against fCWT and ssqueezepy"),
+    "design": (cwt.design, "plan design with no cache, xi 1..20"),
+    "mne_dropin": (integrations.mne_dropin, "sftwave.mne.tfr_array_morlet against MNE's, every output"),
+    "stream": (integrations.stream, "stream throughput against the batch functions; long-run drift"),
+    "dask": (integrations.dask_scaling, "sftwave.dask on a 2-worker LocalCluster"),
+    "import_time": (integrations.import_time, "import sftwave against scipy.ndimage, numba, numpy"),
+}

@@ -1,0 +1,348 @@
+"""sftwave inside other tools' workflows: MNE's drop-in, the stream classes, dask, ``import sftwave``."""
+
+from __future__ import annotations
+
+import ast
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from functools import partial
+
+import numpy as np
+
+from .common import ROOT, alternate, anchor, load_average, seconds_once, timed_s
+
+# ----------------------------------------------------------------------------- MNE drop-in
+
+MNE_OUTPUTS = ("complex", "power", "phase", "avg_power", "itc", "avg_power_itc")
+
+
+def _row_difference(a, b, output, weight=None):
+    if output == "phase":        # radians, RMS weighted by the power (as tests/test_mne.py)
+        d = np.angle(np.exp(1j * (a - b)))
+        return float(np.sqrt(np.sum(weight * d ** 2, axis=-1) / np.sum(weight, axis=-1)).max())
+    num = np.sqrt(np.mean(np.abs(a - b) ** 2, axis=-1))
+    return float((num / np.sqrt(np.mean(np.abs(b) ** 2, axis=-1))).max())
+
+
+def mne_dropin(quick: bool) -> dict:
+    """sftwave.mne.tfr_array_morlet against MNE's own, on EEG epochs, every output.
+
+    Epochs 60 x 32 x 1000 float64 at 250 Hz, 37 frequencies 4-40 Hz,
+    ``n_cycles = freqs / 2`` (MNE's idiom), ``decim=4``; each call alternates
+    with MNE's (``n_jobs=1``, ``verbose=False``) over 3 rounds after one
+    untimed call each; medians.  Also the largest per-row relative RMS
+    difference between the two (for 'phase': radians RMS weighted by the power).
+    """
+    from sftwave.mne import tfr_array_morlet
+
+    res: dict = {"load_start": load_average(), "cases": []}
+    if anchor("MNE") is None:
+        res["load_end"] = load_average()
+        return res
+    from mne.time_frequency import tfr_array_morlet as mne_tfr
+
+    shape = (6, 8, 1000) if quick else (60, 32, 1000)
+    rng = np.random.default_rng(0)
+    data = np.cumsum(rng.standard_normal(shape), axis=-1) * 0.1 + rng.standard_normal(shape)
+    freqs = np.geomspace(4.0, 40.0, 37)
+    kw = dict(sfreq=250.0, freqs=freqs, n_cycles=freqs / 2, decim=4)
+    res["shape"] = list(shape)
+    res["rounds"] = rounds = 2 if quick else 3
+    for output in MNE_OUTPUTS:
+        t = alternate({"sftwave": partial(tfr_array_morlet, data, output=output, **kw),
+                       "MNE": partial(mne_tfr, data, output=output, n_jobs=1, verbose=False, **kw)},
+                      rounds)
+        weight = (mne_tfr(data, output="power", n_jobs=1, verbose=False, **kw)
+                  if output == "phase" else None)
+        diff = _row_difference(tfr_array_morlet(data, output=output, **kw),
+                               mne_tfr(data, output=output, n_jobs=1, verbose=False, **kw),
+                               output, weight)
+        case = {"output": output, "sftwave_s": t["sftwave"]["median_s"],
+                "mne_s": t["MNE"]["median_s"], "row_difference": diff}
+        case["mne_over_sftwave"] = case["mne_s"] / case["sftwave_s"]
+        res["cases"].append(case)
+    res["load_end"] = load_average()
+    return res
+
+
+# ----------------------------------------------------------------------------- streams
+
+STREAM_FREQS = np.geomspace(0.002, 0.4, 16)
+
+
+def _stream_rate(make, x, chunk) -> float:
+    """ns per sample streaming ``x`` through a fresh ``make()`` in chunks of ``chunk`` (median of 3)."""
+    streams = iter([make() for _ in range(4)])     # one for the warm-up call, 3 timed
+
+    def run():
+        s = next(streams)
+        for i in range(0, x.size, chunk):
+            s.process(x[i:i + chunk])
+        s.flush()
+
+    return 1e9 * timed_s(run, repeats=3)[0]["median_s"] / x.size
+
+
+def _batch_rate(call, x) -> float:
+    call(x[:1000])
+    return 1e9 * timed_s(lambda: call(x), repeats=3, warmup=False)[0]["median_s"] / x.size
+
+
+def stream(quick: bool) -> dict:
+    """Streaming throughput against the batch functions, and long-run drift.
+
+    * Throughput: nanoseconds per sample of ``GaussianFilter1D(32)`` (one
+      channel) and of ``CWT`` (16 frequencies, power, one channel) fed in
+      chunks of 1, 64 and 4096 samples, against the batch function on the
+      whole signal in the same run (medians of 3 runs after a warm-up).
+    * Drift: a float32 signal of 1e8 samples streamed in chunks of 65 536
+      through ``GaussianFilter1D(32)`` with the SFT and with the ASFT; the
+      outputs of the last 10 000 samples against the batch function on the last
+      100 000 input samples (whose outputs there do not reach its borders),
+      relative to their RMS.  The state is float64 in both, so neither drifts.
+    """
+    import sftwave
+    from sftwave.stream import CWT, GaussianFilter1D
+
+    rng = np.random.default_rng(0)
+    res: dict = {"load_start": load_average(), "throughput": [], "drift": []}
+    sizes = ((1, 2_000), (64, 40_000), (4096, 200_000)) if quick else \
+        ((1, 20_000), (64, 400_000), (4096, 2_000_000))
+    for name, make, batch in (
+            ("GaussianFilter1D(32)", lambda: GaussianFilter1D(32.0),
+             lambda v: sftwave.gaussian_filter1d(v, 32.0)),
+            ("CWT, 16 freqs, power", lambda: CWT(STREAM_FREQS, output="power"),
+             lambda v: sftwave.cwt(v, STREAM_FREQS, output="power"))):
+        for chunk, n in sizes:
+            x = rng.standard_normal(n)
+            make().process(x[:5000])                     # compile
+            res["throughput"].append({"filter": name, "chunk": chunk, "samples": n,
+                                      "stream_ns_per_sample": _stream_rate(make, x, chunk),
+                                      "batch_ns_per_sample": _batch_rate(batch, x)})
+    total = 2_000_000 if quick else 100_000_000
+    chunk = 1 << 16
+    for transform in ("sft", "asft"):
+        s = GaussianFilter1D(32.0, transform=transform)
+        rng = np.random.default_rng(1)
+        state = {"tail": np.zeros(0, np.float32), "outs": []}
+
+        def feed(s=s, rng=rng, state=state):
+            done = 0
+            while done < total:
+                k = min(chunk, total - done)
+                x = (rng.standard_normal(k) + 5.0).astype(np.float32)
+                y = s.process(x)
+                state["tail"] = np.concatenate([state["tail"], x])[-100_000:]
+                state["outs"] = (state["outs"] + [y])[-4:]
+                done += k
+            return np.concatenate(state["outs"] + [s.flush()])[-10_000:]
+
+        seconds, y_end = seconds_once(feed)
+        ref = sftwave.gaussian_filter1d(state["tail"].astype(np.float64), 32.0,
+                                        transform=transform)[-10_000:]
+        e = float(np.sqrt(np.mean((y_end - ref) ** 2) / np.mean(ref ** 2)))
+        res["drift"].append({"transform": transform, "samples": total, "seconds": seconds,
+                             "ns_per_sample": 1e9 * seconds / total, "end_rel_rms_vs_batch": e})
+    res["load_end"] = load_average()
+    return res
+
+
+# ----------------------------------------------------------------------------- dask
+
+
+def _rss() -> int:
+    import psutil
+
+    return psutil.Process().memory_info().rss
+
+
+def _on_cluster(client, make, label):
+    """``make().compute()`` on the cluster: seconds, peak and idle RSS of each worker (sampled at 0.2 s)."""
+    peaks: dict = {}
+    stop = threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            for addr, rss in client.run(_rss).items():
+                peaks[addr] = max(peaks.get(addr, 0), rss)
+            time.sleep(0.2)
+
+    before = dict(client.run(_rss).items())
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    seconds, result = seconds_once(lambda: make().compute())
+    stop.set()
+    t.join()
+    row = {"case": label, "seconds": seconds,
+           "peak_rss_mb_per_worker": sorted(round(v / 2**20) for v in peaks.values()),
+           "idle_rss_mb_per_worker": sorted(round(v / 2**20) for v in before.values())}
+    return row, result
+
+
+def dask_scaling(quick: bool) -> dict:
+    """sftwave.dask on a 2-worker LocalCluster: a 1e8-sample float32 scalogram and a 3-D volume.
+
+    Workers are processes with 1 thread each; inputs are made on the workers
+    by dask's random generator (nothing of that size on the client):
+
+    * ``cwt``: 1e8 float32 samples in chunks of 1e7, 20 frequencies from 0.001
+      to 0.4 cycles per sample, power, ``decim=100`` (the (20, 1e6) result
+      comes back to the client);
+    * ``gaussian_filter``: a 512 x 512 x 256 float32 volume in chunks of
+      128^3, sigma 10 along every axis (the mean of the result comes back).
+
+    Wall time of ``compute()`` (one run after a warm-up on a small array, which
+    compiles the kernels on the workers), and the largest resident memory of
+    each worker process sampled every 0.2 s during it.  For scale, the
+    in-memory function on the same data in this process.
+    """
+    import sftwave
+
+    res: dict = {"load_start": load_average(), "cases": []}
+    if anchor("dask.distributed") is None:
+        res["load_end"] = load_average()
+        return res
+    import logging
+
+    import dask.array as da
+    import distributed
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)   # the nannies' closing chatter
+
+    import sftwave.dask as sd
+
+    n, nchunk = (10_000_000, 2_500_000) if quick else (100_000_000, 10_000_000)
+    vshape, vchunk = ((128, 128, 64), 64) if quick else ((512, 512, 256), 128)
+    freqs = np.geomspace(0.001, 0.4, 20)
+    res["samples"], res["volume"] = n, list(vshape)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        small = da.random.default_rng(9).standard_normal(200_000, chunks=50_000,
+                                                         dtype=np.float32)
+        sd.cwt(small, freqs, output="power", decim=100).compute()           # warm-up
+        sd.gaussian_filter(da.ones((64, 64, 64), chunks=32, dtype=np.float32), 3.0).compute()
+
+        def scalogram():
+            x = da.random.default_rng(0).standard_normal(n, chunks=nchunk, dtype=np.float32)
+            return sd.cwt(x, freqs, output="power", decim=100)
+
+        def volume():
+            v = da.random.default_rng(1).standard_normal(vshape, chunks=vchunk, dtype=np.float32)
+            return sd.gaussian_filter(v, 10.0).mean()
+
+        row, power = _on_cluster(client, scalogram,
+                                 f"cwt {n:.0e} float32, 20 freqs, power, decim 100".replace("e+0", "e"))
+        row["result_shape"] = list(power.shape)
+        res["cases"].append(row)
+        row, _ = _on_cluster(client, volume,
+                             "gaussian_filter {}x{}x{} float32, sigma 10".format(*vshape))
+        res["cases"].append(row)
+    # in memory, in this process (one array at a time), for scale
+    x = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+    res["in_memory_cwt_seconds"] = seconds_once(
+        partial(sftwave.cwt, x, freqs, output="power", decim=100))[0]
+    x = None
+    v = np.random.default_rng(1).standard_normal(vshape, dtype=np.float32)
+    res["in_memory_gaussian_seconds"] = seconds_once(partial(sftwave.gaussian_filter, v, 10.0))[0]
+    res["load_end"] = load_average()
+    return res
+
+
+# ----------------------------------------------------------------------------- import time
+
+IMPORT_CANDIDATES = ("numpy", "scipy.ndimage", "numba", "sftwave")
+IMPORT_REFERENCE = "scipy.ndimage"
+IMPORT_TARGET_S = 0.5
+MUST_BE_ABSENT = ("scipy.ndimage", "scipy.optimize", "numba", "numba_cuda", "matplotlib",
+                  "torch", "threadpoolctl")
+ALSO_CHECKED = ("scipy", "llvmlite", "numba.cuda", "cupy")
+
+_IMPORT_CHILD = r"""
+import sys, time
+t0 = time.perf_counter()
+import {mod}
+t1 = time.perf_counter()
+print(repr((t1 - t0, len(sys.modules), [m for m in {heavy!r} if m in sys.modules])))
+"""
+
+
+def _timed_import(mod: str) -> tuple[float, int, list[str]]:
+    """(seconds for ``import mod``, modules loaded, heavy modules loaded) in a fresh process."""
+    code = _IMPORT_CHILD.format(mod=mod, heavy=MUST_BE_ABSENT + ALSO_CHECKED)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    s, n, heavy = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    return s, n, heavy
+
+
+def _process_wall(statement: str) -> float:
+    """Seconds for the whole ``python -c statement`` process, start to exit."""
+    return seconds_once(lambda: subprocess.run([sys.executable, "-c", statement], cwd=ROOT,
+                                               check=True))[0]
+
+
+def _import_round(order: list[str]) -> dict:
+    """Every candidate (and the ``pass`` baseline) once, in ``order``: raw seconds."""
+    res: dict = {"pass": {"process_s": _process_wall("pass")}}
+    for mod in order:
+        s, n, heavy = _timed_import(mod)
+        res[mod] = {"import_s": s, "modules": n, "heavy": heavy,
+                    "process_s": _process_wall(f"import {mod}")}
+    return res
+
+
+def _stats_ms(xs: list[float]) -> dict:
+    return {"median_ms": statistics.median(xs) * 1e3, "min_ms": min(xs) * 1e3,
+            "max_ms": max(xs) * 1e3, "all_ms": [x * 1e3 for x in xs]}
+
+
+def import_time(quick: bool) -> dict:
+    """Wall time of ``import sftwave`` in fresh processes, against scipy.ndimage, numba and numpy.
+
+    Each measurement is a fresh interpreter, nothing pre-imported; the
+    candidates alternate round by round (the order rotates each round), after
+    one untimed round that fills the bytecode and file caches.  Two figures per
+    candidate: *import* (``time.perf_counter()`` around ``import X`` inside the
+    child, numpy included) and *process - pass* (the wall time of the whole
+    ``python -c "import X"`` process minus that of ``python -c "pass"``).  The
+    child also reports which heavy modules ended up in ``sys.modules``: after
+    ``import sftwave`` none of MUST_BE_ABSENT may be there.  Target: ``import
+    sftwave`` <= 0.5 s.
+    """
+    rounds_n = 3 if quick else 15
+    order = list(IMPORT_CANDIDATES)
+    _import_round(order)   # untimed: fills __pycache__ and the OS file cache
+    rounds = [_import_round(order[i % len(order):] + order[:i % len(order)])
+              for i in range(rounds_n)]  # alternate, rotating the order, so drift hits all alike
+    base = _stats_ms([r["pass"]["process_s"] for r in rounds])
+    out: dict = {"rounds": rounds_n, "warmup_rounds": 1, "reference": IMPORT_REFERENCE,
+                 "target_s": IMPORT_TARGET_S, "must_be_absent": list(MUST_BE_ABSENT),
+                 "also_checked": list(ALSO_CHECKED), "pass_process": base, "candidates": {}}
+    for mod in IMPORT_CANDIDATES:
+        imp = _stats_ms([r[mod]["import_s"] for r in rounds])
+        proc = _stats_ms([r[mod]["process_s"] for r in rounds])
+        out["candidates"][mod] = {
+            "statement": f"import {mod}",
+            "import": imp,
+            "process": proc,
+            "process_minus_pass": {"median_ms": proc["median_ms"] - base["median_ms"],
+                                   "min_ms": proc["min_ms"] - base["min_ms"]},
+            "modules_in_sys_modules": statistics.median(r[mod]["modules"] for r in rounds),
+            "heavy_modules_loaded": sorted({m for r in rounds for m in r[mod]["heavy"]}),
+        }
+    ref = out["candidates"][IMPORT_REFERENCE]
+    for c in out["candidates"].values():
+        c["ratio_to_reference"] = {
+            "import_median": c["import"]["median_ms"] / ref["import"]["median_ms"],
+            "import_min": c["import"]["min_ms"] / ref["import"]["min_ms"],
+            "process_minus_pass_median": (c["process_minus_pass"]["median_ms"]
+                                          / ref["process_minus_pass"]["median_ms"]),
+        }
+    sft = out["candidates"]["sftwave"]
+    out["sftwave_must_be_absent_loaded"] = [m for m in MUST_BE_ABSENT
+                                            if m in sft["heavy_modules_loaded"]]
+    return out
