@@ -15,9 +15,9 @@ import sys
 import numpy as np
 import pytest
 
-from sftwave_paper import morlet_error as me
 from sftwave.plans import fit as design
 from sftwave.plans import gaussian, morlet
+from sftwave_paper import morlet_error as me
 
 SIGMA = me.SIGMA
 

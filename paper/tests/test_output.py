@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+
 def test_result_files_errors_name_the_users_path(tmp_path, capsys):
     """The paper commands' JSON writer: an error names the file asked for, not a temporary."""
     from sftwave_paper.output import write_json_atomic, write_json_reporting

@@ -21,8 +21,8 @@ import naive
 import numpy as np
 import pytest
 
-from sftwave_paper import timing as tm
 from sftwave.plans.fit import plan_kernel
+from sftwave_paper import timing as tm
 
 HAVE_XP = importlib.util.find_spec("array_api_compat") is not None
 HAVE_TORCH = HAVE_XP and importlib.util.find_spec("torch") is not None

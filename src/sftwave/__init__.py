@@ -10,7 +10,6 @@ sample that does not depend on the width:
 True
 """
 
-from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .apply import apply_plan
 from .inverse import icwt
 from .ndimage import (
@@ -19,6 +18,7 @@ from .ndimage import (
     gaussian_gradient_magnitude,
     gaussian_laplace,
 )
+from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .workers import get_workers, set_workers
 
 __all__ = [

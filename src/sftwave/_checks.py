@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -106,6 +106,10 @@ def check_mode(mode: Any, name: str = "mode") -> str:
     return MODES[mode]
 
 
+@overload
+def check_cval(cval: Any, name: str = ..., *, complex_ok: Literal[False] = ...) -> float: ...
+@overload
+def check_cval(cval: Any, name: str = ..., *, complex_ok: bool) -> float | complex: ...
 def check_cval(cval: Any, name: str = "cval", *, complex_ok: bool = False) -> float | complex:
     """A real fill value; complex only where ``complex_ok`` (complex input, as scipy allows)."""
     value = _scalar(cval)
@@ -392,7 +396,8 @@ def overlaps(a: Any, b: Any) -> bool:
     if not np.may_share_memory(a, b):
         return False
     try:
-        return bool(np.shares_memory(a, b, max_work=_OVERLAP_MAX_WORK))
+        # numpy's stubs take only -1 and 0, its documentation any bound
+        return bool(np.shares_memory(a, b, max_work=_OVERLAP_MAX_WORK))  # type: ignore[arg-type]
     except _TOO_HARD:                       # the bound was reached
         return True
 

@@ -71,8 +71,10 @@ def deprecate_parameter(old: str, *, new: str | None = None, since: str,
     ...     warnings.simplefilter("always")
     ...     smooth(2.0, width=3.0)
     6.0
-    >>> print(caught[0].category.__name__, caught[0].message)
-    FutureWarning smooth: parameter 'width' is deprecated since sftwave 0.2 and will be removed in 0.4; use 'sigma' instead.
+    >>> caught[0].category.__name__
+    'FutureWarning'
+    >>> print(caught[0].message)
+    smooth: parameter 'width' is deprecated since sftwave 0.2 and will be removed in 0.4; use 'sigma' instead.
     >>> smooth(2.0, sigma=3.0, width=3.0)
     Traceback (most recent call last):
     ...

@@ -169,7 +169,7 @@ def docfiller(func: F) -> F:
     >>> "scipy.ndimage" in f.__doc__
     True
     """
-    lines = []
+    lines: list[str] = []
     for line in (func.__doc__ or "").split("\n"):
         stripped = line.strip()
         if stripped.startswith("%(") and stripped.endswith(")s"):

@@ -54,11 +54,15 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._checks import check_positive
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "fourier_factor",
@@ -108,7 +112,7 @@ def fourier_factor(xi: float = 6.0) -> float:
     return 4.0 * math.pi / (xi + math.sqrt(2.0 + xi * xi))
 
 
-def fourier_period(freqs, xi=6.0) -> np.ndarray:
+def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
     """Torrence & Compo's Fourier period of the scale that sftwave's frequency ``freqs`` has.
 
     ``lambda = fourier_factor(xi) * xi / (2 pi f)``: for ``xi = 6``, 0.9865 / f.
@@ -124,7 +128,7 @@ def fourier_period(freqs, xi=6.0) -> np.ndarray:
     return factor * xis / (2.0 * np.pi * f)
 
 
-def frequencies_for_periods(periods, xi=6.0) -> np.ndarray:
+def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
     """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods (the inverse
     of :func:`fourier_period`).
 
@@ -180,7 +184,7 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
     return fourier_factor(xi) / math.sqrt(2.0) * dist / fs
 
 
-def coi_mask(freqs, n: int, fs: float = 1.0, xi=6.0) -> np.ndarray:
+def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 6.0) -> np.ndarray:
     """True where a coefficient of the scalogram lies inside the cone of influence.
 
     Shape ``(len(freqs), n)``: row ``f`` is masked at the times where its
@@ -197,7 +201,7 @@ def coi_mask(freqs, n: int, fs: float = 1.0, xi=6.0) -> np.ndarray:
     return math.sqrt(2.0) * scale[:, None] > dist[None, :]
 
 
-def global_spectrum(power, mask=None, axis: int = -1) -> np.ndarray:
+def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int = -1) -> np.ndarray:
     """Torrence & Compo's global wavelet spectrum (eq. 22): the time average of the power.
 
     ``mask`` (True: left out, e.g. :func:`coi_mask`) averages over the rest
@@ -217,7 +221,7 @@ def global_spectrum(power, mask=None, axis: int = -1) -> np.ndarray:
         return np.where(keep, p, 0.0).sum(axis=axis) / np.where(count > 0, count, np.nan)
 
 
-def _scales(freqs, xi) -> tuple[np.ndarray, np.ndarray]:
+def _scales(freqs: ArrayLike, xi: float | ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     if np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be positive and finite; got {freqs!r}")
@@ -232,8 +236,9 @@ def _dj(scales: np.ndarray) -> np.ndarray:
     return np.abs(np.gradient(np.log2(scales)))
 
 
-def scale_average(power, freqs, fs: float = 1.0, xi=6.0, *, band=None, axis: int = -2,
-                  cdelta: float | None = None) -> np.ndarray:
+def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
+                  band: Sequence[float] | None = None, axis: int = -2, cdelta: float | None = None
+                  ) -> np.ndarray:
     """Torrence & Compo's scale-averaged power (eq. 24) over the rows in ``band``.
 
     ``(dj dt / C_delta) sum_j power_j / s_j`` over the rows whose frequency
@@ -261,7 +266,7 @@ def scale_average(power, freqs, fs: float = 1.0, xi=6.0, *, band=None, axis: int
     return p @ w
 
 
-def _band(f: np.ndarray, band) -> np.ndarray:
+def _band(f: np.ndarray, band: Sequence[float] | None) -> np.ndarray:
     if band is None:
         return np.ones(f.size, bool)
     lo, hi = sorted(float(b) for b in band)
@@ -271,7 +276,7 @@ def _band(f: np.ndarray, band) -> np.ndarray:
     return sel
 
 
-def ar1(x) -> tuple[float, float, float]:
+def ar1(x: ArrayLike) -> tuple[float, float, float]:
     """Lag-1 autocorrelation of ``x`` (Allen & Smith's unbiased AR(1) estimate, as pycwt).
 
     Returns ``(g, a, mu2)``: the lag-1 coefficient, the innovation's
@@ -279,13 +284,13 @@ def ar1(x) -> tuple[float, float, float]:
     the variance.  ``ValueError`` where no unbiased estimate exists (too short
     a series or too strong a trend; pycwt raises a ``Warning``).
     """
-    x = np.asarray(x, dtype=np.float64).ravel()
-    N = x.size
-    if N < 3 or not np.all(np.isfinite(x)):
+    v = np.asarray(x, dtype=np.float64).ravel()
+    N = v.size
+    if N < 3 or not np.all(np.isfinite(v)):
         raise ValueError("ar1 needs at least 3 finite samples")
-    x = x - x.mean()
-    c0 = x @ x / N
-    c1 = x[:-1] @ x[1:] / (N - 1)
+    v = v - v.mean()
+    c0 = v @ v / N
+    c1 = v[:-1] @ v[1:] / (N - 1)
     B = -c1 * N - c0 * N ** 2 - 2 * c0 + 2 * c1 - c1 * N ** 2 + c0 * N
     A = c0 * N ** 2
     C = N * (c0 + c1 * N - c1)
@@ -299,7 +304,7 @@ def ar1(x) -> tuple[float, float, float]:
     return float(g), float(a), float(mu2)
 
 
-def red_noise_spectrum(periods, alpha: float, dt: float = 1.0) -> np.ndarray:
+def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.ndarray:
     """The normalised AR(1) spectrum at Fourier periods ``periods`` (eq. 16).
 
     ``(1 - alpha^2) / (1 + alpha^2 - 2 alpha cos(2 pi dt / period))``; 1
@@ -309,8 +314,9 @@ def red_noise_spectrum(periods, alpha: float, dt: float = 1.0) -> np.ndarray:
     return (1 - alpha ** 2) / (1 + alpha ** 2 - 2 * alpha * np.cos(2 * np.pi * dt / p))
 
 
-def significance(signal, freqs, fs: float = 1.0, xi: float = 6.0, *, alpha: float | None = None,
-                 level: float = 0.95, test: str = "local", dof=None, band=None,
+def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
+                 alpha: float | None = None, level: float = 0.95, test: str = "local",
+                 dof: ArrayLike | None = None, band: Sequence[float] | None = None,
                  cdelta: float | None = None) -> tuple[Any, Any]:
     """Power significant at ``level`` against AR(1) noise (Torrence & Compo, section 4).
 
@@ -429,7 +435,7 @@ def reconstruction_factor(xi: float = 6.0) -> float:
     kappa = math.exp(-0.5 * xi * xi)
     norm = normalisation_factor(xi) * math.pi ** -0.25
 
-    def h_over_u(u):
+    def h_over_u(u: float) -> float:
         # psi_0's transform summed over +-u: norm exp(-(u - xi)^2 / 2) (1 - exp(-xi u))^2,
         # without the cancellation of its two Gaussians and the kappa term at small u
         return norm * math.exp(-0.5 * (u - xi) ** 2) * math.expm1(-xi * u) ** 2 / u if u > 0 else 0.0

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from . import engines
-from .engines import nonfinite
 from ._checks import check_axis, check_cval, check_mode, scalogram_dtype
 from ._docs import docfiller
+from .engines import nonfinite
 from .plans import FIRPlan, SFTPlan, WidePlan
 
 __all__ = ["apply_plan"]
@@ -24,7 +24,7 @@ __all__ = ["apply_plan"]
 
 @docfiller
 def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
-               mode: str = "reflect", cval: float = 0.0, engine: str | None = None) -> Any:
+               mode: str = "reflect", cval: float | complex = 0.0, engine: str | None = None) -> Any:
     """Filter ``x`` along ``axis`` with ``plan``: ``y[n] = sum_k h[k] x[n - k]``, ``h`` the plan's kernel.
 
     Parameters

@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,10 +59,13 @@ from .engines import nonfinite
 from .engines.numba import pool
 from .plans import select_gaussian
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, DTypeLike
+
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt"]
 
 
-def _dask_array(x: Any):
+def _dask_array(x: Any) -> tuple[Any, Any]:
     try:
         import dask.array as da
     except ImportError as exc:
@@ -115,7 +119,7 @@ def _gaussian_reach(sigma: float, order: int, n: int, kwargs: dict) -> int | Non
     return max(left, right)
 
 
-def _rechunk_axis(x, axis: int, least: int, multiple: int = 1):
+def _rechunk_axis(x: Any, axis: int, least: int, multiple: int = 1) -> Any:
     """``x`` with every chunk along ``axis`` at least ``least`` long (and, but for the last, a
     multiple of ``multiple``): neighbouring chunks merged, as few as possible."""
     n = x.shape[axis]
@@ -134,9 +138,9 @@ def _rechunk_axis(x, axis: int, least: int, multiple: int = 1):
     return x.rechunk({axis: sizes})
 
 
-def gaussian_filter1d(input, sigma: float, axis: int = -1, order: int = 0, output=None,
-                      mode: str = "reflect", cval: float = 0.0, truncate: float = 4.0,
-                      **kwargs) -> Any:
+def gaussian_filter1d(input: ArrayLike, sigma: float, axis: int = -1, order: int = 0,
+                      output: DTypeLike | None = None, mode: str = "reflect", cval: float | complex = 0.0,
+                      truncate: float = 4.0, **kwargs: Any) -> Any:
     """:func:`sftwave.gaussian_filter1d` of a dask array, lazily (same arguments).
 
     ``output`` may be None or a dtype (not an array: the result is a new
@@ -171,7 +175,7 @@ def gaussian_filter1d(input, sigma: float, axis: int = -1, order: int = 0, outpu
 
     nblocks = x.npartitions
 
-    def block(b):
+    def block(b: np.ndarray) -> Any:
         with pool.limit(_block_workers(nblocks)):
             return batch(b, sigma, axis=axis, order=order, output=output, mode=mode, cval=cval,
                          **kw)
@@ -182,8 +186,10 @@ def gaussian_filter1d(input, sigma: float, axis: int = -1, order: int = 0, outpu
                          meta=np.empty((0,) * x.ndim, dtype))
 
 
-def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval: float = 0.0,
-                    truncate: float = 4.0, *, axes=None, **kwargs) -> Any:
+def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int | Sequence[int] = 0,
+                    output: DTypeLike | None = None, mode: str | Sequence[str] = "reflect",
+                    cval: float | complex = 0.0, truncate: float = 4.0, *,
+                    axes: int | Sequence[int] | None = None, **kwargs: Any) -> Any:
     """:func:`sftwave.gaussian_filter` of a dask array, lazily: one overlap per filtered axis.
 
     As the in-memory function, the axes are filtered in floating point and
@@ -204,7 +210,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval: fl
     orders = per_axis(order, len(axes), "order")
     modes = per_axis(mode, len(axes), "mode")
     dtype = np.dtype(output) if output is not None else x.dtype
-    work = np.dtype(np.float32) if x.dtype in (np.float32, np.float16) else (
+    work: np.dtype = np.dtype(np.float32) if x.dtype in (np.float32, np.float16) else (
         np.dtype(np.complex128) if x.dtype.kind == "c" else np.dtype(np.float64))
     if x.dtype == np.complex64:
         work = np.dtype(np.complex64)
@@ -218,7 +224,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval: fl
         return y if y is not x else x.copy()
     from .engines.numba.filters import cast_into
 
-    def cast(b):
+    def cast(b: np.ndarray) -> np.ndarray:
         """The final cast as the CPU engine casts (C's conversion, saturating integers)."""
         out = np.empty(b.shape, dtype)
         cast_into(out, b)
@@ -248,8 +254,8 @@ def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> int:
     return int(reach)
 
 
-def cwt(x, freqs, fs: float = 1.0, *, axis: int = -1, decim: int = 1, output: str = "complex",
-        dtype=None, **kwargs) -> Any:
+def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, decim: int = 1,
+        output: str = "complex", dtype: DTypeLike | None = None, **kwargs: Any) -> Any:
     """:func:`sftwave.cwt` of a dask array, lazily: shape ``x.shape`` without ``axis``, then
     ``(len(freqs), ceil(n / decim))``, chunked as ``x`` along its other axes.
 
@@ -294,7 +300,7 @@ def cwt(x, freqs, fs: float = 1.0, *, axis: int = -1, decim: int = 1, output: st
     parts = g.npartitions                      # blocks in all (a number: no array in the closure)
     periodic = boundary == "periodic"
 
-    def block(b, block_info=None):
+    def block(b: np.ndarray, block_info: Any = None) -> Any:
         k = block_info[0]["chunk-location"][last]
         with pool.limit(_block_workers(parts)):
             y = batch(b, f, fs, output=output, decim=decim, dtype=dtype, **kwargs)

@@ -45,12 +45,15 @@ the rows' span, the same for both.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._checks import check_choice, check_positive
 from .analysis import normalisation_factor, reconstruction_factor
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["icwt", "reconstruction_weights", "METHODS"]
 
@@ -58,7 +61,7 @@ __all__ = ["icwt", "reconstruction_weights", "METHODS"]
 METHODS = ("lsq", "tc")
 
 
-def _rows(freqs, fs: float, xi) -> tuple[np.ndarray, np.ndarray, float]:
+def _rows(freqs: ArrayLike, fs: float, xi: float | ArrayLike) -> tuple[np.ndarray, np.ndarray, float]:
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     if f.ndim != 1 or f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be a non-empty 1-D array of positive frequencies; got "
@@ -93,7 +96,7 @@ def _response(sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
     return (0.5 * B * sigma * math.sqrt(2 * math.pi))[:, None] * total
 
 
-def reconstruction_weights(freqs, fs: float = 1.0, xi: float = 6.0, method: str = "lsq"
+def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, method: str = "lsq"
                            ) -> np.ndarray:
     """The weight of each row's real part in :func:`icwt` (one per frequency).
 
@@ -124,8 +127,8 @@ def reconstruction_weights(freqs, fs: float = 1.0, xi: float = 6.0, method: str 
     return tc * c
 
 
-def icwt(W, freqs, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2, rows=None,
-         method: str = "lsq") -> Any:
+def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2,
+         rows: slice | tuple[float, float] | ArrayLike | None = None, method: str = "lsq") -> Any:
     """The signal back from its complex scalogram (``cwt(..., output='complex')``).
 
     Parameters
@@ -179,8 +182,8 @@ def icwt(W, freqs, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2, rows=Non
                 isinstance(v, (int, float, np.floating, np.integer)) for v in rows):
             lo, hi = sorted(float(v) for v in rows)
             sel = np.flatnonzero((f >= lo) & (f <= hi))
-        else:
-            sel = sel[rows]
+        else:   # a slice, mask or index array (numpy checks it; its stubs take no ArrayLike)
+            sel = sel[rows]  # type: ignore[index]
         if sel.size == 0:
             raise ValueError(f"rows={rows!r} selects no row")
     weights = reconstruction_weights(f[sel], fs, xi, method)

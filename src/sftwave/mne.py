@@ -32,12 +32,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .ndimage import gaussian_filter1d
 from .wavelets import cwt
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["tfr_array_morlet", "OUTPUTS"]
 
@@ -90,7 +93,8 @@ def _sftwave_norm(sigma: np.ndarray, xi: np.ndarray) -> np.ndarray:
     return C / (math.pi ** 0.25 * np.sqrt(sigma))
 
 
-def _check(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output):
+def _check(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any, use_fft: Any, decim: Any,
+           output: Any) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, bool, slice]:
     """MNE's checks, in MNE's order and with its messages (ValueError throughout)."""
     data = np.asarray(data)
     if data.ndim != 3:
@@ -141,9 +145,10 @@ def _check(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output):
     return data, sfreq, freqs, n_cycles, zero_mean, decim
 
 
-def tfr_array_morlet(data, sfreq, freqs, n_cycles=7.0, zero_mean=True, use_fft=True, decim=1,
-                     output="complex", n_jobs=None, *, verbose=None,
-                     tol: float = 1e-5) -> np.ndarray:
+def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: float | ArrayLike = 7.0,
+                     zero_mean: bool | None = True, use_fft: bool = True, decim: int | slice = 1,
+                     output: str = "complex", n_jobs: int | None = None, *,
+                     verbose: bool | str | int | None = None, tol: float = 1e-5) -> np.ndarray:
     """Time-frequency representation by Morlet wavelets, as ``mne.time_frequency.tfr_array_morlet``.
 
     Parameters
@@ -206,7 +211,7 @@ def tfr_array_morlet(data, sfreq, freqs, n_cycles=7.0, zero_mean=True, use_fft=T
     'phase' within 1e-3 radians RMS weighted by the power (the phase of a
     coefficient near zero is arbitrary in both), tested against MNE on
     EEG-like 1/f noise and random walks, every output, both ``zero_mean``,
-    int and slice ``decim`` (``tests/test_mne_dropin.py``); what is left is
+    int and slice ``decim`` (``tests/test_mne.py``); what is left is
     MNE's truncation of its wavelets at 5 sigma and ``tol``.
 
     Examples

@@ -51,12 +51,12 @@ Where sftwave differs from scipy, on purpose:
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import engines
-from .engines import nonfinite
 from ._checks import (
     apart_from,
     check_axes,
@@ -73,7 +73,13 @@ from ._checks import (
     per_axis,
 )
 from ._docs import docfiller
+from .engines import nonfinite
 from .plans import GAUSSIAN_METHODS, select_gaussian
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, DTypeLike
+
+    from .plans import FIRPlan, SFTPlan, WidePlan
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "gaussian_laplace", "gaussian_gradient_magnitude"]
 
@@ -82,8 +88,9 @@ __all__ = ["gaussian_filter1d", "gaussian_filter", "gaussian_laplace", "gaussian
 _ZERO_SIGMA = 1e-15
 
 
-def _plan_axis(eng, name: str, sigma: float, order: int, n: int, *, truncate: float, radius,
-               method: str, transform: str, tol):
+def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncate: float,
+               radius: int | None, method: str, transform: str, tol: float | None
+               ) -> SFTPlan | FIRPlan | WidePlan:
     return select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
                            fir_taps_per_order=eng.fir_taps_per_order(),
@@ -98,7 +105,8 @@ def _check_nan_policy(nan_policy: Any, min_weight: Any) -> tuple[str, float]:
     return nan_policy, w
 
 
-def _run(eng, x, steps, *, cval, output, bank_method: str, nan_policy: str, min_weight: float):
+def _run(eng: Any, x: Any, steps: list[tuple[int, Any, str]], *, cval: float | complex, output: Any,
+         bank_method: str, nan_policy: str, min_weight: float) -> Any:
     """The engine's filter, with non-finite samples confined (``'propagate'``) or omitted."""
     if nan_policy == "omit":
         return nonfinite.filter_omit(eng, x, steps, cval=cval, output=output,
@@ -109,13 +117,13 @@ def _run(eng, x, steps, *, cval, output, bank_method: str, nan_policy: str, min_
 
 @docfiller
 def gaussian_filter1d(
-    input,
+    input: ArrayLike,
     sigma: float,
     axis: int = -1,
     order: int = 0,
-    output=None,
+    output: np.ndarray | DTypeLike | None = None,
     mode: str = "reflect",
-    cval: float = 0.0,
+    cval: float | complex = 0.0,
     truncate: float = 4.0,
     *,
     radius: int | None = None,
@@ -182,16 +190,16 @@ def gaussian_filter1d(
 
 @docfiller
 def gaussian_filter(
-    input,
-    sigma,
-    order=0,
-    output=None,
-    mode="reflect",
-    cval: float = 0.0,
+    input: ArrayLike,
+    sigma: float | Sequence[float],
+    order: int | Sequence[int] = 0,
+    output: np.ndarray | DTypeLike | None = None,
+    mode: str | Sequence[str] = "reflect",
+    cval: float | complex = 0.0,
     truncate: float = 4.0,
     *,
-    radius=None,
-    axes=None,
+    radius: int | Sequence[int] | None = None,
+    axes: int | Sequence[int] | None = None,
     method: str = "auto",
     bank_method: str = "auto",
     transform: str = "auto",
@@ -244,7 +252,7 @@ def gaussian_filter(
     method = check_choice(method, GAUSSIAN_METHODS, "method")
     tol = check_tol(tol)
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    steps = []
+    steps: list[tuple[int, Any, str]] = []
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
         if s <= _ZERO_SIGMA:
             continue        # scipy's rule: not filtered, whatever the order
@@ -255,8 +263,10 @@ def gaussian_filter(
                 nan_policy=nan_policy, min_weight=min_weight)
 
 
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
-                     **kwargs) -> Any:
+def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
+                     output: np.ndarray | DTypeLike | None = None, mode: str | Sequence[str] = "reflect",
+                     cval: float | complex = 0.0, *, axes: int | Sequence[int] | None = None,
+                     **kwargs: Any) -> Any:
     """Multidimensional Laplace filter using Gaussian second derivatives, like scipy's.
 
     The sum over ``axes`` of :func:`gaussian_filter` with ``order=2`` along
@@ -309,7 +319,7 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     for s, ax in zip(sigmas, axes):
         full[ax] = s
 
-    def second(ax, dest, m):
+    def second(ax: int, dest: Any, m: str) -> Any:
         order = [0] * ndim
         order[ax] = 2
         return gaussian_filter(x, full, order, dest, m, cval, engine=name, **kwargs)
@@ -317,8 +327,10 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     return _sum_over_axes(name, x, axes, modes, output, second, square=False)
 
 
-def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
-                                axes=None, **kwargs) -> Any:
+def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float],
+                                output: np.ndarray | DTypeLike | None = None,
+                                mode: str | Sequence[str] = "reflect", cval: float | complex = 0.0, *,
+                                axes: int | Sequence[int] | None = None, **kwargs: Any) -> Any:
     """Multidimensional gradient magnitude using Gaussian derivatives, like scipy's.
 
     ``sqrt(sum over axes of gaussian_filter(input, sigma, order=1 along that
@@ -366,7 +378,7 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     ndim = len(x.shape)
     modes = per_axis(mode, len(axes), "mode")
 
-    def first(ax, dest, m):
+    def first(ax: int, dest: Any, m: str) -> Any:
         order = [0] * ndim
         order[ax] = 1
         return gaussian_filter(x, sigma, order, dest, m, cval, engine=name, **kwargs)
@@ -374,7 +386,8 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     return _sum_over_axes(name, x, axes, modes, output, first, square=True)
 
 
-def _derivative_input(input, output, axes, kwargs: dict) -> tuple[str, Any, tuple[int, ...]]:
+def _derivative_input(input: Any, output: Any, axes: Any, kwargs: dict
+                      ) -> tuple[str, Any, tuple[int, ...]]:
     """The engine, the input array and the axes of :func:`gaussian_laplace` and
     :func:`gaussian_gradient_magnitude` (``engine`` taken out of ``kwargs``).
 
@@ -390,7 +403,8 @@ def _derivative_input(input, output, axes, kwargs: dict) -> tuple[str, Any, tupl
     return name, apart_from(x, output), axes
 
 
-def _sum_over_axes(name: str, x, axes, modes, output, derivative, *, square: bool):
+def _sum_over_axes(name: str, x: Any, axes: tuple[int, ...], modes: list[str], output: Any,
+                   derivative: Callable[[int, Any, str], Any], *, square: bool) -> Any:
     """scipy's ``generic_laplace`` (``square=False``) and ``generic_gradient_magnitude`` (True).
 
     The Laplacian: the first axis's derivative is written into the output;
@@ -416,7 +430,7 @@ def _sum_over_axes(name: str, x, axes, modes, output, derivative, *, square: boo
             out += derivative(ax, out.dtype, m)
         return out
     if out.dtype.kind == "f":
-        from .engines.numba.filters import hypot_into     # numba: imported on first use
+        from .engines.numba.filters import hypot_into  # numba: imported on first use
 
         for ax, m in later:
             hypot_into(out, derivative(ax, out.dtype, m))
@@ -429,7 +443,7 @@ def _sum_over_axes(name: str, x, axes, modes, output, derivative, *, square: boo
     return eng.filter(np.sqrt(acc, out=acc), [], cval=0.0, output=out)
 
 
-def _power_of_two_exponent(a) -> int:
+def _power_of_two_exponent(a: np.ndarray) -> int:
     """``e`` with the largest magnitude of ``a``'s parts in ``[2**(e-1), 2**e)`` (0 for zeros)."""
     top = float(np.max(np.abs(np.concatenate([a.real.ravel(), a.imag.ravel()])))) if a.size else 0.0
     return math.frexp(top)[1] if top and math.isfinite(top) else 0
@@ -442,7 +456,7 @@ def _times_power_of_two(a: np.ndarray, k: int) -> np.ndarray:
     return a
 
 
-def _complex_magnitude(out: np.ndarray, rest) -> np.ndarray:
+def _complex_magnitude(out: np.ndarray, rest: Iterable[np.ndarray]) -> np.ndarray:
     """``sqrt(out**2 + sum of d**2 for d in rest)`` into complex ``out``, squares scaled by ``2**-2e``."""
     e = _power_of_two_exponent(out)
     acc = np.square(_times_power_of_two(out.copy(), -e))
@@ -456,7 +470,8 @@ def _complex_magnitude(out: np.ndarray, rest) -> np.ndarray:
     return _times_power_of_two(out, e)
 
 
-def _sum_over_axes_xp(x, axes, modes, derivative, *, square: bool):
+def _sum_over_axes_xp(x: Any, axes: tuple[int, ...], modes: list[str],
+                      derivative: Callable[[int, Any, str], Any], *, square: bool) -> Any:
     """:func:`_sum_over_axes` in array-API code (torch, CuPy): new arrays, differentiable."""
     from array_api_compat import array_namespace
 

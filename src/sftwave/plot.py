@@ -17,11 +17,15 @@ long signal is drawn as its per-column minimum and maximum.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import analysis
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from numpy.typing import ArrayLike
 
 __all__ = ["scalogram", "ScalogramFigure", "TimeBlocks", "reduce_time", "time_block_edges",
            "Y_AXES", "REDUCTIONS"]
@@ -74,7 +78,7 @@ def time_block_edges(n_times: int, max_columns: int) -> np.ndarray:
     return np.append(np.arange(0, n_times, block), n_times)
 
 
-def reduce_time(values, max_columns: int, how: str = "max") -> TimeBlocks:
+def reduce_time(values: ArrayLike, max_columns: int, how: str = "max") -> TimeBlocks:
     """Reduce a scalogram along time (its last axis) to at most ``max_columns`` columns.
 
     Each column is the maximum (``how='max'``) or the mean (``'mean'``) of a
@@ -148,7 +152,8 @@ def _envelope(s: np.ndarray, max_columns: int) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(centre, 2), np.column_stack([lo, hi]).ravel()
 
 
-def _coi_at(f: np.ndarray, xi, fs: float, samples: np.ndarray, total: int) -> np.ndarray:
+def _coi_at(f: np.ndarray, xi: float | ArrayLike, fs: float, samples: np.ndarray, total: int
+            ) -> np.ndarray:
     """:func:`sftwave.analysis.coi_mask` at given sample indices of a ``total``-sample signal."""
     xis = np.broadcast_to(np.asarray(xi, dtype=np.float64), f.shape)
     dist = (np.minimum(samples, total - 1 - samples) + 0.5) / fs
@@ -170,19 +175,21 @@ class ScalogramFigure:
     global_ax: Any = None
 
 
-def _matplotlib():
+def _matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:
         raise ImportError("sftwave.plot needs matplotlib: pip install 'sftwave[plot]'") from exc
 
 
-def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim: int = 1,
+def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0, *,
+              xi: float | ArrayLike = 6.0, t0: float = 0.0, decim: int = 1,
               kind: str = "power", y: str = "frequency", time_unit: str = "s",
-              freq_unit: str | None = None, signal=None, signal_label: str = "signal",
-              coi: bool = True, significance=None, global_spectrum: bool = False,
-              global_significance=None, decades: float = 3.0, cmap: str = "viridis",
-              ax=None, title: str | None = None, max_columns: int | None = None,
+              freq_unit: str | None = None, signal: ArrayLike | None = None,
+              signal_label: str = "signal", coi: bool = True, significance: ArrayLike | None = None,
+              global_spectrum: bool = False, global_significance: ArrayLike | None = None,
+              decades: float = 3.0, cmap: str = "viridis", ax: Axes | None = None,
+              title: str | None = None, max_columns: int | None = None,
               reduce: str = "max") -> ScalogramFigure:
     """Draw a scalogram: ``cwt``'s coefficients or power against time and frequency.
 
@@ -313,7 +320,7 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     coi_art = None
     mask = (_coi_at(f, xi, fs, np.rint(centre * decim).astype(np.int64), n * decim)
             if coi else None)
-    if coi:
+    if mask is not None:                         # (coi)
         coi_art = ax.contourf(t, yv[order], mask[order].astype(float), levels=[0.5, 1.5],
                               colors="none", hatches=["//"])
         ax.contour(t, yv[order], mask[order].astype(float), levels=[0.5], colors="white",
@@ -334,6 +341,7 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
         signal_ax.set_ylabel(signal_label)
         signal_ax.set_xlim(ax.get_xlim())
     if global_ax is not None:
+        assert full is not None                  # (global_spectrum refuses TimeBlocks above)
         full_mask = (analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi
                      else None)
         g = analysis.global_spectrum(full, full_mask)
@@ -352,7 +360,7 @@ def scalogram(values, freqs, fs: float = 1.0, *, xi=6.0, t0: float = 0.0, decim:
     return ScalogramFigure(fig, ax, mesh, bar, coi_art, contours, signal_ax, global_ax)
 
 
-def _plain_log_ticks(ax, lo: float, hi: float) -> None:
+def _plain_log_ticks(ax: Axes, lo: float, hi: float) -> None:
     """Ticks at the powers of two (or of ten, over a wide range) in [lo, hi], as plain numbers."""
     from matplotlib.ticker import NullFormatter
 
@@ -364,7 +372,7 @@ def _plain_log_ticks(ax, lo: float, hi: float) -> None:
         ax.yaxis.set_minor_formatter(NullFormatter())
 
 
-def _layout(ax, with_signal: bool, with_global: bool):
+def _layout(ax: Axes | None, with_signal: bool, with_global: bool) -> tuple[Any, Axes, Any, Any]:
     """The figure and its axes: the scalogram, and the signal above and the spectrum beside."""
     if ax is not None:
         return ax.figure, ax, None, None

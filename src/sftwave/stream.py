@@ -62,12 +62,13 @@ import json
 import math
 import os
 import zipfile
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ._atomic import atomic_path
 from . import engines
+from ._atomic import atomic_path
 from ._checks import (
     check_choice,
     check_cval,
@@ -94,6 +95,11 @@ from .plans import (
 from .plans.select import max_kernel_sigma, wavelet_too_long
 from .wavelets import OUTPUTS, frequency_to_scale
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .plans import WidePlan
+
 __all__ = ["GaussianFilter1D", "CWT", "STREAM_MODES", "CHECKPOINT_FORMAT", "load"]
 
 #: The boundary modes a stream honours.
@@ -109,7 +115,7 @@ _MAX_SAMPLES = 2**53
 _MAX_CHANNEL_AXES = 32
 
 
-def _window(plan) -> tuple[int, int, int]:
+def _window(plan: SFTPlan | FIRPlan | WidePlan) -> tuple[int, int, int]:
     """(length, samples before, samples after) of a plan's window."""
     if isinstance(plan, SFTPlan):
         return plan.length, plan.pad_before, plan.lag
@@ -127,7 +133,8 @@ class _Stream:
     #: The constructor's array arguments (float64, 1-D), held as ``arg_<name>`` fields.
     _ARG_ARRAYS: tuple[str, ...] = ()
 
-    def __init__(self, plans, *, mode: str, cval: float, decim: int = 1):
+    def __init__(self, plans: Iterable[SFTPlan | FIRPlan | WidePlan], *, mode: str, cval: float,
+                 decim: int = 1) -> None:
         self._plans = list(plans)
         mode = check_mode(mode)
         if mode == "wrap":
@@ -159,7 +166,9 @@ class _Stream:
     def _tables(self) -> None:
         Q = len(self._plans)
         kind, lo, hi, taps_lo = (np.zeros(Q, np.int64) for _ in range(4))
-        w, c, tap_rows = [], [], []
+        w: list[np.ndarray] = []
+        c: list[np.ndarray] = []
+        tap_rows: list[np.ndarray] = []
         pmax = max([p.omegas.size for p in self._plans if isinstance(p, SFTPlan)] or [1])
         coef = np.zeros((Q, 2, 2, pmax))
         ksum = np.zeros((Q, 2))
@@ -176,24 +185,25 @@ class _Stream:
                 s = complex(plan.kernel_sum[0])
                 count += P
             else:
+                assert isinstance(plan, FIRPlan)        # (_window refused the others)
                 kind[q], taps_lo[q] = 1, ntaps
                 h = np.asarray(plan.kernel)
                 tap_rows.append(np.stack([h.real, h.imag if np.iscomplexobj(h) else 0 * h.real]))
                 s = complex(h.sum())
                 ntaps += h.size
             ksum[q] = s.real, s.imag
-        w = np.concatenate(w) if w else np.zeros(1, complex)
-        c = np.concatenate(c) if c else np.zeros(1, complex)
+        w_all = np.concatenate(w) if w else np.zeros(1, complex)
+        c_all = np.concatenate(c) if c else np.zeros(1, complex)
         self._kind, self._lo, self._hi, self._taps_lo = kind, lo, hi, taps_lo
-        self._wr, self._wi = np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag)
-        self._cr, self._ci = np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag)
+        self._wr, self._wi = np.ascontiguousarray(w_all.real), np.ascontiguousarray(w_all.imag)
+        self._cr, self._ci = np.ascontiguousarray(c_all.real), np.ascontiguousarray(c_all.imag)
         self._coef, self._ksum = coef, ksum
         self._taps = (np.concatenate(tap_rows, axis=1) if tap_rows else np.zeros((2, 1)))
         self._ncomp = max(count, 1)
 
     # ------------------------------------------------------------------ the public calls
 
-    def process(self, chunk) -> np.ndarray:
+    def process(self, chunk: ArrayLike) -> np.ndarray:
         """Take the next samples and return the outputs they complete.
 
         Parameters
@@ -242,6 +252,7 @@ class _Stream:
             if not self._buffer:
                 return self._empty()
             data = np.concatenate(self._buffer, axis=1)
+            assert self._lead is not None               # (set with the first chunk buffered)
             return self._batch(data.reshape(self._lead + (data.shape[1],))).astype(
                 self._dtype, copy=False)
         n = self._n_in
@@ -286,7 +297,7 @@ class _Stream:
             path = os.fspath(path)
         except TypeError:
             raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
-        record = self._record()
+        record: dict[str, Any] = self._record()     # (else mypy matches **record to allow_pickle)
         with atomic_path(path, fsync=True) as tmp:
             with open(tmp, "wb") as f:
                 np.savez(f, **record)
@@ -401,7 +412,7 @@ class _Stream:
 
     # ------------------------------------------------------------------ internals
 
-    def _as_chunk(self, chunk) -> tuple[np.ndarray, tuple, np.dtype]:
+    def _as_chunk(self, chunk: ArrayLike) -> tuple[np.ndarray, tuple, np.dtype]:
         """(samples as (channels, time) float64, the channel shape, the output dtype)."""
         x = np.asarray(chunk)
         if x.dtype.kind == "c":
@@ -478,6 +489,7 @@ class _Stream:
         rows = self._out[..., k:k + count]
         first = self._emitted
         self._emitted += count
+        assert self._lead is not None and self._dtype is not None   # (set by the first chunk)
         return self._shape(rows[..., (-first) % self.decim::self.decim], self._lead, self._dtype)
 
     def _empty(self) -> np.ndarray:
@@ -534,7 +546,7 @@ def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
     >>> type(g).__name__, g.sigma
     ('GaussianFilter1D', 3.0)
     """
-    return _Stream.load(path)
+    return cast("GaussianFilter1D | CWT", _Stream.load(path))   # (of the class the file names)
 
 
 # ---------------------------------------------------------------------- reading a checkpoint
@@ -583,7 +595,7 @@ def _array(record: dict, name: str, shape: tuple | None = None, ndim: int | None
     return np.array(a, dtype=np.float64, order="C", copy=True)
 
 
-def _stream_class(cls: type) -> type:
+def _stream_class(cls: type) -> type[_Stream]:
     """The stream class (GaussianFilter1D or CWT) that ``cls`` is or derives from."""
     for c in cls.__mro__:
         if c in (GaussianFilter1D, CWT):
@@ -647,7 +659,7 @@ def _check_stored(path: str | os.PathLike) -> None:
         return  # not a zip: np.load says what it is
 
 
-def _restore(cls: type, record: Any) -> _Stream:
+def _restore(cls: type[_Stream], record: Any) -> _Stream:
     """A stream rebuilt by its constructor from a checkpoint's arguments, its state checked.
 
     Every table and index the kernel reads comes from the constructor; the
@@ -656,7 +668,7 @@ def _restore(cls: type, record: Any) -> _Stream:
     checked for type and range.  Anything else: ValueError naming the field.
     """
     meta = _meta(record)
-    kinds = {"GaussianFilter1D": GaussianFilter1D, "CWT": CWT}
+    kinds: dict[str, type[_Stream]] = {"GaussianFilter1D": GaussianFilter1D, "CWT": CWT}
     name = _typed(meta["class"], "str", "class")
     want = _stream_class(cls)
     if name not in kinds or (want is not _Stream and kinds[name] is not want):
@@ -691,7 +703,8 @@ def _restore(cls: type, record: Any) -> _Stream:
     elif live and n_in:
         state = {"buffer"}
     _fields(record, {"meta"} | {f"arg_{a}" for a in target._ARG_ARRAYS} | state)
-    arrays = {a: _array(record, f"arg_{a}", ndim=1) for a in target._ARG_ARRAYS}
+    # (Any: the arguments of the subclass's constructor, not of _Stream's)
+    arrays: dict[str, Any] = {a: _array(record, f"arg_{a}", ndim=1) for a in target._ARG_ARRAYS}
     # rebuild: the constructor checks the arguments and makes every table (the plans depend
     # on the arguments only, never on the machine: the engine's cost figure is a constant)
     try:
@@ -782,7 +795,7 @@ class GaussianFilter1D(_Stream):
         self.order = check_order(order)
         if self.order > 2:
             raise ValueError(f"order must be 0, 1 or 2 for a stream; got {order!r}")
-        self._kw = dict(truncate=check_truncate(truncate), tol=check_tol(tol),
+        self._kw: dict[str, Any] = dict(truncate=check_truncate(truncate), tol=check_tol(tol),
                         method=check_choice(method, ("auto", "fir", "bank"), "method"),
                         transform=check_choice(transform, ("sft", "asft"), "transform"))
         eng = engines.get("numba")
@@ -851,8 +864,8 @@ class CWT(_Stream):
                   "decim": "int", "tol": "number", "method": "str"}
     _ARG_ARRAYS = ("freqs", "xi")
 
-    def __init__(self, freqs, fs: float = 1.0, *, xi=6.0, mode: str = "reflect",
-                 cval: float = 0.0, output: str = "complex", decim: int = 1,
+    def __init__(self, freqs: ArrayLike, fs: float = 1.0, *, xi: float | ArrayLike = 6.0,
+                 mode: str = "reflect", cval: float = 0.0, output: str = "complex", decim: int = 1,
                  tol: float | None = None, method: str = "auto"):
         self.fs = check_positive(fs, "fs")
         self.freqs = check_freqs(freqs, self.fs)

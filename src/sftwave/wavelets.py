@@ -31,7 +31,8 @@ nothing itself.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -59,6 +60,9 @@ from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian, select_m
 from .plans.blas import one_blas_thread
 from .plans.select import max_kernel_sigma, wavelet_too_long
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, DTypeLike
+
 __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
 
 #: ``output`` of :func:`cwt` and :func:`morlet_transform`: the kind of result (MNE's
@@ -69,7 +73,7 @@ OUTPUTS = ("complex", "power", "abs", "phase")
 # ----------------------------------------------------------------------------- conversions
 
 
-def frequency_to_scale(freqs, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
+def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Scale ``sigma`` (samples) of the Morlet wavelet centred on frequency ``freqs``.
 
     ``sigma = xi * fs / (2 pi f)``.
@@ -83,7 +87,7 @@ def frequency_to_scale(freqs, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
     return xi * fs / (2.0 * math.pi * f)
 
 
-def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
+def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Centre frequency of the Morlet wavelet of scale ``sigma`` samples: ``xi fs / (2 pi sigma)``.
 
     Examples
@@ -98,7 +102,8 @@ def scale_to_frequency(sigma, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
 # ----------------------------------------------------------------------------- the transform
 
 
-def _scalogram(x, scales_of, *, in_place=False, **kwargs):
+def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
+               **kwargs: Any) -> Any:
     """Validate once, select one plan per scale, let the engine compute (non-finite samples confined).
 
     ``scales_of(xi)`` checks ``xi`` and gives the wavelets: a list of (sigma in samples, xi).
@@ -146,8 +151,11 @@ def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
     return rows if rows.flags.c_contiguous else None
 
 
-def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, method, transform,
-                    bank_method, decim, out, workers, engine, in_place=False):
+def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
+                    mode: str, cval: float | complex, output: str, tol: float | None,
+                    dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
+                    out: np.ndarray | None, workers: int | None, engine: str | None,
+                    in_place: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
     """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
 
     ``out`` is checked here (shape, dtype, C order, writeable), in the layout
@@ -209,16 +217,16 @@ def _plan_scalogram(x, scales_of, *, xi, axis, mode, cval, output, tol, dtype, m
 
 @docfiller
 def morlet_transform(
-    x,
+    x: ArrayLike,
     sigma: float,
     *,
     xi: float = 6.0,
     axis: int = -1,
     mode: str = "reflect",
-    cval: float = 0.0,
+    cval: float | complex = 0.0,
     output: str = "complex",
     tol: float | None = None,
-    dtype=None,
+    dtype: DTypeLike | None = None,
     method: str = "auto",
     transform: str = "auto",
     bank_method: str = "auto",
@@ -325,12 +333,12 @@ def morlet_transform(
     """
     sigma = check_sigma(sigma)
 
-    def scales_of(xi) -> list[tuple[float, float]]:
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
         xi = float(check_xi(check_positive(xi, "xi"), 1)[0])    # one number, in range
         check_below_nyquist(sigma, xi)
         return [(sigma, xi)]
 
-    scales_of.describe = lambda i: f"sigma={sigma!r}"
+    scales_of.describe = lambda i: f"sigma={sigma!r}"  # type: ignore[attr-defined]
 
     return _scalogram(x, scales_of, in_place=True, xi=xi, axis=axis, mode=mode, cval=cval,
                       output=output, tol=tol, dtype=dtype, method=method, transform=transform,
@@ -340,17 +348,17 @@ def morlet_transform(
 
 @docfiller
 def cwt(
-    x,
-    freqs,
+    x: ArrayLike,
+    freqs: ArrayLike,
     fs: float = 1.0,
     *,
-    xi=6.0,
+    xi: float | ArrayLike = 6.0,
     axis: int = -1,
     mode: str = "reflect",
-    cval: float = 0.0,
+    cval: float | complex = 0.0,
     output: str = "complex",
     tol: float | None = None,
-    dtype=None,
+    dtype: DTypeLike | None = None,
     method: str = "auto",
     transform: str = "auto",
     bank_method: str = "auto",
@@ -453,11 +461,11 @@ def cwt(
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
 
-    def scales_of(xi) -> list[tuple[float, float]]:
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
         xis = check_xi(xi, f.size)
         return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
 
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
 
     return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,

@@ -56,6 +56,5 @@ def set_workers(workers: int) -> Iterator[None]:
     ...     get_workers()
     1
     """
-    workers = check_workers(workers)
-    with pool.limit(workers):
+    with pool.limit(check_workers(workers)):
         yield

@@ -217,7 +217,7 @@ def _decimated_coords(obj: Any, dim: Hashable, decim: int) -> dict:
 
 def _cwt_dataarray(x: xr.DataArray, f: np.ndarray, fs: float, dim: Hashable, decim: int,
                    kwargs: dict, keep: bool, freq: xr.Variable) -> xr.DataArray:
-    def run(data):
+    def run(data: Any) -> Any:
         if _is_dask(data):
             from .dask import cwt as lazy
 
@@ -525,7 +525,7 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
     orders = _per_dim(order, dims, "order", 0)
     modes = _per_dim(mode, dims, "mode", "reflect")
 
-    def call(data, axes, lazy, mine):
+    def call(data: Any, axes: tuple, lazy: bool, mine: Sequence[Hashable]) -> Any:
         if lazy:
             from .dask import gaussian_filter as run
         else:
@@ -602,7 +602,7 @@ def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
     keep = _keep(keep_attrs)
     _check_dim(obj, dim)
 
-    def call(data, axes, lazy, mine):
+    def call(data: Any, axes: tuple, lazy: bool, mine: Sequence[Hashable]) -> Any:
         if lazy:
             from .dask import gaussian_filter1d as run
         else:
@@ -635,7 +635,7 @@ class SftwaveAccessor:
     _sftwave_accessor = True          # marks this module's accessor (see _register)
 
     def __init__(self, obj: xr.DataArray | xr.Dataset) -> None:
-        self._obj = obj
+        self._obj: Any = obj           # (either: the functions' type variable is bound per call)
 
     def cwt(self, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
             **kwargs: Any) -> Any:

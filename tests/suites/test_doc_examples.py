@@ -278,3 +278,18 @@ def test_readme_quick_start_names_make_demo_and_make_test():
     assert len(python) == 1 and len(python[0].code.strip().splitlines()) <= 12   # one short example
     for path in re.findall(r"\]\(((?:docs|examples)/[^)#\s]+)", text):
         assert (ROOT / path).exists(), f"README.md links to {path}, which does not exist"
+
+
+def test_the_readme_figure_script_runs(tmp_path):
+    """docs/figures/make_readme_figure.py draws the README's figure, small (< 150 KB)."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "readme_nino3.png"
+    run = subprocess.run([sys.executable, str(ROOT / "docs/figures/make_readme_figure.py"), str(out)],
+                         cwd=tmp_path, env=dict(os.environ, MPLBACKEND="Agg"), capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert out.stat().st_size < 150 * 1024
+    committed = ROOT / "docs/figures/readme_nino3.png"
+    assert committed.exists() and committed.stat().st_size < 150 * 1024
+    assert "docs/figures/readme_nino3.png" in README.read_text(encoding="utf-8")

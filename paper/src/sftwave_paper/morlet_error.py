@@ -103,6 +103,7 @@ from sftwave.plans import fit as design
 from sftwave.plans.blas import single_threaded_blas
 from sftwave.plans.fit import fit_plan, plan_kernel
 from sftwave.plans.morlet import direct_plan, morlet_constants, morlet_target, multiply_plan
+
 from .output import save_png_atomic, write_json_reporting
 
 __all__ = [

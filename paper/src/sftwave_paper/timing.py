@@ -95,11 +95,10 @@ from typing import Any
 import numpy as np
 
 import sftwave
-
 from sftwave._checks import check_workers
-from .output import save_png_atomic, write_json_reporting
-from .timer import FULL_POLICY, QUICK_POLICY, Policy, time_calls
+
 from .morlet_error import write_figures_reporting
+from .output import save_png_atomic, write_json_reporting
 from .series import available_series as _available_series
 from .timed_kernels import (
     ENGINES,
@@ -118,6 +117,7 @@ from .timed_kernels import (
     truncated_error,
     truncated_kernel,
 )
+from .timer import FULL_POLICY, QUICK_POLICY, Policy, time_calls
 
 __all__ = [
     "ENGINES",

@@ -250,12 +250,13 @@ def _read_text(path: Path, column: str | None, found: Signal) -> np.ndarray:
 
     # the time (or sample counter) column, if any
     time_col, unit, counter = None, 1.0, False
-    named = [i for i in range(min(ncols, len(header or ()))) if numeric[i]]
+    names = header or []
+    named = [i for i in range(min(ncols, len(names))) if numeric[i]]
     for i in named:
-        if header[i].strip().lower() in _INDEX_WORDS:
+        if names[i].strip().lower() in _INDEX_WORDS:
             time_col, counter = i, True
             break
-        u = _time_unit(header[i])
+        u = _time_unit(names[i])
         if u is not None:
             time_col, unit = i, u
             break
@@ -367,7 +368,7 @@ def _pillow(path: Path):
     return Image
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException | str) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:200]
 

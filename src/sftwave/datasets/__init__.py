@@ -23,7 +23,7 @@ This module needs numpy only and is not imported by ``import sftwave``:
 from __future__ import annotations
 
 from importlib import resources
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -258,8 +258,8 @@ def eeg_epochs(n_epochs: int = 20, n_channels: int = 8, n_times: int = 1000, sfr
 
     # evoked response, time-locked to the stimulus at t = 0
     jitter = 0.015 * rng.standard_normal(n_epochs)
-    evoked = sum(a * np.exp(-0.5 * ((times - (t0 + jitter[:, None])) / width) ** 2)
-                 for t0, width, a in _EVOKED)
+    evoked = sum((a * np.exp(-0.5 * ((times - (t0 + jitter[:, None])) / width) ** 2)
+                  for t0, width, a in _EVOKED), np.zeros_like(times))
     data += w_evoked[:, None] * evoked[:, None, :]
 
     data += rng.uniform(-40.0, 40.0, n_channels)[:, None]       # DC offset per channel
@@ -337,7 +337,7 @@ def ecg(duration: float = 10.0, fs: float = 360.0, heart_rate: float = 60.0, hrv
     rr0 = 60.0 / heart_rate
     phase_resp, phase_mayer = rng.uniform(0.0, 2 * np.pi, 2)
 
-    def respiration(t):
+    def respiration(t: float | np.ndarray) -> Any:
         return np.sin(2 * np.pi * 0.25 * t + phase_resp)
 
     # beats from one RR interval before the start to one after the end, so that the P and T

@@ -36,7 +36,7 @@ What each engine can do is its :class:`Capabilities` entry in
 :data:`CAPABILITIES`, checked in one place (:func:`check_request`) before any
 work, so that the public functions validate the same way for every engine.
 A new engine is a module with an ``ENGINE`` object and a :func:`register` call;
-the conformance test (``tests/test_conformance.py``) then covers it.
+the conformance test (``tests/suites/test_conformance.py``) then covers it.
 
 Examples
 --------
@@ -155,7 +155,7 @@ def _is_xp_array(x: Any) -> bool:
 
     numpy's scalars (``np.float64(1.0)``, ``np.True_``) are numpy's: they carry
     ``__array_namespace__`` too, and were sent to the array-API engine (found
-    by tests/test_fuzz.py).
+    by tests/suites/test_fuzz.py).
     """
     if isinstance(x, (np.ndarray, np.generic)):
         return False

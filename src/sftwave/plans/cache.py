@@ -425,6 +425,7 @@ def _unpack(data: bytes) -> tuple[dict, list]:
         _expect(dtype is not None and type(fortran) is bool and type(shape) is list
                 and len(shape) <= _MAX_NDIM and all(type(n) is int and n >= 0 for n in shape),
                 "array dtype and shape")
+        assert dtype is not None                     # (checked just above: for mypy)
         count = math.prod(shape)
         nbytes = count * dtype.itemsize
         _expect(end + nbytes <= len(data), "array data")
@@ -438,6 +439,7 @@ def _unpack(data: bytes) -> tuple[dict, list]:
 def _encode_file(name: str, key: str, record: tuple) -> bytes:
     """The bytes of a cache file holding ``record`` (raises _Unsupported)."""
     arrays: list = []
+    tree: dict[str, Any]
     if record[0] == "error":
         tree = {"t": "error", "message": str(record[1])}
     else:

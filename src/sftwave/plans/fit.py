@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -115,7 +115,8 @@ def truncated_with_moments(target, scale: float, radius: int, orders: tuple[int,
     out = np.zeros_like(h)
     for part in parts:
         hp = part(h)
-        m = _target_moments(lambda kk: part(target(kk)), scale, radius, orders, scale, resolution)
+        # (the lambda is called within this iteration: its late binding of `part` is harmless)
+        m = _target_moments(lambda kk: part(target(kk)), scale, radius, orders, scale, resolution)  # noqa: B023
         corrected = hp + M.T @ np.linalg.solve(M @ M.T, m - M @ hp)
         out = out + (corrected if part is np.real else 1j * corrected)
     return out
@@ -522,11 +523,11 @@ def fit_plan(
             for entry in weights:
                 if len(entry) > 2:  # a prescribed value (real targets only)
                     values.append([float(entry[2])])
-                else:
-                    values.append([_target_weighted_sum(lambda k: part_fn(target(k)), scale, half,
+                else:   # (the lambdas here are called within the iteration: late binding is harmless)
+                    values.append([_target_weighted_sum(lambda k: part_fn(target(k)), scale, half,  # noqa: B023
                                                         entry[0], entry[1], resolution)])
             if moments:
-                values.append(_target_moments(lambda k: part_fn(target(k)), scale, half, moments,
+                values.append(_target_moments(lambda k: part_fn(target(k)), scale, half, moments,  # noqa: B023
                                               scale, resolution))
             mvec = np.concatenate(values) if values else None
             sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))

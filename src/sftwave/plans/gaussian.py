@@ -9,8 +9,8 @@ paper); the FIR kernels are the exact kernel truncated and moment-corrected
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
@@ -229,7 +229,7 @@ def gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
         use_re = np.full(p.size, order != 1)
         use_im = np.full(p.size, order == 1)
         # symmetric (or antisymmetric) kernels: odd moments vanish by symmetry
-        default = (0, 2) if order != 1 else (1,)
+        default: tuple[int, ...] = (0, 2) if order != 1 else (1,)
     else:
         use_re = np.ones(p.size, bool)
         use_im = p != 0

@@ -48,8 +48,8 @@ a scalogram.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
@@ -195,6 +195,8 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     # the transform: with the kappa components, against e^{i theta k} - kappa to the exact
     # Gaussian's value; without them, against e^{i theta k} to zero.
     with_kappa = _keeps_kappa(xi, kappa_floor)
+    # each weight: (coeffs, exponents[, value]), see fit_plan
+    weights: list[tuple[tuple[complex, ...], ...] | tuple[tuple[complex, ...], tuple[complex, ...], float]]
     if with_kappa:
         weights = [((1.0, -kappa), (1j * theta, 0.0))]
         if decay > 0:  # the damped fit is not even: its sine sum must be held too
@@ -212,7 +214,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     Cp = A - 1j * B  # h_G[k] = Re sum_p C_p w_p^(k+K)
     phase = np.exp(-1j * theta * K)
     # C_p w_p^(k+K) e^{i theta k} = C_p e^{-i theta K} (w_p e^{i theta})^(k+K), and likewise conj
-    freqs = {}
+    freqs: dict[float, complex] = {}
     for om, c in zip(g.omegas, Cp):
         for f, d in ((om - theta, 0.5 * amp * c * phase), (-(om + theta), 0.5 * amp * np.conj(c) * phase)):
             key = round(f, 15)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 from .._checks import (
@@ -163,7 +164,7 @@ def _check_n(n: Any) -> int | None:
 def _check_cost(cost: Any) -> float | None:
     if cost is None:
         return None
-    if isinstance(cost, bool) or not isinstance(cost, numbers.Real) or not 0 < cost < float("inf"):
+    if isinstance(cost, bool) or not isinstance(cost, numbers.Real) or not 0 < float(cost) < float("inf"):
         raise ValueError(f"fir_taps_per_order must be None or a positive finite number; "
                          f"got {cost!r}")
     return float(cost)
@@ -371,7 +372,8 @@ def _check_kernel_sigma(sigma: float, order: int, n: int | None, wide: bool) -> 
                      f"{where}{hint}; radius= sets a truncated kernel's support")
 
 
-def _finest(sigma: float, order: int, transform: str, tol: float | None, r_scipy: int, fir,
+def _finest(sigma: float, order: int, transform: str, tol: float | None, r_scipy: int,
+            fir: Callable[[], FIRPlan],
             fir_taps_per_order: float | None, n_wide: int | None) -> SFTPlan | FIRPlan | WidePlan:
     """``'auto'`` where the default target is below the SFT's floor (``truncate`` >= about 7).
 
@@ -465,8 +467,8 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     sigma = check_sigma(sigma)
     _check_sigma_range(sigma)
     xi = float(check_xi(xi, 1)[0])
-    tol = check_tol(tol)
-    tol = DEFAULT_MORLET_TOL if tol is None else tol
+    checked_tol = check_tol(tol)
+    tol = DEFAULT_MORLET_TOL if checked_tol is None else checked_tol
     method = check_choice(method, MORLET_METHODS, "method")
     transform = check_choice(transform, ("sft", "asft"), "transform")
     n = _check_n(n)
@@ -522,8 +524,8 @@ def _morlet_for_tol(sigma: float, xi: float, tol: float, method: str, transform:
         # need fewer than the first one's plan has (the expectation is that of large
         # scales: designing both cost twice the time and rarely changed the choice)
         expected = {d: predicted_components(xi, tol, d, transform) for d in ("direct", "multiply")}
-        designs = sorted(expected, key=expected.get)
-    candidates = []
+        designs = sorted(expected, key=expected.__getitem__)
+    candidates: list[SFTPlan] = []
     for design in designs:
         if candidates and expected[design] >= candidates[0].omegas.size:
             break
@@ -537,10 +539,11 @@ def _morlet_for_tol(sigma: float, xi: float, tol: float, method: str, transform:
         raise ValueError(f"method='bank': no SFT plan reaches tol={tol:g} for sigma={sigma:g}; "
                          "pass a larger tol or method='fir'")
     if method != "auto":
-        return best
-    if best is not None and fir_taps_per_order is None:
+        assert best is not None     # (a method other than auto and bank raised above: for mypy)
         return best
     if best is not None:
+        if fir_taps_per_order is None:
+            return best
         budget = fir_taps_per_order * (best.omegas.size + 1)
         if 2 * fir_min_taps(sigma, xi, tol) > budget:
             return best                     # no FIR meeting tol can be cheaper: skip its design
@@ -548,4 +551,3 @@ def _morlet_for_tol(sigma: float, xi: float, tol: float, method: str, transform:
     if best is None or 2 * h.size <= budget:
         return FIRPlan(h, tol)
     return best
-

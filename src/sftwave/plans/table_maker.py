@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +21,7 @@ from .tables import DECAYS, DIRECT_MAX, DIRECT_MIN, PATH, XI_GRID
 __all__ = ["generate", "write", "main"]
 
 
-def _row(task):
+def _row(task: tuple[int, int]) -> tuple[int, int, list, list]:
     """One tabulated ``(decay index, xi index)``: every direct and multiply layout."""
     d, i = task
     xi, decay = float(XI_GRID[i]), DECAYS[d]
@@ -29,7 +31,8 @@ def _row(task):
     return d, i, direct, multiply
 
 
-def generate(indices=None, processes: int | None = None) -> dict[str, np.ndarray]:
+def generate(indices: Iterable[tuple[int, int]] | None = None, processes: int | None = None
+             ) -> dict[str, np.ndarray]:
     """Search every layout of the table (or only ``indices``, a list of (decay, xi) index pairs).
 
     Entries not computed are NaN (offsets 0).  ``processes`` worker processes
@@ -70,7 +73,8 @@ def write(table: dict[str, np.ndarray], path: Path = PATH) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as f:
-            np.savez_compressed(f, **table)
+            arrays: dict[str, Any] = table        # (else mypy matches **table to allow_pickle)
+            np.savez_compressed(f, **arrays)
 
 
 def main(argv: list[str] | None = None) -> int:

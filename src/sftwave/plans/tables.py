@@ -21,7 +21,7 @@ What the table does not hold (``xi`` outside the grid, more orders) is
 searched as before, and cached on disk.
 
 The table is made by :mod:`sftwave.plans.table_maker` (``make plan-tables``:
-about 45 CPU-minutes, 25 minutes on two cores); ``tests/test_plan_tables.py``
+about 45 CPU-minutes, 25 minutes on two cores); ``tests/plans/test_tables.py``
 checks that recomputing entries gives the stored values.
 """
 
@@ -59,7 +59,7 @@ def _table() -> dict[str, np.ndarray] | None:
             table = {name: data[name] for name in data.files}
     except (OSError, ValueError):  # not shipped (a source checkout before generation): search
         return None
-    if not np.array_equal(table.get("xi"), XI_GRID):
+    if "xi" not in table or not np.array_equal(table["xi"], XI_GRID):
         return None
     return table
 

@@ -100,4 +100,3 @@ def _kind(xp, y, kind: str):
 
 
 ENGINE = ArrayAPIEngine()
-

@@ -39,7 +39,7 @@ built as scipy.ndimage extends a line.
 Precision.  Each output is a sum of only :math:`L` modulated samples (a tree of
 depth :math:`2\log_2 L`), so in float32 its rounding error is bounded by the
 window, not by the position along the line: the SFT needs no attenuation here
-(tests/test_array_api_engine.py shows it on a 400 000-sample float32 signal with an
+(tests/engines/array_api/test_filters.py shows it on a 400 000-sample float32 signal with an
 offset).  Each block is filtered minus its own mean, and that mean times the
 kernel's sum is added back (exact: every output of a block reads only that
 block's samples), so an offset, or a slowly wandering level, costs no digits.

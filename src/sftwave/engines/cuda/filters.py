@@ -31,7 +31,7 @@ array through ``__cuda_array_interface__``, returned as the same type):
 no GPU, numba-cuda's simulator runs the same kernels on the CPU when
 ``NUMBA_ENABLE_CUDASIM=1`` is set before ``numba.cuda`` is first imported
 (slow: for tests only).  The examples below need a GPU or the simulator, so
-they are not run by the doctest pass; ``tests/test_cuda_engine.py`` runs them
+they are not run by the doctest pass; ``tests/engines/cuda/test_engine.py`` runs them
 under the simulator.
 """
 
@@ -114,8 +114,8 @@ def _cuda():
     from numba import cuda
 
     if not cuda.is_available():
-        reason = str(cuda.cuda_error() or "").strip().splitlines()
-        reason = f" ({reason[0]})" if reason else ""
+        lines = str(cuda.cuda_error() or "").strip().splitlines()
+        reason = f" ({lines[0]})" if lines else ""
         raise RuntimeError(
             f"the 'cuda' engine found no usable CUDA GPU{reason}; to run its kernels on the "
             "CPU simulator (slow, for tests), set NUMBA_ENABLE_CUDASIM=1 before numba.cuda "

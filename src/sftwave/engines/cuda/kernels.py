@@ -30,7 +30,7 @@ Three steps, launched by :mod:`sftwave.engines.cuda.filters`:
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 from .._boundary import source_index  # the one extension rule, compiled here for the device
@@ -107,7 +107,7 @@ def digit_reverse(r: int, digits: int) -> int:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def kernels(chunk: int, dtype_name: str) -> SimpleNamespace:
     r"""Build (once per chunk size and dtype) the three kernels.
 

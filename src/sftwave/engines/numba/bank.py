@@ -75,7 +75,7 @@ _MAX_CHUNK = 1 << 22
 #: ``_MIN_CHUNK`` allows), so that up to 16 threads share few long rows.  The
 #: cut depends on the data's shape only, never on the thread count: a
 #: restarted recursion rounds differently, and the result must be the same bits
-#: on every machine (``tests/test_determinism.py``).  Many rows run whole.
+#: on every machine (``tests/suites/test_determinism.py``).  Many rows run whole.
 _SPLIT_CHUNKS = 16
 
 #: Rows up to this long may be filtered in place (one work item each).
@@ -83,7 +83,8 @@ MAX_IN_PLACE = _MAX_CHUNK
 
 
 def resolve_method(method: str) -> str:
-    """A bank method name (checked by the caller, :func:`sftwave.engines.check_request`); ``'auto'`` becomes the default."""
+    """A bank method name (checked by the caller, :func:`sftwave.engines.check_request`);
+    ``'auto'`` becomes the default."""
     return AUTO_METHOD if method == "auto" else method
 
 

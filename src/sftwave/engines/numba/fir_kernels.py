@@ -18,7 +18,6 @@ import numpy as np
 
 from ._jit import kernel, source_index
 
-
 SYMMETRIC, ANTISYMMETRIC, GENERAL = 1, -1, 0
 
 #: inner elements side by side in one task of :func:`fir_inner`

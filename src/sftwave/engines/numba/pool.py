@@ -46,7 +46,7 @@ The thread count never changes the numbers: the plans do not depend on it,
 and every kernel's work is cut into pieces by the data's shape alone (a
 recursion restarted at a piece's start rounds differently from one run
 through), so :func:`parallel_for` only deals fixed pieces out.  A result is the
-same bits on one thread or sixty-four (``tests/test_determinism.py``).
+same bits on one thread or sixty-four (``tests/suites/test_determinism.py``).
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
 
 __all__ = ["threads", "limit", "parallel_for", "default_threads", "set_default_threads",
            "register_with_threadpoolctl", "watch_threadpoolctl", "unwatch", "SERIAL_WORK"]
@@ -170,7 +171,7 @@ class limit:
             _local.limit = max(1, int(self.workers))
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         _local.limit = self.previous
         return False
 
@@ -311,7 +312,7 @@ def register_with_threadpoolctl() -> bool:
     with _lock:
         if _registered:
             return True
-        base = getattr(threadpoolctl, "LibController", None)
+        base: Any = getattr(threadpoolctl, "LibController", None)
         register = getattr(threadpoolctl, "register", None)
         if base is None or register is None:   # threadpoolctl < 3.2
             return False
@@ -349,7 +350,7 @@ class _RegisterWhenImported:
     def __init__(self) -> None:
         self._asking = threading.local()
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname != "threadpoolctl" or getattr(self._asking, "busy", False):
             return None
         import importlib.util
@@ -359,12 +360,12 @@ class _RegisterWhenImported:
             spec = importlib.util.find_spec(fullname)
         finally:
             self._asking.busy = False
-        loader = getattr(spec, "loader", None)
+        loader: Any = getattr(spec, "loader", None)
         run = getattr(loader, "exec_module", None)
         if run is None:
             return None                      # let the import machinery do as it would
 
-        def exec_module(module) -> None:
+        def exec_module(module: Any) -> None:
             run(module)
             unwatch()
             try:

@@ -124,8 +124,13 @@ def _apply_real(rows, part: int, plan, bank_method: str, mode: str, cval: float,
     x2d = rows[part]
     if isinstance(plan, FIRPlan):
         h = plan.kernel[::-1]
-        out.real = fir_axis(x2d, 1, np.ascontiguousarray(h.real), mode, cval, None)
-        out.imag = fir_axis(x2d, 1, np.ascontiguousarray(h.imag), mode, cval, None)
+        # (C-contiguous float64 rows: fir_axis never declines them)
+        re = fir_axis(x2d, 1, np.ascontiguousarray(h.real), mode, cval, None)
+        assert re is not None
+        out.real = re
+        im = fir_axis(x2d, 1, np.ascontiguousarray(h.imag), mode, cval, None)
+        assert im is not None
+        out.imag = im
         return
     view = out.view(out.real.dtype).reshape(out.shape[0], out.shape[1], 2)
     bank.apply(plan, x2d, view, mode=mode, cval=cval, method=bank_method)

@@ -14,8 +14,6 @@ any length, one sample included, computes the same.  State in float64.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._jit import kernel
 
 __all__ = ["advance"]
