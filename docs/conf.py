@@ -202,62 +202,6 @@ def _doc_comment(app, what, name, obj, options, lines) -> None:
     lines[:] = []
 
 
-def _load_see_also() -> dict[str, list[tuple[str, str]]]:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_sftwave_docs_see_also", HERE / "api" / "see_also.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.SEE_ALSO
-
-
-SEE_ALSO = _load_see_also()
-
-
-def _see_also(app, what, name, obj, options, lines) -> None:
-    """Add the "See Also" links of ``docs/api/see_also.py`` to a public name's docstring.
-
-    Entries the docstring has itself are kept, first; a name already there (the
-    same object, however it is written) is not repeated.
-    """
-    entries = SEE_ALSO.get(name)
-    if not entries or what not in ("function", "class", "method"):
-        return
-    header = next((i for i in range(len(lines) - 1) if lines[i].strip() == "See Also"
-                   and re.fullmatch(r"-{4,}", lines[i + 1].strip())), None)
-    existing = []
-    if header is None:
-        while lines and not lines[-1].strip():
-            lines.pop()
-        lines.extend(["", "See Also", "--------"])
-        end = len(lines)
-    else:
-        end = header + 2
-        while end < len(lines):
-            line = lines[end]
-            if end + 1 < len(lines) and line.strip() and re.fullmatch(r"-{4,}", lines[end + 1].strip()):
-                break                                   # the next section's header
-            if line.strip() and not line[0].isspace():
-                existing += [n.strip() for n in line.split(" :", 1)[0].split(",")]
-            end += 1
-        while end > header + 2 and not lines[end - 1].strip():
-            end -= 1
-    parent = name.rpartition(".")[0]
-    seen = {id(obj)}
-    for entry in existing:
-        target = _lookup(entry if entry.startswith("sftwave") else f"{parent}.{entry}")
-        if target is not None:
-            seen.add(id(target))
-    new = []
-    for target, text in entries:
-        found = _lookup(target)
-        if found is not None and id(found) in seen:
-            continue
-        seen.add(id(found))
-        new.append(f"{target} : {text}")
-    lines[end:end] = new + ([""] if end < len(lines) and lines[end].strip() else [])
-
-
 def _resolve_reexport(app, env, node, contnode):
     """``icwt`` written in :mod:`sftwave.inverse` means :func:`sftwave.icwt` (its page)."""
     if node.get("refdomain") != "py":
@@ -286,5 +230,4 @@ def _lookup(dotted: str):
 def setup(app):
     app.connect("builder-inited", _check_api_pages)
     app.connect("autodoc-process-docstring", _doc_comment, priority=100)   # before numpydoc
-    app.connect("autodoc-process-docstring", _see_also, priority=100)
     app.connect("missing-reference", _resolve_reexport)

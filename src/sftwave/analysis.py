@@ -103,6 +103,10 @@ def fourier_factor(xi: float = 6.0) -> float:
 
     1.0330 for ``xi = 6`` (Torrence & Compo, Table 1).
 
+    See Also
+    --------
+    fourier_period : The Fourier period of each frequency.
+
     Examples
     --------
     >>> round(fourier_factor(6.0), 4)
@@ -116,6 +120,11 @@ def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
     """Torrence & Compo's Fourier period of the scale that sftwave's frequency ``freqs`` has.
 
     ``lambda = fourier_factor(xi) * xi / (2 pi f)``: for ``xi = 6``, 0.9865 / f.
+
+    See Also
+    --------
+    frequencies_for_periods : The inverse conversion.
+    fourier_factor : The ratio of Fourier period to scale.
 
     Examples
     --------
@@ -131,6 +140,11 @@ def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
 def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
     """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods (the inverse
     of :func:`fourier_period`).
+
+    See Also
+    --------
+    fourier_period : The inverse conversion.
+    sftwave.cwt : The transform at those frequencies.
 
     Examples
     --------
@@ -153,6 +167,10 @@ def normalisation_factor(xi: float = 6.0) -> float:
     coefficients are sftwave's divided by it (exactly where ``kappa =
     exp(-xi^2/2)`` is negligible: below 2e-8 relative for ``xi >= 6``).
 
+    See Also
+    --------
+    reconstruction_factor : Torrence & Compo's C_delta.
+
     Examples
     --------
     >>> abs(normalisation_factor(6.0) - 1.0) < 1e-11
@@ -168,6 +186,10 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
     At time ``k`` the periods longer than ``coi[k]`` are within ``sqrt(2)``
     scales (the e-folding time of a spike's wavelet power) of an edge:
     ``coi[k] = fourier_factor(xi) / sqrt(2) * (min(k, n - 1 - k) + 1/2) / fs``.
+
+    See Also
+    --------
+    coi_mask : The same as a mask of the coefficients.
 
     Examples
     --------
@@ -190,6 +212,11 @@ def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 
     Shape ``(len(freqs), n)``: row ``f`` is masked at the times where its
     Fourier period exceeds :func:`cone_of_influence` (``xi`` one value, or one
     per frequency as :func:`sftwave.cwt` takes it).
+
+    See Also
+    --------
+    cone_of_influence : The cone as a curve of times.
+    global_spectrum : A time average that leaves the cone out.
     """
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     xis = _xi_array(xi, f.size)
@@ -206,6 +233,11 @@ def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int =
 
     ``mask`` (True: left out, e.g. :func:`coi_mask`) averages over the rest
     of each row only (NaN for a row left out entirely).
+
+    See Also
+    --------
+    scale_average : The average over scales instead.
+    significance : Its significance level (``test='global'``).
 
     Examples
     --------
@@ -249,6 +281,11 @@ def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     ``cdelta`` defaults to :func:`reconstruction_factor` of ``xi``.  Multiply
     by the series' variance where the power is of the series normalised by it
     (pycwt's recipe).
+
+    See Also
+    --------
+    global_spectrum : The average over time instead.
+    significance : Its significance level (``test='scale'``).
     """
     fs = check_positive(fs, "fs")
     scales, xis = _scales(freqs, xi)
@@ -283,6 +320,11 @@ def ar1(x: ArrayLike) -> tuple[float, float, float]:
     standard deviation and the squared mean of a finite segment normalised by
     the variance.  ``ValueError`` where no unbiased estimate exists (too short
     a series or too strong a trend; pycwt raises a ``Warning``).
+
+    See Also
+    --------
+    red_noise_spectrum : The red-noise spectrum of the fitted alpha.
+    significance : The significance levels against it.
     """
     v = np.asarray(x, dtype=np.float64).ravel()
     N = v.size
@@ -309,6 +351,11 @@ def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.
 
     ``(1 - alpha^2) / (1 + alpha^2 - 2 alpha cos(2 pi dt / period))``; 1
     (white noise) for ``alpha = 0``.
+
+    See Also
+    --------
+    ar1 : Fit alpha to a series.
+    significance : The significance levels against it.
     """
     p = np.asarray(periods, dtype=np.float64)
     return (1 - alpha ** 2) / (1 + alpha ** 2 - 2 * alpha * np.cos(2 * np.pi * dt / p))
@@ -356,6 +403,11 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     theoretical : ndarray or float
         The background spectrum itself (variance times eq. 16), per row; for
         'scale' its scale average.
+
+    See Also
+    --------
+    ar1 : The lag-1 autocorrelation it fits.
+    sftwave.plot.scalogram : Draw the levels as contours.
 
     Notes
     -----
@@ -423,6 +475,11 @@ def reconstruction_factor(xi: float = 6.0) -> float:
     0.776); a set of scales starting at ``s_0 = 2 dt``, as the paper's
     examples, misses the highest frequencies of a delta and reconstructs it
     with about 0.71 instead, which no real series notices.
+
+    See Also
+    --------
+    sftwave.icwt : The reconstruction.
+    scale_average : The scale-averaged power, which uses it.
 
     Examples
     --------

@@ -45,6 +45,12 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
     array
         Real for a real plan on real input (the input's floating dtype), else complex.
 
+    See Also
+    --------
+    sftwave.plans.select_gaussian : A Gaussian plan.
+    sftwave.plans.select_morlet : A Morlet plan.
+    sftwave.engines.get : The engine that runs it.
+
     Examples
     --------
     >>> import numpy as np

@@ -146,6 +146,11 @@ def gaussian_filter1d(input: ArrayLike, sigma: float, axis: int = -1, order: int
     ``output`` may be None or a dtype (not an array: the result is a new
     dask array).  ``engine`` is the CPU engine's.
 
+    See Also
+    --------
+    sftwave.gaussian_filter1d : The same filter in memory.
+    gaussian_filter : Along several axes.
+
     Examples
     --------
     >>> import numpy as np, dask.array as da, sftwave
@@ -194,6 +199,11 @@ def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int
 
     As the in-memory function, the axes are filtered in floating point and
     the result cast once at the end (scipy casts after every axis).
+
+    See Also
+    --------
+    sftwave.gaussian_filter : The same filter in memory.
+    gaussian_filter1d : Along one axis.
 
     Examples
     --------
@@ -258,6 +268,11 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
         output: str = "complex", dtype: DTypeLike | None = None, **kwargs: Any) -> Any:
     """:func:`sftwave.cwt` of a dask array, lazily: shape ``x.shape`` without ``axis``, then
     ``(len(freqs), ceil(n / decim))``, chunked as ``x`` along its other axes.
+
+    See Also
+    --------
+    sftwave.cwt : The same transform in memory.
+    sftwave.xarray.cwt : Dask-backed DataArrays, by dimension name.
 
     Examples
     --------

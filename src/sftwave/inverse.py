@@ -100,6 +100,10 @@ def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, m
                            ) -> np.ndarray:
     """The weight of each row's real part in :func:`icwt` (one per frequency).
 
+    See Also
+    --------
+    sftwave.icwt : The reconstruction that uses them.
+
     Examples
     --------
     >>> w = reconstruction_weights(np.geomspace(0.5, 0.01, 40))
@@ -153,6 +157,12 @@ def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, ax
     ndarray
         Real, ``W``'s shape without ``axis``: the part of the signal in the
         band of the rows used (the mean is not in the coefficients).
+
+    See Also
+    --------
+    cwt : The forward transform.
+    sftwave.inverse.reconstruction_weights : The weights of each row in the sum.
+    sftwave.analysis.reconstruction_factor : Torrence & Compo's C_delta.
 
     Examples
     --------

@@ -205,6 +205,11 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         lower that frequency's ``n_cycles`` or pass a longer (padded) signal.
         And for ``n_cycles`` not positive and finite, naming it.
 
+    See Also
+    --------
+    sftwave.cwt : The transform with sftwave's conventions.
+    sftwave.datasets.eeg_epochs : Synthetic EEG epochs to try it on.
+
     Notes
     -----
     Agrees with MNE's own function within 1e-3 relative RMS per row, for

@@ -158,6 +158,13 @@ def gaussian_filter1d(
         The filtered array (``output`` itself if an array was given); on the
         engines other than 'numba', the input's array type.
 
+    See Also
+    --------
+    gaussian_filter : Along several axes at once.
+    sftwave.stream.GaussianFilter1D : The same filter on a signal as it arrives.
+    sftwave.dask.gaussian_filter1d : The lazy filter of dask arrays.
+    sftwave.xarray.gaussian_filter1d : The filter of a DataArray, by dimension name.
+
     Examples
     --------
     >>> import numpy as np
@@ -228,6 +235,14 @@ def gaussian_filter(
     ndarray
         The filtered array (``output`` itself if an array was given); on the
         engines other than 'numba', the input's array type.
+
+    See Also
+    --------
+    gaussian_filter1d : Along one axis.
+    gaussian_laplace : The sum of the second derivatives.
+    gaussian_gradient_magnitude : The magnitude of the gradient.
+    sftwave.dask.gaussian_filter : The lazy filter of dask arrays.
+    sftwave.xarray.gaussian_filter : The filter of a DataArray, by dimension name.
 
     Examples
     --------
@@ -302,6 +317,11 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
         The filtered array (``output`` itself if an array was given); on the
         engines other than 'numba', the input's array type.
 
+    See Also
+    --------
+    gaussian_filter : Smoothing and derivatives of any order per axis.
+    gaussian_gradient_magnitude : The magnitude of the gradient.
+
     Examples
     --------
     >>> import numpy as np
@@ -364,6 +384,11 @@ def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float]
         the engines other than 'numba', the input's array type.  Computed
         without overflow or underflow in the squares (``hypot``): a gradient
         of 1e300 or of 1e-300 is not inf or 0, as scipy's is.
+
+    See Also
+    --------
+    gaussian_filter : Smoothing and derivatives of any order per axis.
+    gaussian_laplace : The sum of the second derivatives.
 
     Examples
     --------

@@ -45,6 +45,10 @@ class TimeBlocks:
     reduction (``'max'`` or ``'mean'``).  :func:`scalogram` draws it as it
     draws the full array.
 
+    See Also
+    --------
+    reduce_time : The function that returns it.
+
     Examples
     --------
     >>> import numpy as np
@@ -61,6 +65,10 @@ class TimeBlocks:
 
 def time_block_edges(n_times: int, max_columns: int) -> np.ndarray:
     """Edges of at most ``max_columns`` equal blocks (the last one shorter) covering ``n_times``.
+
+    See Also
+    --------
+    reduce_time : The reduction over these blocks.
 
     Examples
     --------
@@ -99,6 +107,11 @@ def reduce_time(values: ArrayLike, max_columns: int, how: str = "max") -> TimeBl
     Returns
     -------
     TimeBlocks
+
+    See Also
+    --------
+    time_block_edges : The blocks it reduces.
+    scalogram : The figure that uses it.
 
     Examples
     --------
@@ -163,7 +176,12 @@ def _coi_at(f: np.ndarray, xi: float | ArrayLike, fs: float, samples: np.ndarray
 
 @dataclass
 class ScalogramFigure:
-    """What :func:`scalogram` drew: the figure, its axes and artists (None where not drawn)."""
+    """What :func:`scalogram` drew: the figure, its axes and artists (None where not drawn).
+
+    See Also
+    --------
+    scalogram : The function that returns it.
+    """
 
     figure: Any
     ax: Any
@@ -244,6 +262,13 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
     Returns
     -------
     ScalogramFigure
+
+    See Also
+    --------
+    sftwave.cwt : The coefficients it draws.
+    sftwave.analysis.significance : The levels of its contours.
+    sftwave.analysis.coi_mask : The cone of influence it hatches.
+    reduce_time : How a long scalogram is reduced along time.
 
     Examples
     --------

@@ -535,6 +535,11 @@ def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
     GaussianFilter1D or CWT
         The stream, where it was when saved.
 
+    See Also
+    --------
+    GaussianFilter1D : A smoothing stream.
+    CWT : A Morlet transform stream.
+
     Examples
     --------
     >>> import os, tempfile, numpy as np
@@ -769,6 +774,12 @@ class GaussianFilter1D(_Stream):
     startup : int
         Samples needed before the first output.
 
+    See Also
+    --------
+    sftwave.gaussian_filter1d : The same filter on a whole signal.
+    CWT : The Morlet transform as a stream.
+    sftwave.stream.load : Resume a saved stream.
+
     Notes
     -----
     The outputs have the first chunk's dtype if it is floating (float32 in,
@@ -839,6 +850,12 @@ class CWT(_Stream):
     tol, method
         As :func:`sftwave.cwt`'s (float64 state: the SFT plans of a float64
         transform).
+
+    See Also
+    --------
+    sftwave.cwt : The same transform on a whole signal.
+    GaussianFilter1D : Gaussian smoothing as a stream.
+    sftwave.stream.load : Resume a saved stream.
 
     Notes
     -----

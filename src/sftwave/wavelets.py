@@ -78,6 +78,11 @@ def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
     ``sigma = xi * fs / (2 pi f)``.
 
+    See Also
+    --------
+    scale_to_frequency : The inverse conversion.
+    sftwave.analysis.fourier_period : Torrence & Compo's Fourier period of a row.
+
     Examples
     --------
     >>> float(frequency_to_scale(10.0, fs=1000.0, xi=6.0))  # doctest: +ELLIPSIS
@@ -89,6 +94,10 @@ def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
 def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Centre frequency of the Morlet wavelet of scale ``sigma`` samples: ``xi fs / (2 pi sigma)``.
+
+    See Also
+    --------
+    frequency_to_scale : The inverse conversion.
 
     Examples
     --------
@@ -433,6 +442,13 @@ def cwt(
     --------
     morlet_transform : One scale, given in samples, with ``axis`` kept in place.
     frequency_to_scale : The scale ``sigma`` of each frequency.
+    icwt : The signal back from its coefficients.
+    sftwave.plot.scalogram : Draw the result.
+    sftwave.mne.tfr_array_morlet : MNE's function, with MNE's conventions.
+    sftwave.stream.CWT : The same transform on a signal as it arrives.
+    sftwave.dask.cwt : The lazy transform of dask arrays.
+    sftwave.xarray.cwt : The transform of a DataArray, by dimension name.
+    sftwave.analysis.frequencies_for_periods : Frequencies for Fourier periods.
 
     Notes
     -----

@@ -38,6 +38,10 @@ pool.watch_threadpoolctl()
 def get_workers() -> int:
     """The number of threads the CPU engine runs on here (in this thread, now).
 
+    See Also
+    --------
+    set_workers : Set the count for the calling thread.
+
     Examples
     --------
     >>> get_workers() >= 1
@@ -49,6 +53,10 @@ def get_workers() -> int:
 @contextlib.contextmanager
 def set_workers(workers: int) -> Iterator[None]:
     """Use ``workers`` threads (-1: all cores) for the calls in this ``with`` block, in this thread.
+
+    See Also
+    --------
+    get_workers : The count in effect.
 
     Examples
     --------

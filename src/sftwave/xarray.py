@@ -305,6 +305,7 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
     --------
     sftwave.cwt : the transform of numpy (and other) arrays.
     sftwave.dask.cwt : the lazy transform of dask arrays.
+    SftwaveAccessor : the same as a method, ``da.sftwave.cwt``.
 
     Examples
     --------
@@ -503,6 +504,7 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
     sftwave.gaussian_filter : the filter of numpy (and other) arrays.
     sftwave.dask.gaussian_filter : the lazy filter of dask arrays.
     gaussian_filter1d : along one dimension.
+    SftwaveAccessor : the same as a method.
 
     Examples
     --------
@@ -585,6 +587,7 @@ def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
     sftwave.gaussian_filter1d : the filter of numpy (and other) arrays.
     sftwave.dask.gaussian_filter1d : the lazy filter of dask arrays.
     gaussian_filter : over several dimensions.
+    SftwaveAccessor : the same as a method.
 
     Examples
     --------
@@ -621,6 +624,12 @@ class SftwaveAccessor:
 
     Registered as ``sftwave`` on both by ``import sftwave.xarray``;
     ``obj.sftwave.f(...)`` is ``sftwave.xarray.f(obj, ...)``.
+
+    See Also
+    --------
+    sftwave.xarray.cwt : The Morlet transform of a DataArray.
+    sftwave.xarray.gaussian_filter : Gaussian smoothing of a DataArray.
+    sftwave.xarray.gaussian_filter1d : Along one dimension.
 
     Examples
     --------

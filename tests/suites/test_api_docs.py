@@ -7,13 +7,19 @@ the same object (``sftwave.icwt`` documents ``sftwave.inverse.icwt``); a method 
 property is documented on its class's page.  So a new public name without a page
 fails here, before ``make docs`` does.
 
-Every function and class with a page also gets a numpydoc "See Also" section:
-from its docstring, or from ``docs/api/see_also.py``, which ``docs/conf.py`` adds
-at build time; every name there must be a documented public name.
+Every public function and class has a numpydoc "See Also" section in its own
+docstring (so ``help()`` shows it too), placed in numpydoc's order: after
+Parameters, Returns, Yields, Raises, Warns, Attributes, before Notes, References
+and Examples.  Every name it links must resolve in the built pages as Sphinx
+resolves it there: a documented public name (written in full, or short for a
+name of the page's own module or of the top-level ``sftwave``), or a name of
+another package that ``docs/conf.py`` leaves unlinked (``scipy.ndimage.gaussian_filter``),
+which must exist where that package is installed.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import inspect
@@ -21,6 +27,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+import sftwave
 
 ROOT = Path(__file__).resolve().parents[2]
 API = ROOT / "docs" / "api"
@@ -95,13 +103,6 @@ def resolve(dotted: str):
     raise ImportError(dotted)
 
 
-def see_also_map() -> dict[str, list[tuple[str, str]]]:
-    spec = importlib.util.spec_from_file_location("_sftwave_docs_see_also", API / "see_also.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.SEE_ALSO
-
-
 def test_the_pages_and_the_snapshot_are_read():
     names = snapshot_names()
     assert "sftwave.cwt" in names and "sftwave.stream.CWT.process" in names
@@ -149,28 +150,155 @@ def test_every_documented_name_is_public():
     assert not extra, "documented names that are not public: " + ", ".join(extra)
 
 
-def _pages_of_callables() -> list[str]:
-    return sorted(name for name in documented()
-                  if inspect.isfunction(resolve(name)) or inspect.isclass(resolve(name)))
+# -- "See Also" sections --------------------------------------------------------------------
+
+#: numpydoc's sections that come before "See Also", and those that come after it
+BEFORE_SEE_ALSO = {"Parameters", "Returns", "Yields", "Receives", "Other Parameters", "Raises",
+                   "Warns", "Warnings", "Attributes", "Methods"}
+AFTER_SEE_ALSO = {"Notes", "References", "Examples"}
+
+#: the first part of an external name: its package (``np`` and ``xr`` as their packages)
+EXTERNAL_ALIASES = {"np": "numpy", "xr": "xarray"}
 
 
-@pytest.mark.parametrize("name", _pages_of_callables())
+def public_callables() -> list[str]:
+    """The functions and classes of public_api.txt (``module.name``, not their members)."""
+    sections = snapshot_modules()
+    return [name for name in snapshot_names()
+            if name.rpartition(".")[0] == sections[name]
+            and (inspect.isfunction(resolve(name)) or inspect.isclass(resolve(name)))]
+
+
+def page_of(name: str) -> str:
+    """The documented name of ``name``'s page (``sftwave.icwt`` for ``sftwave.inverse.icwt``)."""
+    listed = documented()
+    if name in listed:
+        return name
+    obj = resolve(name)
+    for other in listed:
+        try:
+            if resolve(other) is obj:
+                return other
+        except (ImportError, AttributeError):
+            pass
+    return name
+
+
+def section_headers(doc: str) -> list[str]:
+    """The numpydoc section headers of a docstring, in order."""
+    return re.findall(r"^(\w[\w ]*)\n-{3,}$", doc, re.M)
+
+
+def see_also_regex(doc: str) -> list[str] | None:
+    """The names of the "See Also" section, read with a regex (None: no section)."""
+    m = re.search(r"^See Also\n-{3,}\n(.*?)(?=^\w[\w ]*\n-{3,}$|\Z)", doc, re.M | re.S)
+    if m is None:
+        return None
+    names = []
+    for line in m.group(1).splitlines():
+        if line.strip() and not line[0].isspace():
+            for part in line.split(" :", 1)[0].split(","):
+                role = re.fullmatch(r"\s*(?::\w+:(?:\w+:)?)?`?~?([\w.]+)`?\s*", part)
+                names.append(role.group(1) if role else part.strip())
+    return names
+
+
+def see_also_names(obj) -> list[str] | None:
+    """The names ``obj``'s docstring links in its "See Also" section (None: no section).
+
+    Parsed by numpydoc where it is installed (the docs' extras), else by :func:`see_also_regex`.
+    """
+    doc = inspect.getdoc(obj) or ""
+    if importlib.util.find_spec("numpydoc") is None:
+        return see_also_regex(doc)
+    from numpydoc.docscrape import NumpyDocString
+
+    if not re.search(r"^See Also\n-{3,}$", doc, re.M):
+        return None
+    return [name for names, _ in NumpyDocString(doc)["See Also"] for name, _role in names]
+
+
+def _external_ignored() -> list[str]:
+    """The patterns of names docs/conf.py leaves unlinked (its ``nitpick_ignore_regex``)."""
+    tree = ast.parse((ROOT / "docs" / "conf.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and getattr(node.targets[0], "id", None) == "nitpick_ignore_regex"):
+            return [target for _role, target in ast.literal_eval(node.value)]
+    raise AssertionError("docs/conf.py has no nitpick_ignore_regex")
+
+
+def link_problem(link: str, page: str, obj, listed: set[str], ignored: list[str]) -> str | None:
+    """Why ``link`` in the "See Also" of the page ``page`` (showing ``obj``) would not resolve.
+
+    As Sphinx resolves it on that page: the name itself, or in the page's module;
+    a name of ``sftwave.__all__`` written short or under another module of the same
+    object (docs/conf.py's ``_resolve_reexport``); or another package's name.
+    """
+    module = page.rpartition(".")[0]
+    top = link.split(".")[0]
+    if top != "sftwave" and "." in link and not re.search(r"(^|\.)_", link):
+        if not any(re.fullmatch(pattern, link) for pattern in ignored):
+            return "another package's name that docs/conf.py does not ignore (nitpick_ignore_regex)"
+        package = EXTERNAL_ALIASES.get(top, top)
+        if importlib.util.find_spec(package) is not None:
+            try:
+                resolve(".".join([package, *link.split(".")[1:]]))
+            except (ImportError, AttributeError):
+                return f"no such name in {package}"
+        return None
+    target = next((c for c in (link, f"{module}.{link}") if c in listed), None)
+    short = link.rpartition(".")[2]
+    if target is None and short in sftwave.__all__:
+        try:
+            if link == short or resolve(link) is getattr(sftwave, short):
+                target = f"sftwave.{short}"
+        except (ImportError, AttributeError):
+            pass
+    if target is None:
+        return f"not a documented public name (neither {link} nor {module}.{link})"
+    if resolve(target) is obj:
+        return "the name itself"
+    return None
+
+
+@pytest.fixture(scope="module")
+def link_targets() -> set[str]:
+    """Every name a link may resolve to: the pages, and the members of the documented classes."""
+    listed = set(documented())
+    return listed | {name for name in snapshot_names() if name.rpartition(".")[0] in listed}
+
+
+def test_see_also_is_read():
+    def doc(text):
+        return type("Documented", (), {"__doc__": text})
+
+    both = "Doc.\n\nSee Also\n--------\n:func:`a`, b.c\nd : text\n    more\n\nNotes\n-----\nx\n"
+    assert see_also_regex(both) == see_also_names(doc(both)) == ["a", "b.c", "d"]
+    assert see_also_regex("Doc.\n\nNotes\n-----\nx\n") is None
+    assert see_also_names(doc("Doc.\n\nNotes\n-----\nx\n")) is None
+    assert "icwt" in see_also_names(sftwave.cwt)
+
+
+@pytest.mark.parametrize("name", public_callables())
 def test_every_function_and_class_has_see_also(name):
     doc = inspect.getdoc(resolve(name)) or ""
-    assert re.search(r"^See Also\n-{4,}$", doc, re.M) or name in see_also_map(), (
-        f"{name} has no 'See Also': add its related names to docs/api/see_also.py "
-        "(or a See Also section to its docstring)")
+    hint = (f"{name}: add a numpydoc 'See Also' section to its docstring, after "
+            "Parameters/Returns/Raises/Attributes and before Notes/References/Examples, "
+            "one related name a line: 'name : One line on why.'")
+    headers = section_headers(doc)
+    assert "See Also" in headers and see_also_names(resolve(name)), hint
+    at = headers.index("See Also")
+    misplaced = ([h for h in headers[at + 1:] if h in BEFORE_SEE_ALSO]
+                 + [h for h in headers[:at] if h in AFTER_SEE_ALSO])
+    assert not misplaced, f"{name}: 'See Also' is out of numpydoc's order (against {misplaced}). {hint}"
+    # read alike by numpydoc and the fallback regex (for a test environment without numpydoc)
+    assert see_also_regex(doc) == see_also_names(resolve(name))
 
 
-def test_see_also_names_are_documented_public_names():
-    listed = documented()
-    bad = []
-    for key, entries in see_also_map().items():
-        for name in [key] + [target for target, _ in entries]:
-            if name not in listed:
-                bad.append(name)
-        for target, text in entries:
-            if not text.strip() or target == key:
-                bad.append(f"{key} -> {target!r}: {text!r}")
-    assert not bad, "docs/api/see_also.py names what the API reference does not list: " + ", ".join(
-        sorted(set(bad)))
+@pytest.mark.parametrize("name", public_callables())
+def test_see_also_links_resolve(name, link_targets):
+    obj, page, ignored = resolve(name), page_of(name), _external_ignored()
+    bad = [f"{link}: {problem}" for link in see_also_names(obj) or []
+           if (problem := link_problem(link, page, obj, link_targets, ignored))]
+    assert not bad, f"the 'See Also' of {name} (page {page}) links:\n  " + "\n  ".join(bad)

@@ -22,7 +22,6 @@ This module needs numpy only and is not imported by ``import sftwave``:
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,6 +41,10 @@ SYNTHETIC = "synthetic: computed by sftwave.datasets.{name}(seed={seed}); not a 
 
 class Nino3(NamedTuple):
     """The Nino3 series: see :func:`nino3`.
+
+    See Also
+    --------
+    nino3 : The function that returns it.
 
     Examples
     --------
@@ -70,6 +73,10 @@ class Nino3(NamedTuple):
 class EEGEpochs(NamedTuple):
     """Synthetic EEG epochs: see :func:`eeg_epochs`.
 
+    See Also
+    --------
+    eeg_epochs : The function that returns it.
+
     Examples
     --------
     >>> epochs = eeg_epochs(n_epochs=2, n_channels=3, n_times=100)
@@ -91,6 +98,10 @@ class EEGEpochs(NamedTuple):
 
 class ECG(NamedTuple):
     """A synthetic ECG: see :func:`ecg`.
+
+    See Also
+    --------
+    ecg : The function that returns it.
 
     Examples
     --------
@@ -126,6 +137,11 @@ def nino3() -> Nino3:
         years, the data's ``source`` and the paper's ``citation``; its ``fs``
         property is ``1 / dt`` (4 samples per year).
 
+    See Also
+    --------
+    Nino3 : What it returns.
+    sftwave.analysis.significance : Torrence & Compo's analysis of it.
+
     References
     ----------
     C. Torrence and G. P. Compo, "A practical guide to wavelet analysis",
@@ -145,6 +161,9 @@ def nino3() -> Nino3:
     >>> W.shape
     (2, 504)
     """
+    # imported here: numpy < 2 does not import it, and the module imports nothing numpy does not
+    from importlib import resources
+
     text = (resources.files(__name__) / "data" / "sst_nino3.dat").read_text(encoding="ascii")
     sst = np.array(text.split(), dtype=np.float64)
     dt = 0.25
@@ -207,6 +226,11 @@ def eeg_epochs(n_epochs: int = 20, n_channels: int = 8, n_times: int = 1000, sfr
         A named tuple ``(data, sfreq, ch_names, times, source)``: ``data``
         float64 of shape ``(n_epochs, n_channels, n_times)`` in microvolts,
         ``times`` in seconds from the stimulus.
+
+    See Also
+    --------
+    EEGEpochs : What it returns.
+    sftwave.mne.tfr_array_morlet : Their time-frequency power.
 
     Examples
     --------
@@ -312,6 +336,11 @@ def ecg(duration: float = 10.0, fs: float = 360.0, heart_rate: float = 60.0, hrv
         A named tuple ``(signal, fs, time, r_peaks, source)``: ``signal``
         float64 in millivolts, ``time`` in seconds, ``r_peaks`` the sample
         index of each R peak inside the signal.
+
+    See Also
+    --------
+    ECG : What it returns.
+    sftwave.cwt : Its scalogram.
 
     Examples
     --------

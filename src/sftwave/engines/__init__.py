@@ -101,6 +101,11 @@ class Capabilities:
         than the signal, by their exact limit).
     requires : tuple of (module, package, extra)
         Modules it imports, and the package and extra that provide each.
+
+    See Also
+    --------
+    register : Register an engine with them.
+    check_request : Check a call against them.
     """
 
     module: str
@@ -132,12 +137,24 @@ _LOADED: dict[str, Any] = {}
 
 
 def names() -> tuple[str, ...]:
-    """Accepted ``engine`` names: ``'auto'`` and every registered engine."""
+    """Accepted ``engine`` names: ``'auto'`` and every registered engine.
+
+    See Also
+    --------
+    available : Whether an engine's packages are installed.
+    register : Add an engine.
+    """
     return ("auto", *CAPABILITIES)
 
 
 def register(name: str, capabilities: Capabilities, engine: Any | None = None) -> None:
-    """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``)."""
+    """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``).
+
+    See Also
+    --------
+    unregister : Remove it again.
+    Capabilities : What it declares it can do.
+    """
     CAPABILITIES[name] = capabilities
     _LOADED.pop(name, None)
     if engine is not None:
@@ -145,7 +162,12 @@ def register(name: str, capabilities: Capabilities, engine: Any | None = None) -
 
 
 def unregister(name: str) -> None:
-    """Remove an engine registered by :func:`register`."""
+    """Remove an engine registered by :func:`register`.
+
+    See Also
+    --------
+    register : Add an engine.
+    """
     CAPABILITIES.pop(name, None)
     _LOADED.pop(name, None)
 
@@ -196,6 +218,10 @@ def resolve_engine(engine: str | None, x: Any) -> str:
         Where a package the engine needs is missing (the message names it and
         the extra that installs it).
 
+    See Also
+    --------
+    get : The engine itself.
+
     Examples
     --------
     >>> import numpy as np
@@ -212,7 +238,13 @@ def resolve_engine(engine: str | None, x: Any) -> str:
 
 
 def get(name: str) -> Any:
-    """The engine object registered as ``name`` (its module imported on first use)."""
+    """The engine object registered as ``name`` (its module imported on first use).
+
+    See Also
+    --------
+    names : The registered engines.
+    resolve_engine : The engine an input would get.
+    """
     caps = CAPABILITIES[name]
     _check_installed(name, caps)
     if name not in _LOADED:
@@ -222,6 +254,10 @@ def get(name: str) -> Any:
 
 def available(name: str) -> bool:
     """Whether engine ``name`` can run here (its packages installed, and, for 'cuda', a GPU or the simulator).
+
+    See Also
+    --------
+    names : The registered engines.
 
     Examples
     --------
@@ -244,6 +280,10 @@ def check_request(name: str, *, transform: str | None = None, bank_method: str |
     first (an unknown name is a ``ValueError`` listing them), then against the
     engine's; ``output``, ``dtype``, ``out`` and ``workers`` must be None where
     the engine does not take them.
+
+    See Also
+    --------
+    Capabilities : What it checks against.
 
     Examples
     --------

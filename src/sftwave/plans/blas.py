@@ -20,9 +20,10 @@ def single_threaded_blas(func: F) -> F:
 
     The design layer solves many least-squares problems of a few hundred to a
     few thousand rows.  A multi-threaded OpenBLAS spends longer synchronising
-    its threads on such problems than computing: three times slower on an
-    idle 2-core machine, 8 to 100 times slower when the cores are busy
-    (measured).  Uses threadpoolctl; restores the previous limits on return.
+    its threads on such problems than computing: several times slower than
+    one thread on an idle machine, and far slower again when the cores are
+    busy (measured: docs/performance.md, *Figures behind the code's choices*).
+    Uses threadpoolctl; restores the previous limits on return.
     Wrap the function beneath any cache, so cache hits pay nothing.
 
     threadpoolctl's limit is process-wide: a design finishing in one thread
@@ -48,8 +49,8 @@ _held = threading.local()
 def one_blas_thread():
     """Hold the limit of :func:`single_threaded_blas` across many designs in this thread.
 
-    Setting the limit searches the process's loaded libraries (threadpoolctl;
-    0.3 to 0.8 ms, measured), so a caller that may design many plans (a
+    Setting the limit searches the process's loaded libraries (threadpoolctl:
+    a cost that adds up over a scalogram's designs, docs/performance.md), so a caller that may design many plans (a
     scalogram's frequencies) wraps them in this: the first design inside sets
     the limit and it is kept until the context ends; the later designs pay
     nothing for it, and if every plan comes from a cache nothing is set at all.

@@ -240,6 +240,11 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     public functions take it (``[1e-9, 0.1]``).  Every argument is checked
     (``ValueError`` or ``TypeError`` naming it).
 
+    See Also
+    --------
+    select_morlet : The same for a Morlet wavelet.
+    sftwave.apply_plan : Run the plan.
+
     Examples
     --------
     >>> type(select_gaussian(1.0, 0, fir_taps_per_order=5.5)).__name__
@@ -452,6 +457,11 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     most pi (the Nyquist frequency); ``tol`` in ``[1e-9, 0.1]`` (``None``: the
     default).
 
+    See Also
+    --------
+    select_gaussian : The same for a Gaussian.
+    sftwave.apply_plan : Run the plan.
+
     Examples
     --------
     >>> plan = select_morlet(50.0, 6.0, 1e-4)
@@ -505,8 +515,9 @@ def _select_morlet(sigma: float, xi: float, tol: float, method: str, transform: 
     """:func:`select_morlet`, kept per process: a scalogram asks again at every call.
 
     (The designs beneath are cached already; the choice among them, the
-    table's component counts for both designs, cost 8 ms of every call for
-    200 frequencies, 13 % of the warm N = 1e5 scalogram.)
+    table's component counts for both designs, was a noticeable part of every
+    warm scalogram without this cache: docs/performance.md, *Figures behind
+    the code's choices*.)
     """
     plan = _morlet_for_tol(sigma, xi, tol, method, transform, fir_taps_per_order)
     if n is not None and isinstance(plan, SFTPlan) and n < plan.length:

@@ -35,9 +35,9 @@ __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS"
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
 #: order on one thread costs about as much as this many taps of the
-#: single-threaded FIR (measured: 1.36 ns per sample and order against 0.22 ns
-#: per sample and tap at 7 to 8 orders; break-even 5.6 taps per order with the
-#: bank on one thread, 3.1 on two: the crossover section of docs/benchmarks.md).
+#: single-threaded FIR (measured: the break-even of the crossover section of
+#: docs/benchmarks.md; the calibration's figures in docs/performance.md, *Figures
+#: behind the code's choices*).
 DIRECT_TAPS_PER_ORDER = 5.5
 
 #: The thread count the FIR-versus-bank figure is fixed for, whatever the

@@ -9,8 +9,8 @@ compile time, so such a kernel is compiled in every process instead.
 ``noalias=True`` tells LLVM that the kernel's array arguments do not overlap
 (numba's own flag, which it sets only for the bodies of ``prange`` loops and
 offers no decorator option for): the short loops over side-by-side lanes
-then vectorise without run-time overlap checks.  The lane kernel ran 1.45
-times longer without it (measured, EEG workload, one thread).  Only for
+then vectorise without run-time overlap checks.  The lane kernel is
+measurably slower without it (docs/performance.md, *Threads*).  Only for
 kernels whose callers guarantee that no two array arguments share memory.
 
 The option reaches numba through its internals (``numba.core.cpu``,

@@ -4,7 +4,8 @@ Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
 the bank (:mod:`~sftwave.engines.numba.bank`; its ``iir1`` method along a
 non-last axis by a kernel that keeps the contiguous inner elements side by
 side, and along few long lines by the lane engine, the lines cut into pieces
-run 16 side by side: 1-D, N = 1e6, sigma 128 in about 4 ms against 6 to 8), a
+run 16 side by side, faster than the bank there: docs/performance.md,
+*Gaussian filters*), a
 :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same arithmetic
 as scipy's ``correlate1d``, on all threads) and a
 :class:`~sftwave.plans.fit.WidePlan` by its exact FFT limit
@@ -134,10 +135,10 @@ def _lanes_pay(x2d: np.ndarray, plan) -> bool:
     The lane engine runs 16 recursions side by side on explicit vectors
     (:func:`~sftwave.engines.numba.lane_kernels.run_lanes_16`): pieces of few
     long rows, at least two groups of 16, each piece at least
-    :data:`_LANE_WINDOWS` windows long so that its warm-up costs little (1-D,
-    N = 1e6, sigma 8 to 128: 1.6 to 2 times faster than the bank,
-    docs/performance.md).  Many rows stay with the bank: the
-    lanes would gain 1.05 to 1.4 times there, for a float64 copy of the rows
+    :data:`_LANE_WINDOWS` windows long so that its warm-up costs little (on
+    long 1-D signals clearly faster than the bank: docs/performance.md,
+    *Gaussian filters*).  Many rows stay with the bank: the
+    lanes would gain little there, for a float64 copy of the rows
     that the bank, filtering a block of lines at a time, does not make (scipy's
     memory rule: about one output).  Decided by the shape alone (see
     :func:`_lane_groups`).
@@ -538,8 +539,9 @@ def hypot_into(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     For contiguous float32/float64 arrays at the plain formula's speed, and
     with its result wherever its sum of squares is a normal number (scipy's
-    arithmetic, 2 ns per element); ``np.hypot`` for other layouts and dtypes
-    (20 ns per element with glibc's correctly rounded hypot).
+    arithmetic); ``np.hypot`` for other layouts and dtypes (much
+    slower with glibc's correctly rounded hypot; figures in docs/performance.md,
+    *Figures behind the code's choices*).
 
     Examples
     --------

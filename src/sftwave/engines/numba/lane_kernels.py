@@ -19,10 +19,10 @@ Output kinds: 0 real (one channel), 1 complex (two channels), 2 power, 3 abs,
 4 phase (one channel).
 
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
-blocks of steps on explicit vectors, :mod:`.vectors`: about twice as fast,
-1.3 cycles per float64 component update where the arithmetic bound is 0.8 on
-AVX-512; docs/performance.md, measured by a retired A/B script), and :func:`run_lanes`, any width, plain loops that numba
-vectorises over the lanes; the tests check both against the bank.
+blocks of steps on explicit vectors, :mod:`.vectors`: the faster one, close to
+the arithmetic bound on AVX-512; figures in docs/performance.md, *The CWT
+engine*), and :func:`run_lanes`, any width, plain loops that numba vectorises
+over the lanes; the tests check both against the bank.
 """
 
 from __future__ import annotations
@@ -69,8 +69,9 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
               out, W):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
-    Inlined into :func:`run_lanes` (a call per group cost 1.3-2.4 times the
-    time, measured: the loops no longer vectorised as well).
+    Inlined into :func:`run_lanes` (a call per group was measurably slower:
+    the loops no longer vectorised as well; docs/performance.md, *Figures
+    behind the code's choices*).
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
     ``m_stop``, ``phase`` and ``group_P`` (the group's number of components, the
@@ -86,7 +87,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
     so the reads between need no test.  Outside that range a lane reads its
     sample only between its start and its last output (``lane_off + lane_nhi -
     1``), zero otherwise.  (The loops are written out in full: numba's inlined
-    helpers cost a quarter of the speed here, measured.)
+    helpers were measurably slower here, docs/performance.md.)
     """
     P = group_P[g]
     if True:

@@ -65,8 +65,8 @@ class LaneTable:
 
     The engine's own form of a list of :class:`Lane`.  A scalogram of
     60 x 32 rows and 37 plans has 71,040 lanes, whose set-up one Python object
-    at a time cost twice the kernel's own time (measured, EEG workload, one
-    thread); from the table it is a few array operations.
+    at a time cost more than the kernel's own time (docs/performance.md, *The
+    users' workloads*); from the table it is a few array operations.
 
     Examples
     --------

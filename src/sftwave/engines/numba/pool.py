@@ -16,8 +16,9 @@ Why not numba's threading layers (measured on numba 0.68):
   threads at once crashed the process in most runs; here each user thread runs
   its own chunks and shares the helper threads, and the kernels are plain
   compiled functions.
-* **spin-waiting**: OpenMP's workers spin after each region, which cost about
-  8 ms per call when the other core was busy; idle pool threads sleep.
+* **spin-waiting**: OpenMP's workers spin after each region, which cost
+  milliseconds per call when the other core was busy (docs/performance.md,
+  *Threads* and *Figures behind the code's choices*); idle pool threads sleep.
 * **disk cache**: parallel kernels loaded from numba's cache crashed a second
   process; serial kernels are cached like every other.
 
@@ -385,7 +386,8 @@ def watch_threadpoolctl() -> None:
 
     Called by ``import sftwave``: threadpoolctl must know sftwave's controller
     before a ``threadpool_limits`` block starts (it looks for libraries when a
-    limit is entered), and importing it with sftwave would cost 16 ms.
+    limit is entered), and importing it with sftwave would slow ``import
+    sftwave`` measurably (docs/performance.md, *Figures behind the code's choices*).
     """
     global _watcher
     if "threadpoolctl" in sys.modules:
