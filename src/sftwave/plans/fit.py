@@ -199,6 +199,12 @@ class SFTPlan:
         the largest).
     info : dict
         What the design chose (``P``, ``K``, ``sigma``, ``order``, ...).
+
+    See Also
+    --------
+    FIRPlan : A truncated kernel instead.
+    WidePlan : A Gaussian wider than the signal.
+    sftwave.apply_plan : Run a plan.
     """
 
     omegas: np.ndarray
@@ -267,6 +273,11 @@ class FIRPlan:
     error : float or None
         Its relative RMSE against the exact kernel, where the selector
         designed it to a target (None for scipy's kernel at a given radius).
+
+    See Also
+    --------
+    SFTPlan : The SFT bank instead.
+    sftwave.apply_plan : Run a plan.
     """
 
     kernel: np.ndarray
@@ -293,6 +304,11 @@ class WidePlan:
         Standard deviation in samples.
     order : int
         Derivative order (0, 1 or 2).
+
+    See Also
+    --------
+    select_gaussian : The selector that returns it.
+    sftwave.apply_plan : Run a plan.
     """
 
     sigma: float
