@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test test-boundscheck bench bench-workloads plan-tables docs clean
+.PHONY: demo test test-boundscheck lint bench bench-quick bench-asv plan-tables docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,17 +38,32 @@ test: $(VENV)/.stamp-test
 test-boundscheck: $(VENV)/.stamp-test
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q
 
+# Static checks, as CI runs them: pre-commit on every file (ruff with [tool.ruff],
+# mypy on src/sftwave with [tool.mypy], whitespace/final newlines, YAML, TOML).
+# mypy runs in the test environment (numpy's, xarray's, dask's, matplotlib's types).
+$(VENV)/.stamp-lint: $(VENV)/.stamp-test
+	$(PIP) install --quiet -e ".[lint]"
+	touch $@
+
+lint: $(VENV)/.stamp-lint
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/pre-commit run --all-files --show-diff-on-failure
+
 $(VENV)/.stamp-bench: pyproject.toml paper/pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[bench,demo,plot]" -e ./paper
 	touch $@
 
+# Every comparison with the anchor libraries (benchmarks/compare.py, ~20 min):
+# benchmarks/results/*.json and docs/benchmarks.md.  One section: --only NAME.
 bench: $(VENV)/.stamp-bench
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/compare.py
 
-# The users' workloads (first call, EEG epochs, long signal, audio, plan
-# design, everyday Gaussian images) against fCWT, MNE, ssqueezepy, scipy and OpenCV.
-bench-workloads: $(VENV)/.stamp-bench
-	$(PY) benchmarks/workloads.py
+# The same at small sizes (~3 min): results and page under benchmarks/results/quick/.
+bench-quick: $(VENV)/.stamp-bench
+	$(PY) benchmarks/compare.py --quick
+
+# The asv regression suite, each benchmark once, in .venv (~3 min); see benchmarks/README.md.
+bench-asv: $(VENV)/.stamp-bench
+	cd benchmarks && ../$(VENV)/bin/asv machine --yes > /dev/null && ../$(VENV)/bin/asv run --python=same --quick
 
 # The documentation site: API reference, user guide, the Markdown notes, and the
 # gallery (examples/, run at build time: matplotlib, MNE, dask, xarray).  Every
@@ -61,10 +76,88 @@ docs: $(VENV)/.stamp-docs
 	$(VENV)/bin/sphinx-build -W --keep-going -n -b html docs docs/_build/html
 
 # Regenerate the shipped Morlet layout table (src/sftwave/plans/data/morlet_layouts.npz;
-# about 45 CPU-minutes, on every core); tests/test_plan_tables.py checks entries of it.
+# about 45 CPU-minutes, on every core); tests/plans/test_tables.py checks entries of it.
 plan-tables: $(VENV)/.stamp-demo
 	$(PY) -c "from sftwave.plans.table_maker import main; raise SystemExit(main())"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache
+	rm -rf $(VENV) .venv-build .venv-wheel .venv-oldest .numba-oldest .numba-boundscheck
+	rm -rf build dist *.egg-info src/*.egg-info paper/src/*.egg-info .pytest_cache
 	rm -rf docs/_build docs/api/generated docs/auto_examples docs/sg_execution_times.rst
+
+# ----------------------------------------------------------------------------- as shipped
+# test-wheel: the sdist, then the wheel built from it (python -m build), their contents
+# checked (.ci/check_dist.py: the wheel holds sftwave/, its tables and data, py.typed and
+# the licence, nothing else; the sdist holds the tests and every file they read); the
+# wheel installed with the test extras into a fresh .venv-wheel, and the tests of the
+# unpacked sdist (build/test-wheel/sdist) run from an empty folder against the installed
+# package, with the installed package's doctests.  The sdist's pytest settings are used
+# (its pyproject.toml); the rootdir is this folder only so that the report names
+# build/test-wheel/sdist/tests/... and .venv-wheel/.../site-packages/sftwave/..., and no
+# conftest above the sdist is read.  .ci/installed_only.py fails the run if any sftwave
+# module came from elsewhere than the venv's site-packages.  The workbench (the sdist's
+# paper/) is installed beside the wheel because benchmarks/probes/bounded_cost.py, which
+# tests/suites/test_bounded_cost.py runs, uses its timer; its own tests (paper/tests,
+# paper/src) are not run here: the workbench is not in the wheel.
+.PHONY: test-wheel test-oldest
+
+BUILD_VENV := .venv-build
+WHEEL_VENV := .venv-wheel
+WHEEL_PY   := $(CURDIR)/$(WHEEL_VENV)/bin/python
+WHEEL_RUN  := $(CURDIR)/build/test-wheel
+
+$(BUILD_VENV)/.stamp-build:
+	rm -rf $(BUILD_VENV)
+	$(PYTHON) -m venv $(BUILD_VENV)
+	$(BUILD_VENV)/bin/python -m pip install --quiet build
+	touch $@
+
+test-wheel: $(BUILD_VENV)/.stamp-build
+	rm -rf dist/sftwave-* $(WHEEL_RUN) $(WHEEL_VENV)
+	$(BUILD_VENV)/bin/python -m build --outdir dist .
+	$(BUILD_VENV)/bin/python .ci/check_dist.py dist
+	mkdir -p $(WHEEL_RUN)/cwd
+	tar -xzf dist/sftwave-*.tar.gz -C $(WHEEL_RUN)
+	mv $(WHEEL_RUN)/sftwave-* $(WHEEL_RUN)/sdist
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_PY) -m pip install --quiet "$(TORCH_SPEC)"
+	$(WHEEL_PY) -m pip install --quiet "$$(ls dist/sftwave-*.whl)[test,demo,plot]"
+	$(WHEEL_PY) -m pip install --quiet $(WHEEL_RUN)/sdist/paper
+	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci $(WHEEL_PY) -m pytest -p installed_only \
+	    -c $(WHEEL_RUN)/sdist/pyproject.toml --rootdir $(CURDIR) --confcutdir $(WHEEL_RUN)/sdist \
+	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache $(WHEEL_RUN)/sdist/tests \
+	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
+
+# test-oldest: the library's whole suite (tests/ and the doctests of src/sftwave) in
+# .venv-oldest (made afresh whenever pyproject.toml or its .ci/ files change) with
+# sftwave's dependencies at the floors of pyproject.toml
+# (.ci/oldest-constraints.txt: numpy 1.24, scipy 1.10, numba 0.59, threadpoolctl 3.2,
+# platformdirs 3.0; .ci/oldest.py check fails unless those are the versions installed).
+# The test, demo and plot extras are installed as pyproject.toml lists them, with two
+# changes that the oldest versions force (.ci/oldest.py, OMIT and REPLACE):
+#   numba-cuda is left out: every numba-cuda >= 0.30 needs numba >= 0.60.  The 'cuda'
+#     engine's tests skip (importorskip("numba_cuda"): tests/engines/cuda/test_engine.py,
+#     the simulator run of tests/suites/test_conformance.py, docs/gpu.md's example in
+#     tests/suites/test_doc_examples.py);
+#   pycwt 0.5.0b0 (numpy >= 2) is replaced by pycwt 0.4.0b0 (numpy >= 1.24), the same API.
+# The workbench (paper/, its own pyproject.toml) is installed, as make test does (the
+# probe that tests/suites/test_bounded_cost.py runs uses its timer), but its tests are
+# not run here: its floors are its own (its PyWavelets comparison needs PyWavelets >= 1.9,
+# which needs numpy >= 1.25).
+# Its own numba cache (.numba-oldest): numba 0.59 and the dev venv's numba would
+# otherwise overwrite each other's kernels in src/sftwave/__pycache__.
+OLDEST_VENV := .venv-oldest
+OLDEST_PY   := $(OLDEST_VENV)/bin/python
+
+$(OLDEST_VENV)/.stamp-oldest: pyproject.toml paper/pyproject.toml .ci/oldest-constraints.txt .ci/oldest.py
+	rm -rf $(OLDEST_VENV)
+	$(PYTHON) -m venv $(OLDEST_VENV)
+	$(OLDEST_PY) -m pip install --quiet "$(TORCH_SPEC)"
+	$(PYTHON) .ci/oldest.py requirements test demo plot > $(OLDEST_VENV)/requirements-test.txt
+	$(OLDEST_PY) -m pip install --quiet -c .ci/oldest-constraints.txt -e . -e ./paper \
+	    -r $(OLDEST_VENV)/requirements-test.txt
+	touch $@
+
+test-oldest: $(OLDEST_VENV)/.stamp-oldest
+	$(OLDEST_PY) .ci/oldest.py check
+	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest $(OLDEST_PY) -m pytest tests src/sftwave

@@ -163,7 +163,7 @@ def test_smooth_png_and_npy(tmp_path):
     proc = _run("smooth", str(tmp_path / "in.png"), "--sigma", "2.5", "-o", str(tmp_path / "o.png"))
     assert proc.returncode == 0, proc.stderr
     got = np.asarray(Image.open(tmp_path / "o.png"))
-    ref = ndi.gaussian_filter(img, 2.5, axes=(0, 1))
+    ref = ndi.gaussian_filter(img, (2.5, 2.5, 0))     # axes=(0, 1), also on scipy < 1.11
     assert got.shape == img.shape and np.abs(got.astype(int) - ref).max() <= 1
     np.save(tmp_path / "in.npy", img[..., 0].astype(float))
     proc = _run("smooth", str(tmp_path / "in.npy"), "--sigma", "2,4", "-o", str(tmp_path / "o.npy"))
@@ -339,7 +339,8 @@ def test_figure_alone_is_computed_in_blocks_never_at_full_size(recordings, capsy
     # (the engine may pick another bank method for fewer rows: equal to its accuracy)
     assert np.allclose(blocks.values, expected.values, rtol=1e-6, atol=0)
     top = full[-1].argmax()                               # the click, at the highest frequency
-    assert abs(top - 12345) < 10 and blocks.values[-1].max() == full[-1].max()
+    assert abs(top - 12345) < 10
+    assert blocks.values[-1].max() == pytest.approx(full[-1].max(), rel=1e-6)   # the peak is kept
 
 
 def test_figure_alone_decimates_only_when_one_row_exceeds_the_budget(recordings, capsys):

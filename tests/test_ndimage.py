@@ -432,8 +432,11 @@ def test_gaussian_filter_axes():
     # an empty tuple of axes filters nothing: a copy
     b = gaussian_filter(a, 5.0, axes=())
     assert np.array_equal(b, a) and b is not a
-    # scipy's axes argument means the same thing
-    sp = ndi.gaussian_filter(a, (5.0, 7.0), order=(1, 0), axes=(2, 0), truncate=12.0)
+    # scipy's axes argument means the same thing (scipy < 1.11 has none: a zero sigma skips an axis)
+    try:
+        sp = ndi.gaussian_filter(a, (5.0, 7.0), order=(1, 0), axes=(2, 0), truncate=12.0)
+    except TypeError:
+        sp = ndi.gaussian_filter(a, (7.0, 0.0, 5.0), order=(0, 0, 1), truncate=12.0)
     e = (1 + path_error(5.0, 1)) * (1 + path_error(7.0, 0)) - 1
     assert rel_rmse(got, sp) <= 3 * e
 

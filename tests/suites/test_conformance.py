@@ -246,6 +246,7 @@ def test_engine_conforms(name, library, mode):
 @pytest.mark.skipif(SIMULATOR, reason="this process runs the CUDA cases itself (test_engine_conforms)")
 def test_cuda_engine_conforms_under_the_simulator():
     """The 'cuda' engine, in a fresh process with the simulator switched on."""
+    pytest.importorskip("numba_cuda")
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     here = Path(__file__).resolve().parent
     out = subprocess.run(

@@ -53,7 +53,10 @@ def test_scipys_gaussian_tests_pass_with_sftwave_in_place(tmp_path):
     out = proc.stdout + proc.stderr
     failed = {line.split("::")[-1].split("[")[0].split(" ")[0]
               for line in out.splitlines() if line.startswith("FAILED")}
+    allowed = set(ALLOWED)
+    if "def test_gaussian_filter_float16(" not in tests.read_text(encoding="utf-8"):
+        allowed.add("test_gaussian_filter")     # older scipy's name of test_gaussian_filter_float16
     assert "passed" in out and "error" not in out.splitlines()[-1], out[-3000:]
-    assert failed <= ALLOWED, (failed - ALLOWED, out[-3000:])
+    assert failed <= allowed, (failed - allowed, out[-3000:])
     counts = dict(item.split("=") for item in calls.read_text().split())
     assert all(int(counts[name]) > 0 for name in counts), counts

@@ -122,7 +122,10 @@ def scipy_gaussian_kernel(sigma: float, order: int, radius: int) -> np.ndarray:
     Q_deriv = D + P
     for _ in range(order):
         q = Q_deriv.dot(q)
-    q = (x[:, None] ** exponent_range).dot(q)
+    # scipy's powers of x are integers; numpy < 2 rounds their product with q otherwise
+    # than a float matrix's, so integers too, while exact (floats where scipy's overflow)
+    xp = np.arange(-radius, radius + 1) if float(radius) ** order < 2.0**53 else x
+    q = (xp[:, None] ** exponent_range).dot(q)
     return q * phi_x
 
 
