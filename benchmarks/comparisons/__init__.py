@@ -10,7 +10,7 @@
 * :mod:`.cwt`: the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and
   MNE, and the users' workloads (first scalogram, EEG epochs, long signal,
   audio, plan design);
-* :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in, the stream
+* :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
@@ -50,6 +50,8 @@ SECTIONS = {
     "audio": (cwt.audio, "10 s of audio, power at 100 frames/s, against fCWT and ssqueezepy"),
     "design": (cwt.design, "plan design with no cache, xi 1..20"),
     "mne_dropin": (integrations.mne_dropin, "sftwave.mne.tfr_array_morlet against MNE's, every output"),
+    "first_tfr": (integrations.first_tfr,
+                  "tfr_array_morlet's first call in a fresh process, empty plan cache, against MNE"),
     "stream": (integrations.stream, "stream throughput against the batch functions; long-run drift"),
     "dask": (integrations.dask_scaling, "sftwave.dask on a 2-worker LocalCluster"),
     "import_time": (integrations.import_time, "import sftwave against scipy.ndimage, numba, numpy"),

@@ -1,11 +1,15 @@
-"""sftwave inside other tools' workflows: MNE's drop-in, the stream classes, dask, ``import sftwave``."""
+"""sftwave inside other tools' workflows: MNE's drop-in and its first call, the stream classes, dask,
+``import sftwave``."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from functools import partial
@@ -64,6 +68,114 @@ def mne_dropin(quick: bool) -> dict:
                 "mne_s": t["MNE"]["median_s"], "row_difference": diff}
         case["mne_over_sftwave"] = case["mne_s"] / case["sftwave_s"]
         res["cases"].append(case)
+    res["load_end"] = load_average()
+    return res
+
+
+# ----------------------------------------------------------------------------- MNE: the first call
+
+#: A child process: (tool, n_cycles, sfreq, step); prints its times as JSON.  ``step``:
+#: 'call' times the import and the first tfr_array_morlet; 'design' times only the
+#: plans of sftwave's call (the plan cache as the caller left it).
+_TFR_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+tool, nc, sfreq, step = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+freqs = np.linspace(4.0, 80.0, 200)
+n_cycles = {"freqs/2": freqs / 2.0, "(freqs+1)/2": (freqs + 1.0) / 2.0, "7": 7.0 + 0 * freqs}[nc]
+data = np.random.default_rng(0).standard_normal((2, 2, 1500))
+t1 = time.perf_counter()
+if step == "design":
+    import sftwave
+    from sftwave.engines import get
+    from sftwave.plans.blas import one_blas_thread
+    from sftwave.plans.select import select_morlet
+    cost = get("numba").fir_taps_per_order()
+    sigmas = n_cycles * sfreq / (2 * np.pi * freqs)
+    t2 = time.perf_counter()
+    with one_blas_thread():
+        for s, x in zip(sigmas, n_cycles):
+            select_morlet(float(s), float(x), 1e-5, n=1500, fir_taps_per_order=cost)
+    print(json.dumps({"design_s": time.perf_counter() - t2}))
+    raise SystemExit
+if tool == "sftwave":
+    from sftwave.mne import tfr_array_morlet
+    kw = {}
+else:
+    from mne.time_frequency import tfr_array_morlet
+    kw = {"n_jobs": 1, "verbose": False}
+t2 = time.perf_counter()
+tfr_array_morlet(data, sfreq, freqs, n_cycles=n_cycles, output="power", **kw)
+t3 = time.perf_counter()
+print(json.dumps({"setup_s": t1 - t0, "import_s": t2 - t1, "first_call_s": t3 - t2,
+                  "import_and_first_call_s": t3 - t1}))
+"""
+
+FIRST_TFR_CASES = (("freqs/2", 500.0), ("(freqs+1)/2", 500.0), ("freqs/2", 1000.0),
+                   ("(freqs+1)/2", 1000.0))
+
+
+def _tfr_child(tool: str, nc: str, sfreq: float, step: str, env: dict) -> dict:
+    wall, proc = seconds_once(lambda: subprocess.run(
+        [sys.executable, "-c", _TFR_CHILD, tool, nc, str(sfreq), step], env=env,
+        capture_output=True, text=True, timeout=1800))
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["?"])[-1]}
+    return {"process_s": wall, **json.loads(proc.stdout.strip().splitlines()[-1])}
+
+
+def first_tfr(quick: bool) -> dict:
+    """``tfr_array_morlet``'s first call in a fresh process, sftwave's (empty plan cache) and MNE's.
+
+    2 x 2 x 1500 samples, 200 frequencies 4..80 Hz, ``n_cycles`` ``freqs / 2``
+    and ``(freqs + 1) / 2`` (``xi`` 2 to 40.5: half of them beyond the layout
+    table's grid), ``sfreq`` 500 and 1000 Hz, ``output='power'``.  Each run is a
+    whole ``python -c`` process (its wall time from start to exit, and the
+    import and first call inside it): sftwave with a new, empty plan cache
+    (numba's cache filled by an untimed run first, as after installation),
+    sftwave again with that plan cache filled, and MNE (``n_jobs=1``); the
+    three take turns over the rounds, medians.  Also the plans' design alone
+    (``select_morlet`` for the 200 scales, as ``cwt`` asks, in a fresh process):
+    with the plan cache empty and filled.
+    """
+    cases = FIRST_TFR_CASES[:2] if quick else FIRST_TFR_CASES
+    rounds = 1 if quick else 3
+    have_mne = anchor("MNE") is not None
+    res: dict = {"shape": [2, 2, 1500], "nfreq": 200, "tol": 1e-5, "rounds": rounds,
+                 "load_start": load_average(), "cases": []}
+    with tempfile.TemporaryDirectory(prefix="sftwave-first-tfr-") as tmp:
+        base = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
+        _tfr_child("sftwave", "7", 500.0, "call", dict(base, SFTWAVE_CACHE_DIR=""))  # numba's cache
+        for c, (nc, sfreq) in enumerate(cases):
+            runs: dict = {"sftwave, empty plan cache": [], "sftwave, plan cache filled": []}
+            if have_mne:
+                runs["MNE"] = []
+            design: dict = {"empty": [], "filled": []}
+            for r in range(rounds):
+                plans = os.path.join(tmp, f"plans-{c}-{r}")
+                env = dict(base, SFTWAVE_CACHE_DIR=plans)
+                order = ["empty", "MNE"] if r % 2 == 0 else ["MNE", "empty"]
+                for tool in order:
+                    if tool == "empty":
+                        runs["sftwave, empty plan cache"].append(_tfr_child("sftwave", nc, sfreq, "call", env))
+                        runs["sftwave, plan cache filled"].append(_tfr_child("sftwave", nc, sfreq, "call", env))
+                    elif have_mne:
+                        runs["MNE"].append(_tfr_child("MNE", nc, sfreq, "call", base))
+                fresh = dict(base, SFTWAVE_CACHE_DIR=os.path.join(tmp, f"design-{c}-{r}"))
+                design["empty"].append(_tfr_child("sftwave", nc, sfreq, "design", fresh))
+                design["filled"].append(_tfr_child("sftwave", nc, sfreq, "design", fresh))
+            case: dict = {"n_cycles": nc, "sfreq": sfreq, "tools": {}, "design": {}}
+            for tool, rs in runs.items():
+                ok = [x for x in rs if "error" not in x]
+                case["tools"][tool] = ({k: statistics.median(x[k] for x in ok)
+                                        for k in ("process_s", "import_s", "first_call_s",
+                                                  "import_and_first_call_s")}
+                                       if ok else {"error": rs[0]["error"]})
+            for state, rs in design.items():
+                ok = [x["design_s"] for x in rs if "error" not in x]
+                case["design"][state] = (statistics.median(ok) if ok else None)
+            res["cases"].append(case)
     res["load_end"] = load_average()
     return res
 

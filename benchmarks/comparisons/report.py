@@ -870,6 +870,49 @@ def section_mne_dropin(d: dict) -> str:
     ])
 
 
+def section_first_tfr(d: dict) -> str:
+    rows, design, targets = [], [], []
+    for c in d["cases"]:
+        label = f"`n_cycles={c['n_cycles']}`, {c['sfreq']:g} Hz"
+        for tool, t in c["tools"].items():
+            if "error" in t:
+                rows.append([label, tool, "error: " + t["error"], "–", "–"])
+            else:
+                rows.append([label, tool, sec(t["process_s"]), sec(t["import_s"]),
+                             sec(t["first_call_s"])])
+        de, dw = c["design"].get("empty"), c["design"].get("filled")
+        design.append([label, ms(1e3 * de) if de is not None else "–",
+                       ms(1e3 * dw) if dw is not None else "–"])
+        cold = c["tools"].get("sftwave, empty plan cache", {})
+        if "process_s" in cold:
+            targets.append([f"{label}: whole process, empty plan cache, at most 1.5 s",
+                            f"{sec(cold['process_s'])} s", _met(cold["process_s"] <= 1.5)])
+        if dw is not None:
+            targets.append([f"{label}: design, plan cache filled, about 50 ms (at most 60)",
+                            f"{ms(1e3 * dw)} ms", _met(dw <= 0.06)])
+    shape = " x ".join(map(str, d["shape"]))
+    return "\n".join([
+        "## MNE's tfr_array_morlet: the first call of a fresh process",
+        "",
+        f"{shape} samples, {d['nfreq']} frequencies 4..80 Hz, `output='power'` (sftwave's default "
+        f"`tol` here, {d['tol']:g}); `n_cycles = freqs / 2` and `(freqs + 1) / 2` are `xi` 2 to "
+        "40.5, half of them beyond the layout table's grid (20). Each run is a whole "
+        "`python -c` process: its wall time from start to exit, and the import and the first "
+        "call inside it. sftwave with a new, empty plan cache (numba's cache filled, as after "
+        "installation), then with that plan cache filled; MNE with `n_jobs=1`; medians of "
+        f"{d['rounds']} alternating rounds.",
+        "",
+        table(["case", "tool", "process s", "import s", "first call s"], rows),
+        "",
+        "The plans' design alone (`select_morlet` for the 200 scales as `cwt` asks, in a fresh "
+        "process), with the plan cache empty (designed and written) and filled (read):",
+        "",
+        table(["case", "design, empty cache ms", "design, cache filled ms"], design),
+        "",
+        table(["target", "measured", ""], targets),
+    ])
+
+
 def section_stream(d: dict) -> str:
     rows = [[r["filter"], f"{r['chunk']}", f"{r['stream_ns_per_sample']:.1f}",
              f"{r['batch_ns_per_sample']:.1f}",
@@ -963,6 +1006,7 @@ ORDER = [
     ("derivatives", section_derivatives),
     ("nonfinite", section_nonfinite),
     ("mne_dropin", section_mne_dropin),
+    ("first_tfr", section_first_tfr),
     ("stream", section_stream),
     ("dask", section_dask),
     ("gaussian_first_call", section_gaussian_first_call),

@@ -36,9 +36,11 @@ support).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,6 +61,7 @@ __all__ = [
     "reference_support",
     "smooth_sum",
     "sum_stride",
+    "reference_numerics",
     "ASFT_DECAY",
     "TOL_FLOOR",
 ]
@@ -321,6 +324,56 @@ def _powers(w: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.exp(np.multiply.outer(j.astype(np.float64), logw))
 
 
+_numerics = threading.local()
+
+
+@contextlib.contextmanager
+def reference_numerics() -> Iterator[None]:
+    """Fits in this thread computed as when the shipped layout table was searched.
+
+    :func:`fit_plan` takes shortcuts that change its results in the last
+    digits only: the powers of frequencies on the ``pi / lag`` grid from one
+    table of phases (:func:`_grid_powers`, more exact than the exponentials),
+    the real and imaginary parts of a complex target solved at once by the
+    normal equations (:func:`_lstsq`), and the basis's columns laid out
+    otherwise (a least-squares solver's rounding depends on that too).  The
+    layout searches (:mod:`sftwave.plans.morlet`) run without them, so that
+    ``make plan-tables`` reproduces the shipped table to the last digit: a
+    search minimises a step function of ``K / sigma``, and last-digit changes
+    of tiny errors can move the end of its refinement.
+    """
+    previous = getattr(_numerics, "reference", False)
+    _numerics.reference = True
+    try:
+        yield
+    finally:
+        _numerics.reference = previous
+
+
+def _reference() -> bool:
+    return bool(getattr(_numerics, "reference", False))
+
+
+def _grid_powers(omegas: np.ndarray, alpha: float, j: np.ndarray, lag: int) -> np.ndarray | None:
+    """``w[p] ** j[i]`` as :func:`_powers` gives it, where every frequency is a multiple of
+    ``pi / lag`` (the direct method's and the Gaussian fits' orders): one table of the
+    ``2 lag`` phases, indexed by ``p j mod 2 lag`` (exact integers, so no phase error grows
+    with ``j``, and cheaper than the exponentials).  None for other frequencies.
+    """
+    if lag < 1:
+        return None
+    q = omegas * (lag / np.pi)
+    p = np.rint(q)
+    if q.size == 0 or not np.all(np.abs(q - p) <= 1e-9 * max(1.0, float(np.abs(q).max()))):
+        return None
+    period = 2 * int(lag)
+    n = np.multiply.outer(j.astype(np.int64), p.astype(np.int64)) % period
+    pw = np.exp(-1j * np.pi / lag * np.arange(period))[n]
+    if alpha:
+        pw *= np.exp(-alpha * j)[:, None]
+    return pw
+
+
 def _basis(w: np.ndarray, j: np.ndarray, parts: np.ndarray, comp: np.ndarray) -> np.ndarray:
     """Columns ``Re w_p^j`` (part 0) or ``Im w_p^j`` (part 1) for the listed (part, p)."""
     pw = _powers(w, j)
@@ -328,19 +381,20 @@ def _basis(w: np.ndarray, j: np.ndarray, parts: np.ndarray, comp: np.ndarray) ->
     return cols
 
 
-def _moment_rows(w, length, lag, parts, comp, orders, scale):
+def _moment_rows(w, length, lag, parts, comp, orders, scale, head=None):
     """Exact moments ``sum_j ((j - lag)/scale)^q * basis[j]`` over the full window.
 
     Summed by blocks of B samples: with ``j = j0 + t``,
     ``sum_t (u0 + t/scale)^q w^(j0+t) = w^j0 sum_r binom(q, r) u0^(q-r) T_r`` where
     ``T_r = sum_t (t/scale)^r w^t`` is one table for all blocks, so the cost is
-    O(B + length/B) rather than O(length).
+    O(B + length/B) rather than O(length).  ``head``, if given, is ``_powers(w, t)``
+    for ``t = 0 .. length - 1`` (the fit's own basis), which holds the table's powers.
     """
     B = int(min(length, 1024))
     nb, rem = divmod(length, B)
     qmax = max(orders)
     t = np.arange(B, dtype=np.float64)
-    pw = _powers(w, t)
+    pw = _powers(w, t) if head is None else head[:B]
     T = np.stack([((t / scale) ** r) @ pw for r in range(qmax + 1)])  # (qmax+1, P)
     j0 = B * np.arange(nb, dtype=np.float64)
     anchors = _powers(w, j0)  # (nb, P)
@@ -415,10 +469,27 @@ def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
     return np.array([stride * np.sum((ks**q) * t) for q in orders])
 
 
+def _lstsq(B, y):
+    """min ||B x - y||: numpy's (LAPACK's SVD-based) solver, or, outside the reference
+    numerics (:func:`reference_numerics`) and where ``B`` is well conditioned (below
+    1e4, as the fits' column-scaled, nearly orthogonal exponentials are), the normal
+    equations with one step of refinement: the same solution to rounding, and much
+    cheaper for the fits' tall matrices (figures: docs/performance.md, *Figures
+    behind the code's choices*)."""
+    if not _reference() and B.shape[0] > 2 * B.shape[1] > 0:
+        G = B.T @ B
+        ev = np.linalg.eigvalsh(G)
+        if ev[0] > 1e-8 * ev[-1]:
+            x = np.linalg.solve(G, B.T @ y)
+            return x + np.linalg.solve(G, B.T @ (y - B @ x))
+    return np.linalg.lstsq(B, y, rcond=None)[0]
+
+
 def _constrained_lstsq(A, b, M, m):
     """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled.
 
     The constraints are taken in order, at most one fewer than the columns.
+    ``b`` (and ``m``) may hold several right-hand sides as columns, solved at once.
     """
     norms = np.sqrt(np.sum(A * A, axis=0))
     # a column negligible against the others is numerical noise: no coefficient
@@ -426,15 +497,16 @@ def _constrained_lstsq(A, b, M, m):
     norms[negligible] = 1.0
     A = A / norms
     A[:, negligible] = 0.0
+    scale = norms if np.ndim(b) == 1 else norms[:, None]
     if M is None or M.shape[0] == 0:
-        c = np.linalg.lstsq(A, b, rcond=None)[0]
-        return c / norms
+        c = _lstsq(A, b)
+        return c / scale
     keep = max(0, int(np.count_nonzero(~negligible)) - 1)
     if M.shape[0] > keep:
         M, m = M[:keep], m[:keep]
     if M.shape[0] == 0:
-        c = np.linalg.lstsq(A, b, rcond=None)[0]
-        return c / norms
+        c = _lstsq(A, b)
+        return c / scale
     M = M / norms
     M[:, negligible] = 0.0
     Q, R = np.linalg.qr(M.T, mode="complete")
@@ -442,9 +514,9 @@ def _constrained_lstsq(A, b, M, m):
     R1 = R[:r, :r]
     c_part = Q[:, :r] @ np.linalg.solve(R1.T, m)
     Z = Q[:, r:]
-    z = np.linalg.lstsq(A @ Z, b - A @ c_part, rcond=None)[0]
+    z = _lstsq(A @ Z, b - A @ c_part)
     c = c_part + Z @ z
-    return c / norms
+    return c / scale
 
 
 def fit_plan(
@@ -516,7 +588,15 @@ def fit_plan(
     j_fit = np.arange(0, length, stride, dtype=np.float64)
     if j_fit[-1] != length - 1:
         j_fit = np.append(j_fit, float(length - 1))
-    A = _basis(w, j_fit, parts, comp)
+    reference = _reference()
+    pw = None if reference else _grid_powers(omegas, float(alpha), j_fit, int(lag))
+    if pw is None:
+        pw = _powers(w, j_fit)
+    if reference:
+        A = np.where(parts[None, :] == 0, pw.real[:, comp], pw.imag[:, comp])   # (_basis)
+    else:   # the same columns (the real parts first), without the fancy-indexed where
+        nre = int(np.count_nonzero(parts == 0))
+        A = np.concatenate([pw.real[:, comp[:nre]], pw.imag[:, comp[nre:]]], axis=1)
     k_fit = j_fit - lag
     # constraint rows, most important first: the weights, then the moments (a
     # small basis keeps only as many as leave the fit one degree of freedom)
@@ -524,37 +604,69 @@ def fit_plan(
     for entry in weights:
         rows.append(_exponential_rows(w, length, lag, parts, comp, entry[0], entry[1]))
     if moments:
-        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale))
+        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale,
+                                 head=pw if stride == 1 else None))
     M = np.vstack(rows) if rows else None
 
     half = max(lag, length - 1 - lag)
+    # Where every sum is exact (the fit's rows, the target's sums and the errors on
+    # every sample of the support), the target is evaluated once on the support and
+    # the kernel's error comes from the fit's own basis (a design is hundreds of small
+    # fits; under the reference numerics these are the numbers of the general path,
+    # summed in the same order)
+    R = reference_support(scale, half)
+    exact = stride == 1 and sum_stride(2 * R + 1, scale if resolution is None else resolution) == 1
+    k_all = np.arange(-R, R + 1 if exact else -R, dtype=np.float64)   # (empty where not used)
     coefs = []
     errors = []
+    supports = []
+    fitted = []   # each target's solution in A's columns (real, or a real and an imaginary column)
     for target in targets:
-        t = target(k_fit)
+        if exact:
+            T = target(k_all)
+            supports.append(T)
+            t = T[R - lag:R - lag + length]
+        else:
+            t = target(k_fit)
         is_complex = np.iscomplexobj(t)
-        sols = []
-        for part_fn in ((np.real, np.imag) if is_complex else (np.real,)):
+        parts_of = (np.real, np.imag) if is_complex else (np.real,)
+        mvecs = []
+        for part_fn in parts_of:
             values = []
+            # (the lambdas here are called within the iteration: late binding is harmless)
+            tk = (lambda k: part_fn(T)) if exact else (lambda k: part_fn(target(k)))  # noqa: B023
             for entry in weights:
                 if len(entry) > 2:  # a prescribed value (real targets only)
                     values.append([float(entry[2])])
-                else:   # (the lambdas here are called within the iteration: late binding is harmless)
-                    values.append([_target_weighted_sum(lambda k: part_fn(target(k)), scale, half,  # noqa: B023
-                                                        entry[0], entry[1], resolution)])
+                else:
+                    values.append([_target_weighted_sum(tk, scale, half, entry[0], entry[1], resolution)])
             if moments:
-                values.append(_target_moments(lambda k: part_fn(target(k)), scale, half, moments,  # noqa: B023
-                                              scale, resolution))
-            mvec = np.concatenate(values) if values else None
-            sols.append(_constrained_lstsq(A, part_fn(t), M, mvec))
-        sol = sols[0] + 1j * sols[1] if is_complex else sols[0]
+                values.append(_target_moments(tk, scale, half, moments, scale, resolution))
+            mvecs.append(np.concatenate(values) if values else None)
+        if reference:
+            sols = np.stack([_constrained_lstsq(A, part_fn(t), M, m)
+                             for part_fn, m in zip(parts_of, mvecs)], axis=1)
+        else:   # the real and imaginary parts against the same basis and constraints: one solve
+            rhs = np.stack([part_fn(t) for part_fn in parts_of], axis=1)
+            ms = [m for m in mvecs if m is not None]
+            sols = _constrained_lstsq(A, rhs, M, np.stack(ms, axis=1) if ms else None)
+        sol = sols[:, 0] + 1j * sols[:, 1] if is_complex else sols[:, 0]
+        fitted.append(sols if is_complex else sols[:, 0])
         c = np.zeros((2, P), dtype=sol.dtype)
         c[parts, comp] = sol
         coefs.append(c)
     coef = np.stack(coefs)
     plan = SFTPlan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
     for i, target in enumerate(targets):
-        errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
+        if exact:
+            if reference:
+                h = pw.real @ coef[i, 0] + pw.imag @ coef[i, 1]
+            else:
+                f = fitted[i]
+                h = A @ f if f.ndim == 1 else A @ f[:, 0] + 1j * (A @ f[:, 1])
+            errors.append(_exact_error(supports[i], h, R, -lag, walk))
+        else:
+            errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
     return SFTPlan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
 
 
@@ -633,6 +745,28 @@ def walk_error(kernel, target, scale: float, lo: int, hi: int,
     return float(np.sqrt(np.sum(np.abs(cd) ** 2) / np.sum(np.abs(ct) ** 2)))
 
 
+def _exact_error(T: np.ndarray, h: np.ndarray, R: int, lo: int, walk: bool) -> float:
+    """:func:`kernel_error` where every sum is exact (``2 R + 1 <= _MAX_SUM_POINTS``).
+
+    ``T``: the target on ``-R .. R``; ``h``: the kernel on its window ``lo .. lo + h.size - 1``.
+    The same sums as the general path (:func:`smooth_sum` with stride 1, and
+    :func:`walk_error`), from one evaluation of each.
+    """
+    i0, i1 = lo + R, lo + R + h.size
+    outside = np.abs(T) ** 2
+    left = float(np.sum(outside[:i0])) if i0 > 0 else 0.0
+    right = float(np.sum(outside[i1:])) if i1 < T.size else 0.0
+    num = left + float(np.sum(np.abs(h - T[i0:i1]) ** 2)) + right
+    den = left + float(np.sum(outside[i0:i1])) + right
+    white = relative_rms(num, den)
+    if not walk:
+        return white
+    d = -T.astype(np.complex128)
+    d[i0:i1] += h
+    cd, ct = np.cumsum(d), np.cumsum(T)
+    return max(white, float(np.sqrt(np.sum(np.abs(cd) ** 2) / np.sum(np.abs(ct) ** 2))))
+
+
 def kernel_error(plan: SFTPlan, target, scale: float, output: int = 0,
                  resolution: float | None = None, walk: bool = False) -> float:
     """Relative RMSE of the plan's kernel against ``target`` over the whole support.
@@ -649,6 +783,12 @@ def kernel_error(plan: SFTPlan, target, scale: float, output: int = 0,
     stride = sum_stride(2 * R + 1, scale if resolution is None else resolution)
     c = plan.coef[output]
     logw = np.log(plan.w.astype(np.complex128))
+    if stride == 1:
+        # every sum exact: the target once on the whole support, the kernel once on
+        # the window (the same numbers, summed in the same order, as below)
+        k = np.arange(-R, R + 1, dtype=np.float64)
+        pw = np.exp(np.multiply.outer(k[lo + R:hi + R + 1] + plan.lag, logw))
+        return _exact_error(target(k), pw.real @ c[0] + pw.imag @ c[1], R, lo, walk)
 
     def inside(k):
         pw = np.exp(np.multiply.outer(k + plan.lag, logw))

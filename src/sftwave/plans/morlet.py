@@ -56,8 +56,9 @@ import numpy as np
 from . import tables
 from .blas import single_threaded_blas
 from .cache import on_disk
-from .fit import ASFT_DECAY, SFTPlan, fit_plan, kernel_error, truncated_kernel
+from .fit import ASFT_DECAY, SFTPlan, fit_plan, kernel_error, reference_numerics, truncated_kernel
 from .gaussian import gaussian_fit, gaussian_norm
+from .tables import asymptotic_ratio
 
 __all__ = [
     "morlet_constants",
@@ -244,10 +245,19 @@ def _centre_order(xi: float, K: int, sigma: float, P: int) -> float:
     return xi * K / (math.pi * sigma) - (P - 1) / 2.0
 
 
-def _direct_at(sigma, xi, P_D, ratio, offset, decay, min_K):
-    """The direct plan at K = ratio * sigma, P_S = the centred run's start + offset (None if P_S < 0)."""
+def _direct_at(sigma, xi, P_D, ratio, offset, decay, min_K, xi_layout=None):
+    """The direct plan at K = ratio * sigma, P_S = the centred run's start + offset (None if P_S < 0).
+
+    ``xi_layout``: the ``xi`` the layout was made for (default ``xi``), whose
+    carrier the run is centred on.  A tabulated layout used at a neighbouring
+    ``xi`` so keeps its run of orders: centred on the query's own carrier, the
+    rounding can move the run by one order where the carrier crosses a half
+    order between the two, which at small ``xi`` drops the lowest order that the
+    ``kappa`` term needs (at ``xi`` 3.34 with the layout of 3.25 and 9 orders, an
+    error a thousand times the layout's).
+    """
     K = max(min_K, int(round(ratio * sigma)))
-    P_S = int(math.floor(_centre_order(xi, K, sigma, P_D) + 0.5)) + offset
+    P_S = int(math.floor(_centre_order(xi if xi_layout is None else xi_layout, K, sigma, P_D) + 0.5)) + offset
     P_S = min(max(P_S, 0), K - P_D + 1)
     if P_S < 0:
         return None
@@ -288,10 +298,11 @@ def search_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int,
         return seen[key]
 
     best = (math.inf, 0.0, 0)
-    for offset in (-2, -1, 0, 1, 2):
-        ratio, value = _scan_then_refine(lambda r, o=offset: objective(r, o), 2.0, 3.5 + 0.3 * P_D, 0.1)
-        if value < best[0] - 1e-12:
-            best = (value, ratio, offset)
+    with reference_numerics():
+        for offset in (-2, -1, 0, 1, 2):
+            ratio, value = _scan_then_refine(lambda r, o=offset: objective(r, o), 2.0, 3.5 + 0.3 * P_D, 0.1)
+            if value < best[0] - 1e-12:
+                best = (value, ratio, offset)
     return best[1], best[2], math.exp(best[0])
 
 
@@ -312,8 +323,56 @@ def search_multiply_ratio(xi: float, P_M: int, decay: float, with_kappa: bool) -
             seen[K] = math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor).error)
         return seen[K]
 
-    ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
+    with reference_numerics():
+        ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
     return ratio, math.exp(value)
+
+
+#: The ``xi`` at which the asymptotic direct layouts are searched: a layout's error is
+#: the worst of its errors there.  Large enough that ``kappa`` is nothing (below
+#: ``exp(-288)``), and small enough at sigma_ref (``xi / sigma_ref`` at most 2/3 rad)
+#: that the integer ``K`` places the carrier to within a tenth of an order.
+XI_ASYMPTOTIC = (24.0, 40.0, 64.0)
+
+
+@single_threaded_blas
+def search_direct_asymptotic(P_D: int, decay: float) -> tuple[float, float, float]:
+    """(K/sigma, carrier's place in the run, error): the direct layout for any large ``xi``.
+
+    For ``xi`` beyond some 8 the wavelet is ``g(k) exp(i xi k / sigma)`` (``kappa``
+    is nothing), and fitting it on orders ``P_S .. P_S + P_D - 1`` is fitting the
+    Gaussian envelope ``g`` on frequencies ``pi (p - p_c) / K``, with ``p_c`` the
+    carrier's order: the error depends on ``K / sigma`` and on where the carrier
+    sits between two orders, not on ``xi``.  The layout holds the ratio and that
+    place, ``centre = p_c - (P_S + (P_D - 1) / 2)`` in ``[-1/2, 1/2)``; for a
+    given ``xi``, :func:`~sftwave.plans.tables.asymptotic_ratio` moves the ratio by at most
+    ``pi / (2 xi)`` to put the carrier there.  Searched as
+    :func:`search_direct_layout` at sigma_ref, a ratio's place read at
+    ``XI_ASYMPTOTIC[1]`` and its error the worst over :data:`XI_ASYMPTOTIC`.
+    """
+    s = _SIGMA_REF
+    seen: dict = {}
+    xi_ref = XI_ASYMPTOTIC[1]
+
+    def centre_at(ratio: float) -> float:
+        u = xi_ref * ratio / math.pi - 0.5 * (P_D - 1)
+        return u - math.floor(u + 0.5)
+
+    def error(xi: float, ratio: float) -> float:
+        K = max(P_D, int(round(ratio * s)))
+        P_S = min(max(int(math.floor(_centre_order(xi, K, s, P_D) + 0.5)), 0), K - P_D + 1)
+        key = (xi, K, P_S)
+        if key not in seen:
+            seen[key] = math.log(direct_plan(s, xi, P_D, K, P_S, decay).error)
+        return seen[key]
+
+    def objective(ratio: float) -> float:
+        c = centre_at(ratio)
+        return max(error(xi, asymptotic_ratio(xi, P_D, ratio, c)) for xi in XI_ASYMPTOTIC)
+
+    with reference_numerics():
+        ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.3 * P_D, 0.01)
+    return ratio, centre_at(ratio), math.exp(value)
 
 
 #: The searches, cached in memory and on disk, for what the shipped table does not hold.
@@ -330,10 +389,12 @@ def _keeps_kappa(xi: float, kappa_floor: float) -> bool:
 def direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
     """The direct method's layout (K/sigma, P_S offset, error at sigma_ref): tabulated or searched.
 
-    From the shipped table (:mod:`sftwave.plans.tables`) at the nearest tabulated
-    ``xi`` where there is one, else by :func:`_best_direct_layout`'s search.
-    Either is only a starting point: every plan's error is computed for its
-    own ``sigma`` and ``xi``.
+    From the shipped table (:mod:`sftwave.plans.tables`), which has a layout for
+    every accepted ``xi`` (its grid's nearest point, its lowest row below it, the
+    asymptotic layout above it); searched (:func:`_best_direct_layout`) only for
+    what it does not hold: more orders than :data:`P_D_MAX`, another decay, or a
+    missing table file.  Either is only a starting point: every plan's error is
+    computed for its own ``sigma`` and ``xi``.
     """
     hit = tables.direct_layout(xi, P_D, decay)
     return hit if hit is not None else _best_direct_layout(xi, P_D, decay)
@@ -349,6 +410,19 @@ def multiply_ratio(xi: float, P_M: int, decay: float, with_kappa: bool) -> tuple
 #: at sigma_ref is within this factor of the tolerance.
 _LARGE_SCALE_SLACK = 1.2
 
+
+#: Below sigma_ref / 2, a number of components is tried only if its layout's error at
+#: sigma_ref is at most this factor of the tolerance: there the sampling makes a
+#: plan's error mostly larger than its layout's, and a layout beyond the tolerance
+#: rarely met it (figures: docs/performance.md, *Figures behind the code's choices*).
+_SMALL_SCALE_SLACK = 1.0
+
+#: At small scales a layout's neighbours (K one more or one fewer) are fitted too, but
+#: only where the layout's own plan misses the tolerance by at most this factor (or
+#: where no more components will be tried, :func:`_last_tried`): each try is a fit,
+#: the neighbours seldom met the tolerance after a larger miss, and the next number
+#: of components nearly always meets it at once (docs/performance.md, as above).
+_NEIGHBOUR_MISS = 1.25
 
 #: Where the layouts already beat the tolerance this many times at sigma_ref and still
 #: no plan at this (small) sigma meets it, more components do not help: the sampling
@@ -381,6 +455,18 @@ def predicted_components(xi: float, tol: float, method: str, transform: str = "s
     return 10**6
 
 
+def _last_tried(ref_error: Callable[[int], float], P: int, P_max: int, tol: float,
+                slack: float) -> bool:
+    """Whether ``P`` components are the last that :func:`morlet_plan` tries (its neighbours
+    are then tried whatever the miss): no larger number is within ``slack``, or the next
+    one is past the give-up point (:data:`_GIVE_UP`).  ``ref_error(P)``: the layout's error."""
+    for Q in range(P + 1, P_max + 1):
+        e = ref_error(Q)
+        if e <= slack * tol:
+            return e < tol / _GIVE_UP
+    return True
+
+
 def _first_to_try(tol: float, e0: float, P0: int, factor: float, lowest: int) -> int:
     """Where the search for the number of components starts: one below a rough model.
 
@@ -399,10 +485,15 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
                 transform: str = "sft") -> SFTPlan:
     """The cheapest plan of ``method`` ('direct' or 'multiply') whose kernel error is <= tol.
 
-    The layout (K/sigma, and P_S for the direct method) is optimised once per
-    (xi, number of components, decay) at sigma = 48 and cached; the plan for
-    ``sigma`` is then one fit.  Raises ``ValueError`` if no plan reaches
-    ``tol``.
+    The layout (K/sigma, and P_S for the direct method) of each number of
+    components comes from the shipped table (:func:`direct_layout`,
+    :func:`multiply_ratio`; optimised at sigma_ref), with its error there;
+    numbers of components whose layout's error is within a slack of ``tol``
+    are fitted for ``sigma`` in turn, the first plan meeting ``tol`` returned.
+    At large scales that is one fit per number of components; at small ones
+    (below sigma_ref / 2, where the sampling matters) the window one sample
+    wider and narrower is fitted too where the layout's own plan nearly met
+    ``tol``.  Raises ``ValueError`` if no plan reaches ``tol``.
 
     Examples
     --------
@@ -414,10 +505,11 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
     best = None
     # A layout's error at sigma_ref is that of large scales to within some per cent
     # (measured), and there the neighbouring layouts were always worse: one fit per
-    # number of components.  Small scales, where the sampling matters, get a wider
-    # margin and the neighbours too.
+    # number of components.  At small scales, where the sampling matters, a plan's
+    # error is mostly larger than its layout's: no margin, and the neighbouring
+    # windows where the layout's own plan nearly meets tol.
     large = sigma >= 0.5 * _SIGMA_REF
-    slack = _LARGE_SCALE_SLACK if large else 2.0
+    slack = _LARGE_SCALE_SLACK if large else _SMALL_SCALE_SLACK
     if method == "direct":
         for P_D in range(_first_to_try(tol, 1.1e-2, 5, 2.3, 3), P_D_MAX + 1):
             ratio, offset, ref_err = direct_layout(float(xi), P_D, decay)
@@ -428,14 +520,19 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
             tries = [(ratio, offset)]
             if not large:  # discretisation matters: try the neighbouring windows too
                 tries += [(ratio + 1.0 / sigma, offset), (ratio - 1.0 / sigma, offset)]
+            first = None
             for r, off in tries:
-                plan = _direct_at(sigma, xi, P_D, r, off, decay, P_D)
+                plan = _direct_at(sigma, xi, P_D, r, off, decay, P_D, tables.layout_xi(xi))
                 if plan is None:
                     continue
                 if best is None or plan.error < best.error:
                     best = plan
                 if plan.error <= tol:
                     return plan
+                first = plan.error if first is None else first
+                if first > _NEIGHBOUR_MISS * tol and not _last_tried(
+                        lambda P: direct_layout(float(xi), P, decay)[2], P_D, P_D_MAX, tol, slack):
+                    break
     else:
         kappa_floor = tol / 10.0
         with_kappa = _keeps_kappa(xi, kappa_floor)
@@ -448,6 +545,7 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
             Ks = [int(round(ratio * sigma))]
             if not large:
                 Ks += [Ks[0] - 1, Ks[0] + 1]
+            first = None
             for K in Ks:
                 if K < P_M + 1:
                     continue
@@ -456,6 +554,11 @@ def morlet_plan(sigma: float, xi: float, tol: float, method: str = "direct",
                     best = plan
                 if plan.error <= tol:
                     return plan
+                first = plan.error if first is None else first
+                if first > _NEIGHBOUR_MISS * tol and not _last_tried(
+                        lambda P: multiply_ratio(float(xi), P, decay, with_kappa)[1], P_M, P_M_MAX,
+                        tol, slack):
+                    break
     found = f" (best {best.error:.3g} with {best.info['P']} orders)" if best is not None else ""
     raise ValueError(f"no {method} Morlet plan reaches tol={tol:g} for sigma={sigma:g}, xi={xi:g}{found}")
 
