@@ -362,7 +362,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             since = (since + nt) % decim
 
 
-@kernel(nogil=True)
+@kernel(nogil=True, noalias=True)
 def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe, pieces):
     """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around.
 
@@ -380,12 +380,20 @@ def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe
         c = centre[i]
         for u in range(a, min(b, front)):
             xe[i, u] = 0.0
-        for u in range(max(a, front), min(b, front + length)):
-            j = lo + u - front
-            if 0 <= j < n:
-                xe[i, u] = x[j] - c
-            else:
-                s = source_index(j, n, mode)
-                xe[i, u] = (cval if s < 0 else x[s]) - c
+        # the samples inside the line in one plain loop (it vectorises), the extension apart
+        u_lo = max(a, front)
+        u_hi = min(b, front + length)
+        u_in = min(max(u_lo, front - lo), u_hi)            # first u with j = lo + u - front >= 0
+        u_out = max(min(u_hi, front - lo + n), u_in)       # first u with j >= n
+        for u in range(u_lo, u_in):
+            s = source_index(lo + u - front, n, mode)
+            xe[i, u] = (cval if s < 0 else x[s]) - c
+        row = xe[i]
+        d = lo - front
+        for u in range(u_in, u_out):
+            row[u] = x[u + d] - c
+        for u in range(u_out, u_hi):
+            s = source_index(lo + u - front, n, mode)
+            xe[i, u] = (cval if s < 0 else x[s]) - c
         for u in range(max(a, front + length), b):
             xe[i, u] = 0.0
