@@ -322,8 +322,9 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     phase = c0
     group_P = np.maximum.reduceat(plan_P[u], first)
     work = float(np.sum((m_hi - m_lo) * group_P)) * width
-    args = (xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo, lane_nhi,
-            m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim, code, out)
+    args: tuple = (xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+                   lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i,
+                   decim, code, out)
     if run_groups is _k.run_lanes_16:
         # xe's column s is row sample s - front - pad_l: the steps from m_in_lo to m_in_hi
         # read inside the rows (the sample leaving the window and the one entering it)
