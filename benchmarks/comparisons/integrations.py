@@ -90,13 +90,13 @@ if step == "design":
     import sftwave
     from sftwave.engines import get
     from sftwave.plans.blas import one_blas_thread
-    from sftwave.plans.select import select_morlet
+    from sftwave.plans.select import select_morlet_scales
     cost = get("numba").fir_taps_per_order()
     sigmas = n_cycles * sfreq / (2 * np.pi * freqs)
     t2 = time.perf_counter()
     with one_blas_thread():
-        for s, x in zip(sigmas, n_cycles):
-            select_morlet(float(s), float(x), 1e-5, n=1500, fir_taps_per_order=cost)
+        select_morlet_scales([(float(s), float(x)) for s, x in zip(sigmas, n_cycles)], 1e-5,
+                             n=1500, fir_taps_per_order=cost)
     print(json.dumps({"design_s": time.perf_counter() - t2}))
     raise SystemExit
 if tool == "sftwave":
@@ -136,8 +136,9 @@ def first_tfr(quick: bool) -> dict:
     (numba's cache filled by an untimed run first, as after installation),
     sftwave again with that plan cache filled, and MNE (``n_jobs=1``); the
     three take turns over the rounds, medians.  Also the plans' design alone
-    (``select_morlet`` for the 200 scales, as ``cwt`` asks, in a fresh process):
-    with the plan cache empty and filled.
+    (the 200 scales' plans in a fresh process):
+    with the plan cache empty and filled (``select_morlet_scales``, as ``cwt``
+    asks: one file of the plan cache for the 200 plans).
     """
     cases = FIRST_TFR_CASES[:2] if quick else FIRST_TFR_CASES
     rounds = 1 if quick else 3

@@ -904,7 +904,7 @@ def section_first_tfr(d: dict) -> str:
         "",
         table(["case", "tool", "process s", "import s", "first call s"], rows),
         "",
-        "The plans' design alone (`select_morlet` for the 200 scales as `cwt` asks, in a fresh "
+        "The plans' design alone (`select_morlet_scales` for the 200 scales as `cwt` asks, in a fresh "
         "process), with the plan cache empty (designed and written) and filled (read):",
         "",
         table(["case", "design, empty cache ms", "design, cache filled ms"], design),

@@ -56,9 +56,9 @@ from ._checks import (
 )
 from ._docs import docfiller
 from .engines import nonfinite
-from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian, select_morlet
+from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian
 from .plans.blas import one_blas_thread
-from .plans.select import max_kernel_sigma, wavelet_too_long
+from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
@@ -216,8 +216,8 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
             describe = getattr(scales_of, "describe", lambda i: "sigma")
             raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
-        plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
-                               fir_taps_per_order=cost) for s, w in scales]
+        plans = select_morlet_scales([(float(s), float(w)) for s, w in scales], tol, method=method,
+                                     transform=transform, n=n, fir_taps_per_order=cost)
     return eng, arr, plans, dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
                                  dtype=out_dtype, out=out, workers=workers,
                                  bank_method=bank_method, tol=tol,

@@ -22,7 +22,8 @@ import pytest
 
 from sftwave.plans import cache as _plancache
 from sftwave.plans.cache import on_disk
-from sftwave.plans.fit import SFTPlan
+from sftwave.plans import select as _select
+from sftwave.plans.fit import FIRPlan, SFTPlan
 
 
 @pytest.fixture
@@ -83,6 +84,8 @@ def _same(a, b) -> bool:
     if isinstance(a, SFTPlan):
         return all(_same(getattr(a, f), getattr(b, f))
                    for f in ("omegas", "alpha", "length", "lag", "coef", "error", "info"))
+    if isinstance(a, FIRPlan):
+        return _same(a.kernel, b.kernel) and _same(a.error, b.error)
     return a == b
 
 
@@ -120,6 +123,10 @@ def _real_records():
         "morlet_multiply": morlet_plan.__wrapped__(37.5, 6.0, 1e-4, "multiply", "sft"),
         "fir_kernel": fir_kernel.__wrapped__(2.0, 2, 1e-4),
         "fir_morlet": fir_morlet.__wrapped__(4.0, 6.0, 1e-4),
+        "fir_plan": FIRPlan(fir_morlet.__wrapped__(4.0, 6.0, 1e-4), 1e-4),
+        "scipy_fir_plan": FIRPlan(np.array([0.25, 0.5, 0.25])),
+        "scalogram": tuple(_select.select_morlet(s, 6.0, 1e-4, method=m, fir_taps_per_order=5.5)
+                           for s, m in ((2.0, "auto"), (30.0, "direct"), (30.0, "multiply"))),
     }
 
 
@@ -170,6 +177,7 @@ def test_real_plans_and_kernels_come_back_exactly(cache_dir):
         assert back is not None and back[0] == "ok", name
         assert _same(back[1], value), name
     assert isinstance(records["morlet_multiply"].info["envelope"], SFTPlan)
+    assert [type(p) for p in records["scalogram"]] == [FIRPlan, SFTPlan, SFTPlan]
 
 
 def test_other_results_are_not_kept(cache_dir):
@@ -602,6 +610,168 @@ def test_other_versions_are_dropped_once_per_process(cache_dir):
     late = _version_folder(cache_dir, "1111111111111111", 7200)
     design(2.0)
     assert late.exists()  # at most once per process
+
+
+# --------------------------------------------------------------------------- one file per scalogram
+
+#: Scales (sigma, xi) whose plans are of every kind: a FIR, direct and multiplication banks.
+_SCALES = ((2.0, 6.0), (9.0, 3.5), (30.0, 6.0), (30.0, 41.0), (80.0, 0.7))
+
+
+def _scalogram(designs=None, method="auto"):
+    """The plans of ``_SCALES`` with nothing kept in this process's memory; ``designs``
+    (a list) counts the per-scale designs (none: the plans came from the file)."""
+    from sftwave.plans import morlet
+
+    for cached in (_select._select_morlet_scales, _select._select_morlet, morlet.morlet_plan,
+                   morlet.fir_morlet):
+        cached.cache_clear()
+    real = _select._select_morlet
+    if designs is not None:
+        _select._select_morlet = lambda *a: designs.append(a) or real(*a)
+    try:
+        return _select.select_morlet_scales(_SCALES, 1e-5, n=1500, fir_taps_per_order=5.5,
+                                            method=method)
+    finally:
+        _select._select_morlet = real
+
+
+def _one_by_one(method="auto"):
+    """The plans of ``_SCALES`` by select_morlet, scale by scale."""
+    return [_select.select_morlet(s, w, 1e-5, n=1500, fir_taps_per_order=5.5, method=method)
+            for s, w in _SCALES]
+
+
+@pytest.mark.parametrize("method,kinds", [("auto", {"fir", "direct"}), ("multiply", {"multiply"})])
+def test_scalogram_is_one_file_and_comes_back_exactly(cache_dir, monkeypatch, method, kinds):
+    """A scalogram's plans go to one file (none per plan) and come back bit for bit."""
+    designs: list = []
+    first = _scalogram(designs, method)
+    assert len(designs) == len(_SCALES)
+    root = _plancache.cache_root()
+    assert [p.parent.name for p in root.rglob("*.plan")] == ["morlet_scalogram"]
+    assert {p.info["method"] if isinstance(p, SFTPlan) else "fir" for p in first} == kinds
+    again: list = []
+    second = _scalogram(again, method)
+    assert again == []                       # read, not designed
+    monkeypatch.setenv(_plancache.ENV, "")   # and equal to the plans designed one by one, no cache
+    expected = _one_by_one(method)
+    for a, b, c in zip(first, second, expected):
+        assert _same(a, c) and _same(b, c)
+    assert len(first) == len(second) == len(expected)
+
+
+def _scalogram_file():
+    (path,) = _files("morlet_scalogram")
+    return path
+
+
+def _plan_fields(meta, i):
+    return dict(meta["record"]["value"]["v"][i]["v"])
+
+
+def _nan_in_one_plan(meta, arrays):
+    arrays[_plan_fields(meta, 2)["coef"]["v"]][0, 1, 0] = np.nan
+
+
+def _even_kernel(meta, arrays):
+    ref = _plan_fields(meta, 0)["kernel"]["v"]
+    arrays[ref] = arrays[ref][:-1]
+
+
+def _negative_kernel_error(meta, arrays):
+    _plan_fields(meta, 0)["error"]["v"] = (-1e-5).hex()
+
+
+def _one_plan_not_a_plan(meta, arrays):
+    meta["record"]["value"]["v"][1] = {"t": "float", "v": (1.0).hex()}
+
+
+def _plans_mixed_with_numbers(meta, arrays):
+    meta["record"]["value"]["v"].append({"t": "int", "v": 3})
+
+
+def _one_plan_fewer(meta, arrays):
+    del meta["record"]["value"]["v"][-1]
+
+
+def _other_key(meta, arrays):
+    meta["key"] = meta["key"].replace("'0x1.0000000000000p+1'", "'0x1.0000000000000p+2'", 1)
+
+
+def _truncated(path):
+    path.write_bytes(path.read_bytes()[:-40])
+
+
+def _pickled(path):
+    path.write_bytes(pickle.dumps(_one_by_one()))
+
+
+@pytest.mark.parametrize("damage", [
+    _nan_in_one_plan, _even_kernel, _negative_kernel_error, _one_plan_not_a_plan,
+    _plans_mixed_with_numbers, _one_plan_fewer, _other_key, _truncated, _pickled,
+], ids=lambda f: f.__name__.strip("_"))
+def test_scalogram_file_damaged_is_designed_again(cache_dir, damage):
+    """A scalogram's file with a bad plan among good ones, another key, cut short or
+    foreign is designed again whole (and rewritten), never returned."""
+    expected = _scalogram()
+    path = _scalogram_file()
+    if damage in (_truncated, _pickled):
+        damage(path)
+    else:
+        meta, arrays = _unpack(path)
+        damage(meta, arrays)
+        _pack(path, meta, arrays)
+    designs: list = []
+    again = _scalogram(designs)
+    assert len(designs) == len(_SCALES)
+    assert len(again) == len(expected) and all(_same(a, b) for a, b in zip(again, expected))
+    designs.clear()
+    _scalogram(designs)
+    assert designs == []                     # rewritten whole
+
+
+def test_scalogram_file_rewritten_unchanged_is_used(cache_dir):
+    """The helpers above rewrite the file faithfully (so the damage tests are not vacuous)."""
+    _scalogram()
+    path = _scalogram_file()
+    _pack(path, *_unpack(path))
+    designs: list = []
+    _scalogram(designs)
+    assert designs == []
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX owners and modes")
+def test_scalogram_file_is_private_and_others_files_are_ignored(tmp_path, monkeypatch):
+    base = tmp_path / "cache"
+    monkeypatch.setenv(_plancache.ENV, str(base))
+    _scalogram()
+    path = _scalogram_file()
+    assert _mode(path) == 0o600 and _mode(path.parent) == 0o700
+    path.chmod(0o666)                        # writable by others: not read, replaced
+    designs: list = []
+    _scalogram(designs)
+    assert len(designs) == len(_SCALES) and _mode(_scalogram_file()) == 0o600
+    real = _plancache._is_ours
+    monkeypatch.setattr(_plancache, "_is_ours", lambda st: not stat.S_ISREG(st.st_mode) and real(st))
+    designs.clear()
+    _scalogram(designs)                      # files not ours: not read
+    assert len(designs) == len(_SCALES)
+
+
+def test_inside_one_file_parts_are_read_but_not_written(cache_dir):
+    design, calls = _counting("t23")
+    design(1.0)                              # a file written outside
+    with _plancache.one_file():
+        design(1.0)                          # read
+        design(2.0)                          # designed, not written
+        with _plancache.one_file():
+            design(3.0)
+        design(4.0)
+    assert calls == [(1.0, 0), (2.0, 0), (3.0, 0), (4.0, 0)]
+    assert len(_files("t23")) == 1
+    design(2.0)                              # written once out of the block
+    assert len(_files("t23")) == 2
 
 
 # --------------------------------------------------------------------------- in other processes

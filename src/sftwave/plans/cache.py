@@ -23,17 +23,26 @@ What a file holds
     (one of a fixed list of native bool, integer, float and complex types),
     shape and order, so it comes back bit for bit.  Only these results are
     stored: an :class:`~sftwave.plans.fit.SFTPlan` (its ``info`` a dict of
-    scalars, strings, tuples and nested plans), a numeric ``numpy.ndarray``, a
-    tuple of floats and ints, and the message of a ``ValueError``; any other
-    result is computed each time.  Nothing is ever unpickled (there is no
+    scalars, strings, tuples and nested plans), a
+    :class:`~sftwave.plans.fit.FIRPlan`, a numeric ``numpy.ndarray``, a tuple
+    of floats and ints, a tuple of plans (a scalogram's, one file for all its
+    frequencies), and the message of a ``ValueError``; any other result is
+    computed each time.  Nothing is ever unpickled (there is no
     pickle, and no ``numpy.load``, in this module).  A file is written to a
     temporary name and renamed into place (concurrent processes see a whole
     file or none).  Reading checks the full key stored in the file (a file
     copied to another key's place is not used) and validates every type,
     dtype, shape and length: a plan must have ``coef`` of shape
     ``(n_outputs, 2, P)`` with ``P == omegas.size``, ``1 <= length``,
-    ``0 <= lag < length`` and finite numbers.  A file that fails any check is
-    designed again and overwritten.
+    ``0 <= lag < length`` and finite numbers; a kernel must be 1-D, of odd
+    length and finite.  A file that fails any check is designed again and
+    overwritten.
+
+One file for many plans
+    A function whose result gathers many cached results (a scalogram's plans)
+    computes them inside :func:`one_file`: its parts read their files but
+    write none, and the whole result is stored in the function's own file, so
+    that a later process reads one file instead of one per frequency.
 
 Which folders and files are used
     On POSIX systems a folder (the cache folder itself, the version folder and
@@ -68,6 +77,7 @@ What this protects against
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -78,14 +88,14 @@ import shutil
 import stat
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from .._atomic import atomic_path
-from .fit import SFTPlan
+from .fit import FIRPlan, SFTPlan
 
 F = TypeVar("F", bound=Callable)
 
@@ -300,10 +310,14 @@ def _encode(value: Any, arrays: list, depth: int = 0) -> dict:
     if t is SFTPlan:
         return {"t": "plan", "v": [[f, _encode(getattr(value, f), arrays, depth + 1)]
                                    for f in _PLAN_FIELDS]}
+    if t is FIRPlan:
+        return {"t": "fir", "v": [[f, _encode(getattr(value, f), arrays, depth + 1)]
+                                  for f in _FIR_FIELDS]}
     raise _Unsupported(t.__name__)
 
 
 _PLAN_FIELDS = ("omegas", "alpha", "length", "lag", "coef", "error", "info")
+_FIR_FIELDS = ("kernel", "error")
 
 
 def _expect(condition: bool, what: str) -> None:
@@ -360,6 +374,11 @@ def _decode(node: Any, arrays: list, used: set, depth: int = 0) -> Any:
                 and all(type(p) is list and len(p) == 2 for p in v)
                 and tuple(p[0] for p in v) == _PLAN_FIELDS, "a plan's fields")
         return _checked_plan(*(_decode(u, arrays, used, depth + 1) for _, u in v))
+    if t == "fir":
+        _expect(type(v) is list and len(v) == len(_FIR_FIELDS)
+                and all(type(p) is list and len(p) == 2 for p in v)
+                and tuple(p[0] for p in v) == _FIR_FIELDS, "a kernel's fields")
+        return _checked_fir(*(_decode(u, arrays, used, depth + 1) for _, u in v))
     raise _Malformed(f"node type {t!r}")
 
 
@@ -385,14 +404,24 @@ def _checked_plan(omegas, alpha, length, lag, coef, error, info) -> SFTPlan:
     return SFTPlan(omegas, alpha, length, lag, coef, error, info)
 
 
+def _checked_fir(kernel, error) -> FIRPlan:
+    """A FIRPlan of these fields if they are consistent (raises _Malformed)."""
+    _expect(type(kernel) is np.ndarray and kernel.dtype in (np.float64, np.complex128)
+            and kernel.ndim == 1 and kernel.size % 2 == 1 and bool(np.isfinite(kernel).all()),
+            "kernel")
+    _expect(error is None or (_real(error) and error >= 0.0), "error")  # (NaN fails the comparison)
+    return FIRPlan(kernel, error)
+
+
 def _check_result(node: Any) -> None:
-    """Only plans, arrays and tuples of floats and ints are kept (raises _Malformed)."""
+    """Only plans, arrays, tuples of floats and ints and tuples of plans are kept (raises _Malformed)."""
     t = node.get("t") if type(node) is dict else None
-    if t in ("plan", "array"):
+    if t in ("plan", "fir", "array"):
         return
     _expect(t == "tuple" and type(node.get("v")) is list
-            and all(type(u) is dict and u.get("t") in ("float", "int") for u in node["v"]),
-            "a plan, an array or a tuple of numbers")
+            and (all(type(u) is dict and u.get("t") in ("float", "int") for u in node["v"])
+                 or all(type(u) is dict and u.get("t") in ("plan", "fir") for u in node["v"])),
+            "a plan, an array, a tuple of numbers or a tuple of plans")
 
 
 def _pack(meta: dict, arrays: list) -> bytes:
@@ -447,7 +476,7 @@ def _encode_file(name: str, key: str, record: tuple) -> bytes:
         try:
             _check_result(value)
         except _Malformed:
-            raise _Unsupported("not a plan, an array or a tuple of numbers") from None
+            raise _Unsupported("not a plan, an array, a tuple of numbers or of plans") from None
         tree = {"t": "ok", "value": value}
     return _pack({"format": _FORMAT, "name": name, "key": key, "record": tree}, arrays)
 
@@ -640,14 +669,41 @@ def _tidy(base: Path, cap: int, drop_other_versions: bool) -> int:
 
 # --------------------------------------------------------------------------- the decorator
 
+#: Per thread: how many :func:`one_file` blocks are open (inside one, nothing is written).
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def one_file() -> Iterator[None]:
+    """Within this block (in this thread), :func:`on_disk` functions read their files but write none.
+
+    For a cached function whose result gathers many cached results (a
+    scalogram's plans): it is stored whole in its own file when it returns,
+    so one read serves it later, and a file per part would only cost time to
+    write (some 0.4 ms each).  Results are the same with or without it.
+
+    Examples
+    --------
+    >>> with one_file():
+    ...     pass
+    """
+    depth = getattr(_held, "depth", 0)
+    _held.depth = depth + 1
+    try:
+        yield
+    finally:
+        _held.depth = depth
+
+
 
 def on_disk(name: str) -> Callable[[F], F]:
     """Keep ``func``'s results (and its ``ValueError``s) on disk under ``name``.
 
     ``func`` must be a pure function of hashable arguments whose result
     depends on nothing but them and sftwave's source.  Results that are an
-    ``SFTPlan``, a numeric ndarray or a tuple of floats and ints are stored
-    (see the module's docstring); any other result is computed each time.
+    ``SFTPlan``, a ``FIRPlan``, a numeric ndarray, a tuple of floats and ints
+    or a tuple of plans are stored (see the module's docstring); any other
+    result is computed each time.  Nothing is written inside :func:`one_file`.
     Place it beneath ``functools.lru_cache``, so that a process reads each
     file at most once.
 
@@ -690,7 +746,8 @@ def on_disk(name: str) -> Callable[[F], F]:
                     record = ("ok", func(*args, **kwargs))
                 except ValueError as exc:
                     record = ("error", str(exc))
-                _store(folders, path, name, key, record)
+                if not getattr(_held, "depth", 0):
+                    _store(folders, path, name, key, record)
             if record[0] == "error":
                 raise ValueError(record[1])
             return record[1]

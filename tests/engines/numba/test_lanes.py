@@ -236,6 +236,62 @@ def test_random_lanes_match_bank(config):
     check_run(x2d, jobs, n_out_rows, mode=mode, cval=cval, decim=decim, kind=kind, width=width)
 
 
+def _run_both_ways(x2d, jobs, n_out_rows, *, mode, cval, decim, kind, dtype=np.float64):
+    """The 16-lane kernel's outputs reading the rows as they are (C-contiguous) and from the
+    extended copy (the same values in a strided view, which the engine copies first)."""
+    N = x2d.shape[1]
+    ch = 2 if kind == "complex" else 1
+    lanes = [lane_engine.Lane(plans()[name], r_in, r_out, lo, hi)
+             for name, r_in, r_out, ranges in jobs for lo, hi in ranges]
+    outs = []
+    strided = np.repeat(x2d, 2, axis=1)[:, ::2]   # (one sample per row: contiguous anyway)
+    assert x2d.flags.c_contiguous and (N == 1 or not strided.flags.c_contiguous)
+    for rows in (x2d, strided):
+        out = np.full((n_out_rows, -(-N // decim), ch), np.nan)
+        lane_engine.run(rows, lanes, out, mode=mode, cval=cval, decim=decim, kind=kind,
+                        dtype=dtype, width=16)
+        outs.append(out)
+    return outs
+
+
+@SETTINGS
+@given(configurations(), st.sampled_from([np.float64, np.float32]), st.booleans())
+def test_rows_read_in_place_equal_the_extended_copy(config, dtype, single_rows):
+    """The vector kernel reads contiguous rows in place, extending them only where a lane reads
+    beyond them: the same bits as through the extended copy, for every mode, range, decimation
+    and state dtype (float32 input too)."""
+    if not lane_engine.vector_kernel_runs():
+        pytest.skip("the vector kernel does not run here")
+    x2d, jobs, n_out_rows, mode, cval, decim, kind, _ = config
+    if single_rows:
+        x2d = x2d.astype(np.float32)
+    taken = lane_engine._DIRECT_PLANS
+    lane_engine._DIRECT_PLANS = 10**9         # any number of plans read the rows in place
+    try:
+        direct, copied = _run_both_ways(x2d, jobs, n_out_rows, mode=mode, cval=cval,
+                                        decim=decim, kind=kind, dtype=dtype)
+    finally:
+        lane_engine._DIRECT_PLANS = taken
+    assert direct.tobytes() == copied.tobytes()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rows_filtered_in_place_equal_a_new_output(mode):
+    """Lanes writing over their own input rows (a later axis of gaussian_filter) read the rows
+    before any is written: the same bits as into a new array, on every thread count."""
+    rng = np.random.default_rng(MODES.index(mode))
+    x2d = make_rows(["walk", "offset", "white"], 50_000, int(rng.integers(2**32)))
+    plan = plans()["g60/0/asft"]
+    lanes = [lane_engine.Lane(plan, r, r, lo, hi) for r in range(3)
+             for lo, hi in ((0, 20_000), (20_000, 50_000))]
+    fresh = np.full((3, 50_000, 1), np.nan)
+    lane_engine.run(x2d, lanes, fresh, mode=mode, cval=0.75, kind="real", width=16)
+    inplace = x2d.copy()
+    lane_engine.run(inplace, lanes, inplace[:, :, None], mode=mode, cval=0.75, kind="real",
+                    width=16)
+    assert inplace.tobytes() == fresh[:, :, 0].tobytes()
+
+
 # ----------------------------------------------------------------------------- explicit cases
 
 

@@ -192,10 +192,24 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
 BLOCK = 128
 
 
+@kernel(nogil=True)
+def extended_at(xs, r, col, lo, front, length, mode, cval, c):
+    """What :func:`extend_rows` writes at ``xe[i, col]`` for row ``r`` of ``xs`` and centre ``c``."""
+    if col < front or col >= front + length:
+        return 0.0
+    n = xs.shape[1]
+    j = lo + col - front
+    if 0 <= j < n:
+        return xs[r, j] - c
+    s = source_index(j, n, mode)
+    return (cval if s < 0 else xs[r, s]) - c
+
+
 @kernel(nogil=True, noalias=True)
 def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                 phase, group_P, coefs, base_r, base_i, decim, kind, out):
+                 phase, group_P, coefs, base_r, base_i, decim, kind, out,
+                 direct, xs, xs_row, xs_centre, lo, front, length, mode, cval, m_in_lo, m_in_hi):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
 
     Same arguments and results up to rounding (the recursions and the sums of
@@ -205,6 +219,14 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
     whole block with its coefficients and its state held in registers as
     :class:`~sftwave.engines.numba.vectors.LaneVector` values, adding its
     share to the block's output steps; then the outputs are written.
+
+    With ``direct``, ``xe`` is not made: the samples are read from the
+    C-contiguous rows ``xs`` (row ``xs_row[i]`` for ``xe``'s row ``i``, minus
+    ``xs_centre[i]``), exactly what :func:`extend_rows` (``lo``, ``front``,
+    ``length``, ``mode``, ``cval``) would have written there: between
+    ``m_in_lo[g]`` and ``m_in_hi[g]`` every read of group ``g`` lies inside its
+    row, elsewhere :func:`extended_at` extends it.  One pass over the samples
+    fewer (a copy as large as the input).
     """
     P = coefs.shape[1]
     W = WIDTH
@@ -220,13 +242,25 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
     kbase = np.empty(W, dtype=np.int64)
     klo = np.empty(W, dtype=np.int64)
     khi = np.empty(W, dtype=np.int64)
+    xsf = xs.reshape(xs.size)
+    c_new = np.empty(W, dtype=dt)
     for g in range(lo_group, hi_group):
         st[:] = 0.0
         steady = m_steady[g]
         stop = m_stop[g]
         for j in range(W):
-            src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
             src_L[j] = lane_L[g, j]
+            if direct:   # xe's column s is xs's sample lo + s - front of its row
+                src_new[j] = (xs_row[lane_row[g, j]] * xs.shape[1] + lane_shift[g, j] + lo
+                              - front)
+                c_new[j] = xs_centre[lane_row[g, j]]
+            else:
+                src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
+        if direct:       # the steps whose reads all lie inside their rows
+            steady = max(steady, m_in_lo[g])
+            stop_fast = min(stop, m_in_hi[g])
+        else:
+            stop_fast = stop
         cbase = g * P * 8 * W
         Pg = group_P[g]       # the group's components (the others' coefficients are zero)
         # steps since the last output at the block's first step
@@ -246,14 +280,28 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                 m = m0 + t
                 i_new = t * W
                 i_old = (T + t) * W
-                if m < steady or m >= stop:
+                if m < steady or m >= stop_fast:
                     for j in range(W):
                         s = m + lane_shift[g, j]
                         u = m - lane_start[g, j]
                         live = m < stop or m - lane_off[g, j] < lane_nhi[g, j]
-                        xb[i_new + j] = xe[lane_row[g, j], s] if u >= 0 and live else 0.0
-                        xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
-                                         if u >= lane_L[g, j] and live else 0.0)
+                        if direct:
+                            i = lane_row[g, j]
+                            xb[i_new + j] = (extended_at(xs, xs_row[i], s, lo, front, length, mode,
+                                                         cval, xs_centre[i])
+                                             if u >= 0 and live else 0.0)
+                            xb[i_old + j] = (extended_at(xs, xs_row[i], s - lane_L[g, j], lo, front,
+                                                         length, mode, cval, xs_centre[i])
+                                             if u >= lane_L[g, j] and live else 0.0)
+                        else:
+                            xb[i_new + j] = xe[lane_row[g, j], s] if u >= 0 and live else 0.0
+                            xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
+                                             if u >= lane_L[g, j] and live else 0.0)
+                elif direct:
+                    for j in range(W):   # unsigned: no negative-index tests
+                        s = m + src_new[j]
+                        xb[np.uint64(i_new + j)] = xsf[np.uint64(s)] - c_new[j]
+                        xb[np.uint64(i_old + j)] = xsf[np.uint64(s - src_L[j])] - c_new[j]
                 else:
                     for j in range(W):   # unsigned: no negative-index tests
                         s = m + src_new[j]
@@ -362,7 +410,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             since = (since + nt) % decim
 
 
-@kernel(nogil=True)
+@kernel(nogil=True, noalias=True)
 def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe, pieces):
     """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around.
 
@@ -380,12 +428,20 @@ def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe
         c = centre[i]
         for u in range(a, min(b, front)):
             xe[i, u] = 0.0
-        for u in range(max(a, front), min(b, front + length)):
-            j = lo + u - front
-            if 0 <= j < n:
-                xe[i, u] = x[j] - c
-            else:
-                s = source_index(j, n, mode)
-                xe[i, u] = (cval if s < 0 else x[s]) - c
+        # the samples inside the line in one plain loop (it vectorises), the extension apart
+        u_lo = max(a, front)
+        u_hi = min(b, front + length)
+        u_in = min(max(u_lo, front - lo), u_hi)            # first u with j = lo + u - front >= 0
+        u_out = max(min(u_hi, front - lo + n), u_in)       # first u with j >= n
+        for u in range(u_lo, u_in):
+            s = source_index(lo + u - front, n, mode)
+            xe[i, u] = (cval if s < 0 else x[s]) - c
+        row = xe[i]
+        d = lo - front
+        for u in range(u_in, u_out):
+            row[u] = x[u + d] - c
+        for u in range(u_out, u_hi):
+            s = source_index(lo + u - front, n, mode)
+            xe[i, u] = (cval if s < 0 else x[s]) - c
         for u in range(max(a, front + length), b):
             xe[i, u] = 0.0

@@ -46,6 +46,10 @@ DEFAULT_WIDTH = 16
 #: Few long rows are extended (copied, minus their centre) in about this many pieces in all.
 _EXTEND_PIECES = 32
 
+#: The vector kernel reads the rows in place (no extended copy) for at most this many plans:
+#: a filter's.  A scalogram's many plans share one copy, which costs little next to them.
+_DIRECT_PLANS = 1
+
 
 @dataclass(frozen=True)
 class Lane:
@@ -235,12 +239,24 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     rows_used, lane_row = np.unique(table.in_row, return_inverse=True)
     # (x2d[rows_used] would copy the rows first: 15 MB for the EEG epochs)
     centre = row_centres(x2d, rows_used)
-    xe = np.empty((rows_used.size, front + length + decim + 1), dtype=dtype)
-    # few long rows are extended in pieces, about two for each of up to 16 threads (a copy:
-    # the pieces change no value, but they too are cut by the shape alone)
-    pieces = max(1, min(-(-_EXTEND_PIECES // rows_used.size), xe.shape[1] // 65536))
-    parallel_for(_k.extend_rows, rows_used.size * pieces, x2d, rows_used, -pad_l, length, front,
-                 MODE_CODES[mode], float(cval), centre.astype(dtype), xe, pieces, work=xe.size)
+    run_groups = _k.run_lanes_16 if width == _k.WIDTH and vector_kernel_runs() else _k.run_lanes
+    # one plan on its rows (a filter): the vector kernel reads C-contiguous float rows as
+    # they are, extending them where a lane reads beyond them, one pass over the samples
+    # fewer.  Otherwise (many plans share the copy; strided or integer rows; an output that
+    # may overlap them, filtering in place) they are copied once, extended and minus their
+    # centre, into xe.
+    direct = (run_groups is _k.run_lanes_16 and used.size <= _DIRECT_PLANS and x2d.flags.c_contiguous
+              and x2d.dtype in (np.float32, np.float64) and not np.may_share_memory(x2d, out))
+    if direct:
+        xe = np.empty((rows_used.size, 0), dtype=dtype)
+    else:
+        xe = np.empty((rows_used.size, front + length + decim + 1), dtype=dtype)
+        # few long rows are extended in pieces, about two for each of up to 16 threads (a
+        # copy: the pieces change no value, but they too are cut by the shape alone)
+        pieces = max(1, min(-(-_EXTEND_PIECES // rows_used.size), xe.shape[1] // 65536))
+        parallel_for(_k.extend_rows, rows_used.size * pieces, x2d, rows_used, -pad_l, length,
+                     front, MODE_CODES[mode], float(cval), centre.astype(dtype), xe, pieces,
+                     work=xe.size)
 
     # group lanes of as many components and a similar window, so that a group's
     # components and common range waste little
@@ -306,8 +322,17 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     phase = c0
     group_P = np.maximum.reduceat(plan_P[u], first)
     work = float(np.sum((m_hi - m_lo) * group_P)) * width
-    run_groups = _k.run_lanes_16 if width == _k.WIDTH and vector_kernel_runs() else _k.run_lanes
-    parallel_for(run_groups, G, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off,
-                 lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
-                 base_r, base_i, decim, code, out, work=work, chunks=G)
+    args: tuple = (xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
+                   lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i,
+                   decim, code, out)
+    if run_groups is _k.run_lanes_16:
+        # xe's column s is row sample s - front - pad_l: the steps from m_in_lo to m_in_hi
+        # read inside the rows (the sample leaving the window and the one entering it)
+        first_in = front + pad_l
+        m_in_lo = np.max(first_in - lane_shift + lane_L, axis=1)
+        m_in_hi = np.min(first_in + N - lane_shift, axis=1)
+        xs = x2d if direct else np.zeros((1, 1))
+        args += (direct, xs, rows_used, centre.astype(dtype), -pad_l, front, length,
+                 MODE_CODES[mode], float(cval), m_in_lo, m_in_hi)
+    parallel_for(run_groups, G, *args, work=work, chunks=G)
     return out
