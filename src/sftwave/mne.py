@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .ndimage import gaussian_filter1d
-from .wavelets import cwt
+from .wavelets import cwt, epoch_sums
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -242,46 +242,86 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     sigma = n_cycles * sfreq / (2.0 * math.pi * freqs)        # samples
     scale = A / _sftwave_norm(sigma, n_cycles)                # MNE's W = scale * psi (+ offset)
     sft_kappa = np.exp(-0.5 * n_cycles * n_cycles)            # sftwave's wavelet's offset
+    kept = range(n_times)[decim]
+    n_out = len(kept)
     step = decim.step or 1
-    direct = (decim.start in (None, 0)) and decim.stop is None   # [::step] is cwt's own decim
-    n_out = len(range(n_times)[decim])
+    if step > 0 and n_out:
+        # MNE's kept samples n = kept[0] + i step are every step-th sample of the epochs
+        # after `front` zeros (exact: MNE pads with zeros, as mode='constant' does), from
+        # the first0-th of those on: the engine's own decim, whatever the slice
+        front = (-kept[0]) % step
+        first0 = (kept[0] + front) // step
+    else:
+        front, first0, step = 0, 0, 1
+    if front:
+        padded = np.zeros((n_epochs, n_chans, front + n_times),
+                          np.result_type(data.dtype, np.float32))
+        padded[..., front:] = data
+    else:
+        padded = data
+
+    def kept_of(y: np.ndarray) -> np.ndarray:
+        """MNE's kept samples of the engine's output on ``padded`` (a view where all are kept)."""
+        if step == 1 and (decim.step or 1) != 1:      # a slice the engine cannot take: kept here
+            return y[..., decim]
+        if first0 == 0 and y.shape[-1] == n_out:
+            return y
+        return y[..., first0:first0 + n_out]
 
     def coefficients(x: np.ndarray) -> np.ndarray:
         """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
-        y = cwt(x, freqs, sfreq, xi=n_cycles, mode="constant", decim=step if direct else 1,
-                dtype=np.complex128, workers=workers, tol=tol)
+        y = cwt(x, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, dtype=np.complex128,
+                workers=workers, tol=tol)
         y *= scale[:, None]
         if not zero_mean:
             # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
             for i in range(freqs.size):
                 smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(sigma[i]),
                                            mode="constant")
-                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step if direct
-                                                                         else 1]
-        return y if direct else y[..., decim]
+                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step]
+        return kept_of(y)
 
-    if output in ("power", "phase") and zero_mean and direct:
+    if output in ("power", "phase") and zero_mean:
         # MNE's wavelet is a positive multiple of sftwave's: its power and phase come
         # straight from the engine, without the complex array
-        y = cwt(data, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, output=output,
+        y = cwt(padded, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, output=output,
                 dtype=np.float64, workers=workers, tol=tol)
         if output == "power":
             y *= (scale * scale)[:, None]
-        return y
+        return kept_of(y)
     if output in ("complex", "power", "phase"):
-        y = coefficients(data)
+        y = coefficients(padded)
         if output == "power":
             return y.real ** 2 + y.imag ** 2
         if output == "phase":
             return np.angle(y)
         return y
-    # averaged outputs: blocks of channels, all epochs of each, accumulated
+    if zero_mean and n_epochs:
+        # the engine adds the epochs' power and phasors as it computes them (MNE's wavelet
+        # is a positive multiple of sftwave's: the phasors are sftwave's, the power scaled)
+        kind = {"avg_power": "sum_power", "itc": "sum_unit", "avg_power_itc": "sum_power_unit"}[output]
+        sums = epoch_sums(padded, freqs, sfreq, xi=n_cycles, kind=kind, decim=step, tol=tol,
+                          workers=workers)
+        if sums is not None:
+            sums = kept_of(sums) if kind != "sum_power_unit" else np.moveaxis(
+                kept_of(np.moveaxis(sums, -1, 0)), 0, -1)
+            power_scale = (scale * scale)[:, None] / n_epochs
+            if kind == "sum_power":
+                return sums * power_scale
+            if kind == "sum_unit":
+                return np.abs(sums) / n_epochs
+            out = np.empty(sums.shape[:-1], np.complex128)
+            out.real = sums[..., 0] * power_scale
+            out.imag = np.hypot(sums[..., 1], sums[..., 2]) / n_epochs
+            return out
+    # averaged outputs (zero_mean=False, or non-finite epochs): blocks of channels, all
+    # epochs of each, accumulated
     per_chan = n_epochs * freqs.size * n_out * 16
     block = max(1, min(n_chans, _BLOCK_BYTES // max(per_chan, 1)))
     out = np.empty((n_chans, freqs.size, n_out),
                    np.complex128 if output == "avg_power_itc" else np.float64)
     for c0 in range(0, n_chans, block):
-        y = coefficients(data[:, c0:c0 + block])             # (epochs, block, freqs, n_out)
+        y = coefficients(padded[:, c0:c0 + block])           # (epochs, block, freqs, n_out)
         with np.errstate(invalid="ignore", divide="ignore"):
             mag = np.abs(y)
             if output != "avg_power":

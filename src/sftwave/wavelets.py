@@ -224,6 +224,82 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
                                  sigmas=[float(s) for s, _ in scales])
 
 
+#: The sums of :func:`epoch_sums`, by the engine's kind: ``|y|^2``, ``y / |y|`` or both.
+EPOCH_SUMS = ("sum_power", "sum_unit", "sum_power_unit")
+
+
+def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: str, decim: int = 1,
+               tol: float | None = None, workers: int | None = None) -> np.ndarray | None:
+    """Sums over the epochs (``x``'s first axis) of the power or unit phasor of ``cwt(x, mode='constant')``.
+
+    The helper of :mod:`sftwave.mne`'s averaged outputs (not public API): the
+    CPU engine adds them as it computes (:func:`sftwave.engines.numba.scalogram.epoch_sums`),
+    never holding the coefficients of all epochs.
+
+    Parameters
+    ----------
+    x : ndarray, shape (epochs, ..., n)
+        Real epochs, time last.
+    freqs, fs, xi, decim, tol, workers
+        As :func:`cwt` (``mode='constant'``, ``cval=0``, float64).
+    kind : {'sum_power', 'sum_unit', 'sum_power_unit'}
+        ``sum |y|^2`` (float64), ``sum y / |y|`` (complex128, NaN where ``y``
+        is 0), or both (float64 with a last axis of 3: power, real and
+        imaginary phasor).
+
+    Returns
+    -------
+    ndarray or None
+        Shape ``x.shape[1:-1] + (len(freqs), ceil(n / decim))`` (and 3 for
+        both); None where ``x`` holds a non-finite value (the caller then
+        computes the coefficients, whose NaN rule is :func:`cwt`'s) or the
+        CPU engine cannot take the sums.
+
+    See Also
+    --------
+    cwt : The coefficients themselves.
+    sftwave.mne.tfr_array_morlet : Its averaged outputs are these sums.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal((5, 2, 400))
+    >>> s = epoch_sums(x, np.array([10.0, 20.0]), 100.0, xi=5.0, kind="sum_power")
+    >>> y = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
+    >>> bool(np.allclose(s, (np.abs(y) ** 2).sum(axis=0), rtol=1e-12, atol=0))
+    True
+    """
+    kind = check_choice(kind, EPOCH_SUMS, "kind")
+    if not engines.CAPABILITIES["numba"].epoch_sums or x.dtype.kind == "c" or x.ndim < 2:
+        return None
+    fs = check_positive(fs, "fs")
+    f = check_freqs(freqs, fs)
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        xis = check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    eng, arr, plans, run = _plan_scalogram(
+        x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
+        dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
+        out=None, workers=workers, engine="numba")
+    finite, top = eng.magnitude(arr)
+    if not finite:
+        return None
+    # the work at a magnitude near 1 (times a power of two: exact): no power overflows or
+    # underflows, whatever the data's unit
+    k = -math.frexp(top)[1] if top > 0 else 0
+    work = np.ldexp(arr, k) if k else arr
+    sums = eng.scalogram(work, plans, axis=-1, mode="constant", cval=0.0, kind=kind,
+                         decim=run["decim"], dtype=np.float64, out=None, workers=run["workers"],
+                         bank_method=run["bank_method"], tol=run["tol"])
+    if k and kind == "sum_power":
+        sums = np.ldexp(sums, -2 * k)
+    elif k and kind == "sum_power_unit":
+        sums[..., 0] = np.ldexp(sums[..., 0], -2 * k)
+    return sums
+
+
 @docfiller
 def morlet_transform(
     x: ArrayLike,

@@ -83,6 +83,12 @@ class NumbaEngine:
 
         return all_finite(x)
 
+    def magnitude(self, x: np.ndarray) -> tuple[bool, float]:
+        """Whether ``x`` is all finite, and its largest magnitude, in one read (:func:`.filters.magnitude`)."""
+        from .filters import magnitude
+
+        return magnitude(x)
+
     def fir_taps_per_order(self) -> float:
         """The FIR-versus-bank cost figure: :data:`FIR_TAPS_PER_ORDER`, never the thread count.
 

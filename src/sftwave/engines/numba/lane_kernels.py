@@ -16,7 +16,12 @@ group share the phase of ``m`` modulo ``decim``, so between outputs the
 combination is skipped).
 
 Output kinds: 0 real (one channel), 1 complex (two channels), 2 power, 3 abs,
-4 phase (one channel).
+4 phase (one channel); and the sums over lanes, added to ``out`` (which the
+caller zeroes): 5 the power (one channel), 6 the unit phasor ``y / |y|`` (two
+channels), 7 both (three: power, real and imaginary part of the phasor).
+Lanes that add into the same output row are in the same *task* (a run of
+groups, ``task_groups``): a task's groups run in order on one thread, so the
+sums are the same bits whatever the thread count.
 
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
 blocks of steps on explicit vectors, :mod:`.vectors`: the faster one, close to
@@ -36,6 +41,7 @@ from .vectors import WIDTH as VECTOR_WIDTH
 from .vectors import fma, fms, fnma, load16, mul, store16
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
+SUM_POWER, SUM_UNIT, SUM_BOTH = 5, 6, 7
 
 #: Rows of a component's coefficients in ``coefs[g, p]``: w, w^L, output weights.
 WR, WI, CR, CI, AR, BR, AI, BI = 0, 1, 2, 3, 4, 5, 6, 7
@@ -45,19 +51,22 @@ WR, WI, CR, CI, AR, BR, AI, BI = 0, 1, 2, 3, 4, 5, 6, 7
 WIDTH = VECTOR_WIDTH
 
 
-@kernel(nogil=True, noalias=True)
-def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
-              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
-              base_r, base_i, decim, kind, out):
-    """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`), any width.
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_lanes(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
+              lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P,
+              coefs, base_r, base_i, decim, kind, out):
+    """Run the groups of tasks ``lo_task <= k < hi_task`` (groups ``task_groups[k]`` to
+    ``task_groups[k + 1]``, in order; see :func:`run_group`), any width.
 
     Serial and cached on disk; ``noalias`` (see :mod:`sftwave._jit`): ``xe``
-    is the engine's own buffer, and no two arguments share memory.  (While
+    is the engine's own buffer, and no two arguments share memory.  numpy's
+    error model: a division by zero is IEEE's (the phasor of a zero
+    coefficient is NaN), not an exception.  (While
     this was numba's ``parallel=True``
     kernel, a second process that loaded several of its specialisations from
     numba's cache crashed, numba 0.68.1; the serial kernel does not.)
     """
-    for g in range(lo_group, hi_group):
+    for g in range(task_groups[lo_task], task_groups[hi_task]):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
                   lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim,
                   kind, out, coefs.shape[3])
@@ -176,6 +185,18 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                     n = m - lane_off[g, j]
                     if n < lane_nlo[g, j] or n >= lane_nhi[g, j]:
                         continue
+                    if kind >= SUM_POWER:
+                        pw = accr[j] * accr[j] + acci[j] * acci[j]
+                        r = lane_out[g, j]
+                        k = n // decim
+                        if kind != SUM_UNIT:
+                            out[r, k, 0] += pw
+                        if kind != SUM_POWER:
+                            inv = 1.0 / math.sqrt(pw)
+                            c = 0 if kind == SUM_UNIT else 1
+                            out[r, k, c] += accr[j] * inv
+                            out[r, k, c + 1] += acci[j] * inv
+                        continue
                     if kind == REAL:
                         v = accr[j]
                     elif kind == POWER:
@@ -192,8 +213,8 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
 BLOCK = 128
 
 
-@kernel(nogil=True, noalias=True)
-def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start,
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
                  phase, group_P, coefs, base_r, base_i, decim, kind, out):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
@@ -214,13 +235,13 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
     xf = xe.reshape(xe.size)
     st = np.zeros(P * 2 * W, dtype=dt)
     xb = np.zeros(2 * T * W, dtype=dt)
-    accb = np.zeros(2 * T * W, dtype=dt)
+    accb = np.zeros(3 * T * W, dtype=dt)   # real, imaginary (and power, for the sums)
     src_new = np.empty(W, dtype=np.int64)
     src_L = np.empty(W, dtype=np.int64)
     kbase = np.empty(W, dtype=np.int64)
     klo = np.empty(W, dtype=np.int64)
     khi = np.empty(W, dtype=np.int64)
-    for g in range(lo_group, hi_group):
+    for g in range(task_groups[lo_task], task_groups[hi_task]):
         st[:] = 0.0
         steady = m_steady[g]
         stop = m_stop[g]
@@ -336,6 +357,12 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             # unsigned (never negative here): numba then leaves out its test for
             # negative indices, a fifth of the time of a filter's real output.
             nout = (nt - first + decim - 1) // decim if nt > first else 0
+            if kind >= SUM_POWER:
+                _lane_sums(accb, first, nout, decim, kind)
+                _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out)
+                oc += nout
+                since = (since + nt) % decim
+                continue
             for j in range(W):
                 q0 = oc + kbase[j]
                 r = np.uint64(lane_out[g, j])
@@ -360,6 +387,66 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                         out[r, q, zero] = math.atan2(accb[ii], accb[ir])
             oc += nout
             since = (since + nt) % decim
+
+
+@kernel(inline="always")
+def _lane_sums(accb, first, nout, decim, kind):
+    """At each of the block's output steps, the 16 lanes' power and unit phasor, in place.
+
+    ``accb`` holds the real parts (rows 0 .. T-1 of 16 lanes), the imaginary
+    parts (rows T .. 2T-1); after: the phasor's real and imaginary parts there
+    (for the sums of phasors) and the power in rows 2T .. 3T-1.  Plain loops
+    over 16 lanes, which LLVM turns into vector square roots and divisions.
+    """
+    W = WIDTH
+    T = BLOCK
+    for i in range(nout):
+        t = first + i * decim
+        ir = np.uint64(t * W)
+        ii = np.uint64((T + t) * W)
+        ip = np.uint64((2 * T + t) * W)
+        if kind == SUM_POWER:
+            for j in range(W):
+                re = accb[ir + j]
+                im = accb[ii + j]
+                accb[ip + j] = re * re + im * im
+        else:
+            for j in range(W):
+                re = accb[ir + j]
+                im = accb[ii + j]
+                pw = re * re + im * im
+                # 1 / |y| (inf where y = 0: the phasor is then NaN, as y / |y| is)
+                inv = 1.0 / math.sqrt(pw)
+                accb[ip + j] = pw
+                accb[ir + j] = re * inv
+                accb[ii + j] = im * inv
+
+
+@kernel(inline="always")
+def _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out):
+    """Add the block's sums (:func:`_lane_sums`) into ``out``, lane by lane, in lane order."""
+    W = WIDTH
+    T = BLOCK
+    zero = np.uint64(0)
+    for j in range(W):
+        q0 = oc + kbase[j]
+        r = np.uint64(lane_out[g, j])
+        i_lo = max(0, klo[j] - q0)
+        i_hi = min(nout, khi[j] - q0)
+        for i in range(i_lo, i_hi):
+            q = np.uint64(q0 + i)
+            ir = np.uint64((first + i * decim) * W + j)
+            ii = ir + np.uint64(T * W)
+            ip = ir + np.uint64(2 * T * W)
+            if kind == SUM_POWER:
+                out[r, q, zero] += accb[ip]
+            elif kind == SUM_UNIT:
+                out[r, q, zero] += accb[ir]
+                out[r, q, np.uint64(1)] += accb[ii]
+            else:
+                out[r, q, zero] += accb[ip]
+                out[r, q, np.uint64(1)] += accb[ir]
+                out[r, q, np.uint64(2)] += accb[ii]
 
 
 @kernel(nogil=True)
