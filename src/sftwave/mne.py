@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .ndimage import gaussian_filter1d
-from .wavelets import cwt, epoch_sums
+from .wavelets import epoch_sums, scaled_cwt
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -148,7 +148,7 @@ def _check(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any, use
 def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: float | ArrayLike = 7.0,
                      zero_mean: bool | None = True, use_fft: bool = True, decim: int | slice = 1,
                      output: str = "complex", n_jobs: int | None = None, *,
-                     verbose: bool | str | int | None = None, tol: float = 1e-5) -> np.ndarray:
+                     verbose: bool | str | int | None = None, tol: float = 1e-4) -> np.ndarray:
     """Time-frequency representation by Morlet wavelets, as ``mne.time_frequency.tfr_array_morlet``.
 
     Parameters
@@ -270,9 +270,8 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
 
     def coefficients(x: np.ndarray) -> np.ndarray:
         """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
-        y = cwt(x, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, dtype=np.complex128,
-                workers=workers, tol=tol)
-        y *= scale[:, None]
+        y = scaled_cwt(x, freqs, sfreq, xi=n_cycles, output="complex", factors=scale, decim=step,
+                       workers=workers, tol=tol, single_state=True)
         if not zero_mean:
             # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
             for i in range(freqs.size):
@@ -284,11 +283,8 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     if output in ("power", "phase") and zero_mean:
         # MNE's wavelet is a positive multiple of sftwave's: its power and phase come
         # straight from the engine, without the complex array
-        y = cwt(padded, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, output=output,
-                dtype=np.float64, workers=workers, tol=tol)
-        if output == "power":
-            y *= (scale * scale)[:, None]
-        return kept_of(y)
+        return kept_of(scaled_cwt(padded, freqs, sfreq, xi=n_cycles, output=output, factors=scale,
+                                  decim=step, workers=workers, tol=tol, single_state=True))
     if output in ("complex", "power", "phase"):
         y = coefficients(padded)
         if output == "power":
@@ -301,7 +297,7 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         # is a positive multiple of sftwave's: the phasors are sftwave's, the power scaled)
         kind = {"avg_power": "sum_power", "itc": "sum_unit", "avg_power_itc": "sum_power_unit"}[output]
         sums = epoch_sums(padded, freqs, sfreq, xi=n_cycles, kind=kind, decim=step, tol=tol,
-                          workers=workers)
+                          workers=workers, single_state=True)
         if sums is not None:
             sums = kept_of(sums) if kind != "sum_power_unit" else np.moveaxis(
                 kept_of(np.moveaxis(sums, -1, 0)), 0, -1)

@@ -64,15 +64,19 @@ def transform_for(transform: str, *, single: bool, complex_input: bool, tol: flo
 
 def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, decim: int,
               dtype: np.dtype, out: np.ndarray | None, workers: int | None, bank_method: str,
-              tol: float) -> np.ndarray:
+              tol: float, single_state: bool = False) -> np.ndarray:
     """Shape (x without axis) + (len(plans), ceil(n / decim)), of ``dtype`` (in ``out`` if given).
 
     The summing kinds (:data:`SUM_KINDS`) add over ``x``'s first axis (the
-    epochs) instead: see :func:`epoch_sums`.
+    epochs) instead: see :func:`epoch_sums`.  ``single_state``: the recursions
+    run as for single-precision output (float32 state where
+    :func:`transform_for`'s rule allows it: ASFT plans, ``tol`` at least
+    :data:`FLOAT32_STATE_MIN_TOL`), whatever ``dtype``.
     """
     if kind in SUM_KINDS:
         return epoch_sums(arr, plans, axis=axis, mode=mode, cval=cval, kind=kind, decim=decim,
-                          bank_method=bank_method, workers=workers)
+                          bank_method=bank_method, workers=workers, tol=tol,
+                          single_state=single_state)
     moved = np.moveaxis(arr, axis, -1)
     batch, n = moved.shape[:-1], moved.shape[-1]
     F = len(plans)
@@ -87,7 +91,7 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
     single = dtype in (np.complex64, np.float32)
     use_lanes = bank_method == "iir1" and not complex_input
     transform = "asft" if any(isinstance(p, SFTPlan) and p.alpha > 0 for p in plans) else "sft"
-    state32 = _float32_state(single, complex_input, tol, bank_method, transform)
+    state32 = _float32_state(single or single_state, complex_input, tol, bank_method, transform)
     work = np.dtype(np.float32) if single else np.dtype(np.float64)
     cvals = [float(np.real(cval)), float(np.imag(cval))]
     parts = [moved.real, moved.imag] if complex_input else [moved]
@@ -130,7 +134,8 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
 
 
 def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, decim: int,
-               bank_method: str, workers: int | None) -> np.ndarray:
+               bank_method: str, workers: int | None, tol: float = 0.0,
+               single_state: bool = False) -> np.ndarray:
     """Sums over the epochs (``arr``'s first axis) of each coefficient's power and unit phasor.
 
     ``arr`` (epochs, ..., n along ``axis``), real, at least 2-D, ``axis`` not
@@ -142,6 +147,7 @@ def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str,
     adds them as it goes (the coefficients of all epochs are never held); the
     other plans' rows are computed in full and added by numpy.  The order of
     every sum is set by the shapes alone: the same bits on any thread count.
+    ``single_state`` and ``tol``: float32 recursions, as :func:`scalogram`'s.
     """
     if arr.ndim < 2 or axis % arr.ndim == 0:
         raise ValueError(f"kind={kind!r} sums over the first axis of an array of at least two; "
@@ -161,6 +167,9 @@ def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str,
         cval = float(np.real(cval))
         is_bank = np.array([isinstance(plan, SFTPlan) for plan in plans])
         use_lanes = bank_method == "iir1"
+        transform = "asft" if any(isinstance(p, SFTPlan) and p.alpha > 0 for p in plans) else "sft"
+        state = (np.float32 if _float32_state(single_state, False, tol, bank_method, transform)
+                 else np.float64)
         with limit(workers):
             if use_lanes and is_bank.any():
                 longest = max(p.length for p in plans if isinstance(p, SFTPlan))
@@ -172,7 +181,7 @@ def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str,
                                             np.zeros(r.size, np.int64), np.full(r.size, n, np.int64))
                     table = table.take(is_bank[table.plan])
                     lanes.run(rows[r0:r1], table, sums, mode=mode, cval=cval, decim=decim,
-                              kind=kind, dtype=np.float64)
+                              kind=kind, dtype=state)
             tmp = None
             for i, plan in enumerate(plans):
                 if use_lanes and is_bank[i]:
