@@ -236,6 +236,8 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
     st = np.zeros(P * 2 * W, dtype=dt)
     xb = np.zeros(2 * T * W, dtype=dt)
     accb = np.zeros(3 * T * W, dtype=dt)   # real, imaginary (and power, for the sums)
+    phb = np.zeros(T * W)                    # the phases of a block's output steps (float64)
+    one = np.ones(1, dtype=dt)[0]            # 1 in the state's dtype (sums: no float64 division)
     src_new = np.empty(W, dtype=np.int64)
     src_L = np.empty(W, dtype=np.int64)
     kbase = np.empty(W, dtype=np.int64)
@@ -357,8 +359,10 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
             # unsigned (never negative here): numba then leaves out its test for
             # negative indices, a fifth of the time of a filter's real output.
             nout = (nt - first + decim - 1) // decim if nt > first else 0
+            if kind == PHASE:
+                _lane_phases(accb, phb, first, nout, decim)
             if kind >= SUM_POWER:
-                _lane_sums(accb, first, nout, decim, kind)
+                _lane_sums(accb, first, nout, decim, kind, one)
                 _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out)
                 oc += nout
                 since = (since + nt) % decim
@@ -384,13 +388,61 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
                     elif kind == ABS:
                         out[r, q, zero] = math.sqrt(accb[ir] * accb[ir] + accb[ii] * accb[ii])
                     else:
-                        out[r, q, zero] = math.atan2(accb[ii], accb[ir])
+                        out[r, q, zero] = phb[np.uint64(i * W + j)]
             oc += nout
             since = (since + nt) % decim
 
 
+#: atan's rational approximation on [-0.66, 0.66] (Cephes' ``atan``: relative error about 1e-16).
+_ATAN_P = (-8.750608600031904122785e-1, -1.615753718733365076637e1, -7.500855792314704667340e1,
+           -1.228866684490136173410e2, -6.485021904942025371773e1)
+_ATAN_Q = (2.485846490142306297962e1, 1.650270098316988542046e2, 4.328810604912902668951e2,
+           4.853903996359136964868e2, 1.945506571482613964425e2)
+_MOREBITS = 6.123233995736765886130e-17
+
+
 @kernel(inline="always")
-def _lane_sums(accb, first, nout, decim, kind):
+def atan2(y, x):
+    """``atan2(y, x)`` in float64 without branches (so that a loop over lanes vectorises).
+
+    The angle of ``min / max`` of the moduli on [0, 1] (above 0.66 reduced by
+    ``pi / 4``), Cephes' rational approximation, then the octant: within about
+    two units in the last place of libm's ``atan2``.  0 at the origin; NaN
+    where either part is NaN or infinite (finite input never gives one).
+    """
+    ax = abs(x)
+    ay = abs(y)
+    big = max(ax, ay)
+    a = min(ax, ay) / big if big > 0.0 else 0.0
+    upper = a > 0.66
+    t = (a - 1.0) / (a + 1.0) if upper else a
+    z = t * t
+    num = (((_ATAN_P[0] * z + _ATAN_P[1]) * z + _ATAN_P[2]) * z + _ATAN_P[3]) * z + _ATAN_P[4]
+    den = ((((z + _ATAN_Q[0]) * z + _ATAN_Q[1]) * z + _ATAN_Q[2]) * z + _ATAN_Q[3]) * z + _ATAN_Q[4]
+    r = t + t * (z * num / den)
+    r = (r + 0.5 * _MOREBITS) + math.pi / 4 if upper else r
+    r = (math.pi / 2 - r) if ay > ax else r
+    r = (math.pi - r) if x < 0.0 else r
+    r = r + (x * 0.0 + y * 0.0)      # NaN where either is NaN or infinite
+    return -r if y < 0.0 else r
+
+
+@kernel(inline="always")
+def _lane_phases(accb, phb, first, nout, decim):
+    """The phases of the block's output steps, 16 lanes side by side: ``phb[i W + j]``."""
+    W = WIDTH
+    T = BLOCK
+    for i in range(nout):
+        t = first + i * decim
+        ir = np.uint64(t * W)
+        ii = np.uint64((T + t) * W)
+        io = np.uint64(i * W)
+        for j in range(W):
+            phb[io + j] = atan2(np.float64(accb[ii + j]), np.float64(accb[ir + j]))
+
+
+@kernel(inline="always")
+def _lane_sums(accb, first, nout, decim, kind, one):
     """At each of the block's output steps, the 16 lanes' power and unit phasor, in place.
 
     ``accb`` holds the real parts (rows 0 .. T-1 of 16 lanes), the imaginary
@@ -416,7 +468,7 @@ def _lane_sums(accb, first, nout, decim, kind):
                 im = accb[ii + j]
                 pw = re * re + im * im
                 # 1 / |y| (inf where y = 0: the phasor is then NaN, as y / |y| is)
-                inv = 1.0 / math.sqrt(pw)
+                inv = one / math.sqrt(pw)
                 accb[ip + j] = pw
                 accb[ir + j] = re * inv
                 accb[ii + j] = im * inv
