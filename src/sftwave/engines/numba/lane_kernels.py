@@ -38,7 +38,7 @@ import numpy as np
 
 from ._jit import kernel, source_index
 from .vectors import WIDTH as VECTOR_WIDTH
-from .vectors import fma, fms, fnma, load16, mul, store16
+from .vectors import div, fma, fms, fnma, load16, mul, sqrt, store16
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
 SUM_POWER, SUM_UNIT, SUM_BOTH = 5, 6, 7
@@ -237,7 +237,7 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
     xb = np.zeros(2 * T * W, dtype=dt)
     accb = np.zeros(3 * T * W, dtype=dt)   # real, imaginary (and power, for the sums)
     phb = np.zeros(T * W)                    # the phases of a block's output steps (float64)
-    one = np.ones(1, dtype=dt)[0]            # 1 in the state's dtype (sums: no float64 division)
+    ones = np.ones(W, dtype=dt)
     src_new = np.empty(W, dtype=np.int64)
     src_L = np.empty(W, dtype=np.int64)
     kbase = np.empty(W, dtype=np.int64)
@@ -362,7 +362,7 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
             if kind == PHASE:
                 _lane_phases(accb, phb, first, nout, decim)
             if kind >= SUM_POWER:
-                _lane_sums(accb, first, nout, decim, kind, one)
+                _lane_sums(accb, first, nout, decim, kind, ones)
                 _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out)
                 oc += nout
                 since = (since + nt) % decim
@@ -442,44 +442,74 @@ def _lane_phases(accb, phb, first, nout, decim):
 
 
 @kernel(inline="always")
-def _lane_sums(accb, first, nout, decim, kind, one):
+def _lane_sums(accb, first, nout, decim, kind, ones):
     """At each of the block's output steps, the 16 lanes' power and unit phasor, in place.
 
     ``accb`` holds the real parts (rows 0 .. T-1 of 16 lanes), the imaginary
     parts (rows T .. 2T-1); after: the phasor's real and imaginary parts there
-    (for the sums of phasors) and the power in rows 2T .. 3T-1.  Plain loops
-    over 16 lanes, which LLVM turns into vector square roots and divisions.
+    (for the sums of phasors) and the power in rows 2T .. 3T-1.  On explicit
+    vectors (a square root and a division per lane, in the state's dtype).
     """
     W = WIDTH
     T = BLOCK
+    one = load16(ones, 0)
     for i in range(nout):
         t = first + i * decim
-        ir = np.uint64(t * W)
-        ii = np.uint64((T + t) * W)
-        ip = np.uint64((2 * T + t) * W)
-        if kind == SUM_POWER:
-            for j in range(W):
-                re = accb[ir + j]
-                im = accb[ii + j]
-                accb[ip + j] = re * re + im * im
-        else:
-            for j in range(W):
-                re = accb[ir + j]
-                im = accb[ii + j]
-                pw = re * re + im * im
-                # 1 / |y| (inf where y = 0: the phasor is then NaN, as y / |y| is)
-                inv = one / math.sqrt(pw)
-                accb[ip + j] = pw
-                accb[ir + j] = re * inv
-                accb[ii + j] = im * inv
+        re = load16(accb, t * W)
+        im = load16(accb, (T + t) * W)
+        pw = fma(re, re, mul(im, im))
+        store16(accb, (2 * T + t) * W, pw)
+        if kind != SUM_POWER:
+            # 1 / |y| (inf where y = 0: the phasor is then NaN, as y / |y| is)
+            inv = div(one, sqrt(pw))
+            store16(accb, t * W, mul(re, inv))
+            store16(accb, (T + t) * W, mul(im, inv))
+
+
+@kernel(inline="always")
+def _tree16(a, i):
+    """``a[i] + ... + a[i + 15]`` summed pairwise, in float64 (a fixed order)."""
+    s0 = (np.float64(a[i]) + np.float64(a[i + 1])) + (np.float64(a[i + 2]) + np.float64(a[i + 3]))
+    s1 = (np.float64(a[i + 4]) + np.float64(a[i + 5])) + (np.float64(a[i + 6]) + np.float64(a[i + 7]))
+    s2 = (np.float64(a[i + 8]) + np.float64(a[i + 9])) + (np.float64(a[i + 10]) + np.float64(a[i + 11]))
+    s3 = ((np.float64(a[i + 12]) + np.float64(a[i + 13]))
+          + (np.float64(a[i + 14]) + np.float64(a[i + 15])))
+    return (s0 + s1) + (s2 + s3)
 
 
 @kernel(inline="always")
 def _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out):
-    """Add the block's sums (:func:`_lane_sums`) into ``out``, lane by lane, in lane order."""
+    """Add the block's sums (:func:`_lane_sums`) into ``out``: lane by lane, in lane order, or,
+    where all 16 lanes add to the same outputs of one row, their pairwise sum (:func:`_tree16`)."""
     W = WIDTH
     T = BLOCK
     zero = np.uint64(0)
+    uniform = True
+    for j in range(1, W):
+        uniform = uniform and (lane_out[g, j] == lane_out[g, 0] and kbase[j] == kbase[0]
+                               and klo[j] == klo[0] and khi[j] == khi[0])
+    if uniform:
+        # one output row for the whole group (the usual case: many epochs of a channel and
+        # frequency): the 16 lanes summed in a fixed tree, then one addition to the row
+        q0 = oc + kbase[0]
+        r = np.uint64(lane_out[g, 0])
+        i_lo = max(0, klo[0] - q0)
+        i_hi = min(nout, khi[0] - q0)
+        for i in range(i_lo, i_hi):
+            q = np.uint64(q0 + i)
+            ir = np.uint64((first + i * decim) * W)
+            ii = ir + np.uint64(T * W)
+            ip = ir + np.uint64(2 * T * W)
+            if kind == SUM_POWER:
+                out[r, q, zero] += _tree16(accb, ip)
+            elif kind == SUM_UNIT:
+                out[r, q, zero] += _tree16(accb, ir)
+                out[r, q, np.uint64(1)] += _tree16(accb, ii)
+            else:
+                out[r, q, zero] += _tree16(accb, ip)
+                out[r, q, np.uint64(1)] += _tree16(accb, ir)
+                out[r, q, np.uint64(2)] += _tree16(accb, ii)
+        return
     for j in range(W):
         q0 = oc + kbase[j]
         r = np.uint64(lane_out[g, j])
