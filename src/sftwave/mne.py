@@ -21,11 +21,20 @@ sqrt(2).  sftwave's unit-energy wavelet is ``psi = B g (exp(...) - k)`` with
 (:func:`sftwave.gaussian_filter1d`); both with zero padding
 (``mode='constant'``).  ``A`` is computed from MNE's own samples, so the only
 difference is MNE's truncation at 5 sigma (a kernel error of about 4e-6) and
-sftwave's own accuracy (``tol``, default 1e-5 here).
+sftwave's own accuracy (``tol``, default 1e-4 here, with the recursions in
+float32 as for :func:`sftwave.cwt`'s single-precision output: rows within
+about 1e-4 of MNE's; ``tol=1e-5`` runs them in float64, within about 1e-5, at
+about half the speed).  ``A / B`` is folded into the plans' output weights.
 
 The averaged outputs (``'avg_power'``, ``'itc'``, ``'avg_power_itc'``) are
-accumulated over blocks of channels: the complex coefficients of all epochs
-are never held at once (at most about 64 MB of them).
+added over the epochs inside the engine's kernel (its summing kinds: the sum
+of ``|y|^2`` and of ``y / |y|`` per channel, frequency and kept sample), with
+``zero_mean=True`` and finite data; with ``zero_mean=False`` (whose Gaussian
+term the kernel does not compute) or non-finite samples they are accumulated
+from the complex coefficients over blocks of channels (at most about 64 MB
+of them at once).  ``decim`` as a slice ``start::step`` runs as the engine's
+own ``decim`` on the epochs after ``(-start) % step`` zeros (exact: MNE pads
+with zeros).
 """
 
 from __future__ import annotations
@@ -181,10 +190,11 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         Accepted for MNE's signature (sftwave logs nothing).
     tol : float, optional
         sftwave's accuracy target (relative kernel error, :func:`sftwave.cwt`);
-        default 1e-5, ten times :func:`sftwave.cwt`'s own default, which keeps
-        the phase of weak coefficients close to MNE's at the same speed
-        (at 1e-5 the rows agree with MNE within about 3e-5, MNE's truncation
-        being the rest).
+        default 1e-4, :func:`sftwave.cwt`'s own, with the recursions in
+        float32 (the rows agree with MNE's within about 1e-4: 3e-5 to 8e-5
+        measured on EEG-like data).  Below 1e-4 they run in float64 (1e-5: within
+        about 1e-5 of MNE's, MNE's truncation being the rest) at about half
+        the speed.
 
     Returns
     -------
