@@ -54,7 +54,7 @@ WIDTH = VECTOR_WIDTH
 @kernel(nogil=True, noalias=True, error_model="numpy")
 def run_lanes(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
               lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P,
-              coefs, base_r, base_i, decim, kind, out):
+              group_coefs, coefs, base_r, base_i, decim, kind, out):
     """Run the groups of tasks ``lo_task <= k < hi_task`` (groups ``task_groups[k]`` to
     ``task_groups[k + 1]``, in order; see :func:`run_group`), any width.
 
@@ -68,14 +68,14 @@ def run_lanes(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, l
     """
     for g in range(task_groups[lo_task], task_groups[hi_task]):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim,
-                  kind, out, coefs.shape[3])
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs, coefs, base_r,
+                  base_i, decim, kind, out, coefs.shape[3])
 
 
 @kernel(inline="always")
 def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim, kind,
-              out, W):
+              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs, coefs, base_r, base_i,
+              decim, kind, out, W):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
     Inlined into :func:`run_lanes` (a call per group was measurably slower:
@@ -84,7 +84,8 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
     ``m_stop``, ``phase`` and ``group_P`` (the group's number of components, the
-    most of its lanes' plans) (G,); ``coefs`` (G, P, 8, W) in the state's dtype, for
+    most of its lanes' plans) (G,); ``coefs`` (K, P, 8, W) in the state's dtype, group
+    ``g``'s at ``group_coefs[g]`` (groups of the same plans share them), for
     each component ``w`` (real, imaginary), ``w^L`` (real, imaginary) and the
     output weights ``ar, br, ai, bi`` (:data:`WR` .. :data:`BI`); ``out`` (rows,
     outputs // decim rounded up, channels).  A component's eight rows lie side
@@ -100,7 +101,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
     """
     P = group_P[g]
     if True:
-        cg = coefs[g]
+        cg = coefs[group_coefs[g]]
         st = np.zeros((P, 2, W), dtype=coefs.dtype)
         xn = np.zeros(W, dtype=coefs.dtype)
         xo = np.zeros(W, dtype=coefs.dtype)
@@ -216,7 +217,7 @@ BLOCK = 128
 @kernel(nogil=True, noalias=True, error_model="numpy")
 def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                 phase, group_P, coefs, base_r, base_i, decim, kind, out):
+                 phase, group_P, group_coefs, coefs, base_r, base_i, decim, kind, out):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
 
     Same arguments and results up to rounding (the recursions and the sums of
@@ -250,7 +251,7 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
         for j in range(W):
             src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
             src_L[j] = lane_L[g, j]
-        cbase = g * P * 8 * W
+        cbase = group_coefs[g] * P * 8 * W
         Pg = group_P[g]       # the group's components (the others' coefficients are zero)
         # steps since the last output at the block's first step
         since = (m_lo[g] - phase[g]) % decim
@@ -405,17 +406,18 @@ _MOREBITS = 6.123233995736765886130e-17
 def atan2(y, x):
     """``atan2(y, x)`` in float64 without branches (so that a loop over lanes vectorises).
 
-    The angle of ``min / max`` of the moduli on [0, 1] (above 0.66 reduced by
-    ``pi / 4``), Cephes' rational approximation, then the octant: within about
-    two units in the last place of libm's ``atan2``.  0 at the origin; NaN
-    where either part is NaN or infinite (finite input never gives one).
+    The angle of ``t = min / max`` of the moduli (above 0.66, of ``(min - max) /
+    (min + max)``, plus ``pi / 4``: one division either way), Cephes'
+    rational approximation, then the octant: within about two units in the
+    last place of libm's ``atan2``.  0 at the origin; NaN where either part
+    is NaN or infinite (finite input never gives one).
     """
     ax = abs(x)
     ay = abs(y)
     big = max(ax, ay)
-    a = min(ax, ay) / big if big > 0.0 else 0.0
-    upper = a > 0.66
-    t = (a - 1.0) / (a + 1.0) if upper else a
+    small = min(ax, ay)
+    upper = small > 0.66 * big
+    t = (small - big if upper else small) / ((small + big if upper else big) if big > 0.0 else 1.0)
     z = t * t
     num = (((_ATAN_P[0] * z + _ATAN_P[1]) * z + _ATAN_P[2]) * z + _ATAN_P[3]) * z + _ATAN_P[4]
     den = ((((z + _ATAN_Q[0]) * z + _ATAN_Q[1]) * z + _ATAN_Q[2]) * z + _ATAN_Q[3]) * z + _ATAN_Q[4]
@@ -427,9 +429,41 @@ def atan2(y, x):
     return -r if y < 0.0 else r
 
 
+#: Cephes' ``atanf`` polynomial on [-tan(pi / 8), tan(pi / 8)] (float32: about one unit in the last place).
+_ATANF = (np.float32(8.05374449538e-2), np.float32(-1.38776856032e-1), np.float32(1.99777106478e-1),
+          np.float32(-3.33329491539e-1))
+_F32_PI_4 = np.float32(math.pi / 4)
+_F32_PI_2 = np.float32(math.pi / 2)
+_F32_PI = np.float32(math.pi)
+_F32_TAN_PI_8 = np.float32(0.4142135623730950)
+_F32_ZERO = np.float32(0.0)
+_F32_ONE = np.float32(1.0)
+
+
+@kernel(inline="always")
+def atan2_single(y, x):
+    """:func:`atan2` in float32 arithmetic (for float32 state, whose values carry float32's
+    precision): one division, then Cephes' ``atanf`` polynomial; within about 2e-7 radians."""
+    ax = abs(x)
+    ay = abs(y)
+    big = max(ax, ay)
+    small = min(ax, ay)
+    upper = small > _F32_TAN_PI_8 * big
+    t = (small - big if upper else small) / ((small + big if upper else big) if big > _F32_ZERO
+                                             else _F32_ONE)
+    z = t * t
+    r = (((_ATANF[0] * z + _ATANF[1]) * z + _ATANF[2]) * z + _ATANF[3]) * z * t + t
+    r = r + _F32_PI_4 if upper else r
+    r = (_F32_PI_2 - r) if ay > ax else r
+    r = (_F32_PI - r) if x < _F32_ZERO else r
+    r = r + (x * _F32_ZERO + y * _F32_ZERO)
+    return -r if y < _F32_ZERO else r
+
+
 @kernel(inline="always")
 def _lane_phases(accb, phb, first, nout, decim):
-    """The phases of the block's output steps, 16 lanes side by side: ``phb[i W + j]``."""
+    """The phases of the block's output steps, 16 lanes side by side: ``phb[i W + j]`` (float64;
+    computed in the state's precision)."""
     W = WIDTH
     T = BLOCK
     for i in range(nout):
@@ -437,8 +471,12 @@ def _lane_phases(accb, phb, first, nout, decim):
         ir = np.uint64(t * W)
         ii = np.uint64((T + t) * W)
         io = np.uint64(i * W)
-        for j in range(W):
-            phb[io + j] = atan2(np.float64(accb[ii + j]), np.float64(accb[ir + j]))
+        if accb.itemsize == 4:
+            for j in range(W):
+                phb[io + j] = atan2_single(accb[ii + j], accb[ir + j])
+        else:
+            for j in range(W):
+                phb[io + j] = atan2(accb[ii + j], accb[ir + j])
 
 
 @kernel(inline="always")
