@@ -84,7 +84,14 @@ class NumbaEngine:
         return all_finite(x)
 
     def magnitude(self, x: np.ndarray) -> tuple[bool, float]:
-        """Whether ``x`` is all finite, and its largest magnitude, in one read (:func:`.filters.magnitude`)."""
+        """Whether ``x`` is all finite, and its largest magnitude: one read (:func:`.filters.magnitude`).
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.magnitude(np.array([1.0, -3.0]))
+        (True, 3.0)
+        """
         from .filters import magnitude
 
         return magnitude(x)
