@@ -21,11 +21,20 @@ sqrt(2).  sftwave's unit-energy wavelet is ``psi = B g (exp(...) - k)`` with
 (:func:`sftwave.gaussian_filter1d`); both with zero padding
 (``mode='constant'``).  ``A`` is computed from MNE's own samples, so the only
 difference is MNE's truncation at 5 sigma (a kernel error of about 4e-6) and
-sftwave's own accuracy (``tol``, default 1e-5 here).
+sftwave's own accuracy (``tol``, default 1e-4 here, with the recursions in
+float32 as for :func:`sftwave.cwt`'s single-precision output: rows within
+about 1e-4 of MNE's; ``tol=1e-5`` runs them in float64, within about 1e-5, at
+about half the speed).  ``A / B`` is folded into the plans' output weights.
 
 The averaged outputs (``'avg_power'``, ``'itc'``, ``'avg_power_itc'``) are
-accumulated over blocks of channels: the complex coefficients of all epochs
-are never held at once (at most about 64 MB of them).
+added over the epochs inside the engine's kernel (its summing kinds: the sum
+of ``|y|^2`` and of ``y / |y|`` per channel, frequency and kept sample), with
+``zero_mean=True`` and finite data; with ``zero_mean=False`` (whose Gaussian
+term the kernel does not compute) or non-finite samples they are accumulated
+from the complex coefficients over blocks of channels (at most about 64 MB
+of them at once).  ``decim`` as a slice ``start::step`` runs as the engine's
+own ``decim`` on the epochs after ``(-start) % step`` zeros (exact: MNE pads
+with zeros).
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .ndimage import gaussian_filter1d
-from .wavelets import cwt
+from .wavelets import epoch_sums, scaled_cwt
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -148,7 +157,7 @@ def _check(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any, use
 def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: float | ArrayLike = 7.0,
                      zero_mean: bool | None = True, use_fft: bool = True, decim: int | slice = 1,
                      output: str = "complex", n_jobs: int | None = None, *,
-                     verbose: bool | str | int | None = None, tol: float = 1e-5) -> np.ndarray:
+                     verbose: bool | str | int | None = None, tol: float = 1e-4) -> np.ndarray:
     """Time-frequency representation by Morlet wavelets, as ``mne.time_frequency.tfr_array_morlet``.
 
     Parameters
@@ -181,10 +190,11 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         Accepted for MNE's signature (sftwave logs nothing).
     tol : float, optional
         sftwave's accuracy target (relative kernel error, :func:`sftwave.cwt`);
-        default 1e-5, ten times :func:`sftwave.cwt`'s own default, which keeps
-        the phase of weak coefficients close to MNE's at the same speed
-        (at 1e-5 the rows agree with MNE within about 3e-5, MNE's truncation
-        being the rest).
+        default 1e-4, :func:`sftwave.cwt`'s own, with the recursions in
+        float32 (the rows agree with MNE's within about 1e-4: 3e-5 to 8e-5
+        measured on EEG-like data).  Below 1e-4 they run in float64 (1e-5: within
+        about 1e-5 of MNE's, MNE's truncation being the rest) at about half
+        the speed.
 
     Returns
     -------
@@ -242,46 +252,82 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     sigma = n_cycles * sfreq / (2.0 * math.pi * freqs)        # samples
     scale = A / _sftwave_norm(sigma, n_cycles)                # MNE's W = scale * psi (+ offset)
     sft_kappa = np.exp(-0.5 * n_cycles * n_cycles)            # sftwave's wavelet's offset
+    kept = range(n_times)[decim]
+    n_out = len(kept)
     step = decim.step or 1
-    direct = (decim.start in (None, 0)) and decim.stop is None   # [::step] is cwt's own decim
-    n_out = len(range(n_times)[decim])
+    if step > 0 and n_out:
+        # MNE's kept samples n = kept[0] + i step are every step-th sample of the epochs
+        # after `front` zeros (exact: MNE pads with zeros, as mode='constant' does), from
+        # the first0-th of those on: the engine's own decim, whatever the slice
+        front = (-kept[0]) % step
+        first0 = (kept[0] + front) // step
+    else:
+        front, first0, step = 0, 0, 1
+    if front:
+        padded = np.zeros((n_epochs, n_chans, front + n_times),
+                          np.result_type(data.dtype, np.float32))
+        padded[..., front:] = data
+    else:
+        padded = data
+
+    def kept_of(y: np.ndarray) -> np.ndarray:
+        """MNE's kept samples of the engine's output on ``padded`` (a view where all are kept)."""
+        if step == 1 and (decim.step or 1) != 1:      # a slice the engine cannot take: kept here
+            return y[..., decim]
+        if first0 == 0 and y.shape[-1] == n_out:
+            return y
+        return y[..., first0:first0 + n_out]
 
     def coefficients(x: np.ndarray) -> np.ndarray:
         """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
-        y = cwt(x, freqs, sfreq, xi=n_cycles, mode="constant", decim=step if direct else 1,
-                dtype=np.complex128, workers=workers, tol=tol)
-        y *= scale[:, None]
+        y = scaled_cwt(x, freqs, sfreq, xi=n_cycles, output="complex", factors=scale, decim=step,
+                       workers=workers, tol=tol, single_state=True)
         if not zero_mean:
             # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
             for i in range(freqs.size):
                 smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(sigma[i]),
                                            mode="constant")
-                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step if direct
-                                                                         else 1]
-        return y if direct else y[..., decim]
+                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step]
+        return kept_of(y)
 
-    if output in ("power", "phase") and zero_mean and direct:
+    if output in ("power", "phase") and zero_mean:
         # MNE's wavelet is a positive multiple of sftwave's: its power and phase come
         # straight from the engine, without the complex array
-        y = cwt(data, freqs, sfreq, xi=n_cycles, mode="constant", decim=step, output=output,
-                dtype=np.float64, workers=workers, tol=tol)
-        if output == "power":
-            y *= (scale * scale)[:, None]
-        return y
+        return kept_of(scaled_cwt(padded, freqs, sfreq, xi=n_cycles, output=output, factors=scale,
+                                  decim=step, workers=workers, tol=tol, single_state=True))
     if output in ("complex", "power", "phase"):
-        y = coefficients(data)
+        y = coefficients(padded)
         if output == "power":
             return y.real ** 2 + y.imag ** 2
         if output == "phase":
             return np.angle(y)
         return y
-    # averaged outputs: blocks of channels, all epochs of each, accumulated
+    if zero_mean and n_epochs:
+        # the engine adds the epochs' power and phasors as it computes them (MNE's wavelet
+        # is a positive multiple of sftwave's: the phasors are sftwave's, the power scaled)
+        kind = {"avg_power": "sum_power", "itc": "sum_unit", "avg_power_itc": "sum_power_unit"}[output]
+        sums = epoch_sums(padded, freqs, sfreq, xi=n_cycles, kind=kind, decim=step, tol=tol,
+                          workers=workers, single_state=True)
+        if sums is not None:
+            sums = kept_of(sums) if kind != "sum_power_unit" else np.moveaxis(
+                kept_of(np.moveaxis(sums, -1, 0)), 0, -1)
+            power_scale = (scale * scale)[:, None] / n_epochs
+            if kind == "sum_power":
+                return sums * power_scale
+            if kind == "sum_unit":
+                return np.abs(sums) / n_epochs
+            out = np.empty(sums.shape[:-1], np.complex128)
+            out.real = sums[..., 0] * power_scale
+            out.imag = np.hypot(sums[..., 1], sums[..., 2]) / n_epochs
+            return out
+    # averaged outputs (zero_mean=False, or non-finite epochs): blocks of channels, all
+    # epochs of each, accumulated
     per_chan = n_epochs * freqs.size * n_out * 16
     block = max(1, min(n_chans, _BLOCK_BYTES // max(per_chan, 1)))
     out = np.empty((n_chans, freqs.size, n_out),
                    np.complex128 if output == "avg_power_itc" else np.float64)
     for c0 in range(0, n_chans, block):
-        y = coefficients(data[:, c0:c0 + block])             # (epochs, block, freqs, n_out)
+        y = coefficients(padded[:, c0:c0 + block])           # (epochs, block, freqs, n_out)
         with np.errstate(invalid="ignore", divide="ignore"):
             mag = np.abs(y)
             if output != "avg_power":

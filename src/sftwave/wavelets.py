@@ -30,6 +30,7 @@ nothing itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,7 @@ from ._checks import (
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian
+from .plans.fit import FIRPlan, SFTPlan
 from .plans.blas import one_blas_thread
 from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
 
@@ -164,11 +166,15 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
                     mode: str, cval: float | complex, output: str, tol: float | None,
                     dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
                     out: np.ndarray | None, workers: int | None, engine: str | None,
-                    in_place: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
+                    in_place: bool = False, factors: np.ndarray | None = None,
+                    single_state: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
     """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
 
     ``out`` is checked here (shape, dtype, C order, writeable), in the layout
-    ``in_place`` names, and handed on in :func:`cwt`'s layout.
+    ``in_place`` names, and handed on in :func:`cwt`'s layout.  ``factors``
+    (positive, one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
+    ``single_state`` asks the CPU engine for the recursions of single-precision
+    output (:func:`scaled_cwt`).
     """
     name = engines.resolve_engine(engine, x)
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
@@ -206,7 +212,7 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
                       + (len(scales), n_out), out_dtype)
     lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis) if n else 0
     bank_method = eng.bank_method(bank_method, lines * len(scales))
-    single = out_dtype in (np.complex64, np.float32)
+    single = out_dtype in (np.complex64, np.float32) or single_state
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
@@ -216,12 +222,151 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
             describe = getattr(scales_of, "describe", lambda i: "sigma")
             raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
-        plans = select_morlet_scales([(float(s), float(w)) for s, w in scales], tol, method=method,
-                                     transform=transform, n=n, fir_taps_per_order=cost)
-    return eng, arr, plans, dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
-                                 dtype=out_dtype, out=out, workers=workers,
-                                 bank_method=bank_method, tol=tol,
-                                 sigmas=[float(s) for s, _ in scales])
+        plans = list(select_morlet_scales([(float(s), float(w)) for s, w in scales], tol,
+                                          method=method, transform=transform, n=n,
+                                          fir_taps_per_order=cost))
+    if factors is not None:
+        plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
+    run = dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim, dtype=out_dtype, out=out,
+               workers=workers, bank_method=bank_method, tol=tol,
+               sigmas=[float(s) for s, _ in scales])
+    if single_state:
+        run["single_state"] = True
+    return eng, arr, plans, run
+
+
+def _scaled_plan(plan: Any, factor: float) -> Any:
+    """``plan`` with its output multiplied by ``factor`` (a new plan: the selectors' are shared)."""
+    if isinstance(plan, SFTPlan):
+        return dataclasses.replace(plan, coef=plan.coef * factor)
+    if isinstance(plan, FIRPlan):
+        return dataclasses.replace(plan, kernel=plan.kernel * factor)
+    raise TypeError(f"no scaled form of {type(plan).__name__}")
+
+
+def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, factors: np.ndarray,
+               decim: int = 1, tol: float | None = None, workers: int | None = None,
+               single_state: bool = False) -> Any:
+    """``cwt(x, freqs, fs, xi=xi, mode='constant', output=output)``, float64, row ``i`` times ``factors[i]``.
+
+    The helper of :mod:`sftwave.mne` (not public API): each row's factor
+    (positive) is folded into its plan's output weights, so that no pass over
+    the result scales it ('power' is then times ``factors ** 2``, 'phase'
+    unchanged).  ``single_state``: the CPU engine runs the recursions as for
+    single-precision output (float32 where ``tol`` allows it), the result
+    staying float64 or complex128.
+
+    See Also
+    --------
+    cwt : The transform itself.
+    epoch_sums : Sums over the epochs of its power and phasors.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal(300)
+    >>> y = scaled_cwt(x, np.array([10.0, 20.0]), 100.0, xi=5.0, output="complex",
+    ...                factors=np.array([2.0, 3.0]))
+    >>> ref = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant") * np.array([[2.0], [3.0]])
+    >>> bool(np.allclose(y, ref, rtol=1e-12, atol=1e-12))
+    True
+    """
+    fs = check_positive(fs, "fs")
+    f = check_freqs(freqs, fs)
+    factors = np.asarray(factors, dtype=np.float64)
+    if factors.shape != f.shape or not np.all(factors > 0):
+        raise ValueError(f"factors must be positive, one per frequency; got {factors!r}")
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        xis = check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    return _scalogram(x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output=output, tol=tol,
+                      dtype=np.complex128 if output == "complex" else np.float64, method="auto",
+                      transform="auto", bank_method="auto", decim=decim, out=None, workers=workers,
+                      nan_policy="propagate", min_weight=0.5, engine="numba",
+                      factors=None if output == "phase" else factors,
+                      single_state=single_state)
+
+
+#: The sums of :func:`epoch_sums`, by the engine's kind: ``|y|^2``, ``y / |y|`` or both.
+EPOCH_SUMS = ("sum_power", "sum_unit", "sum_power_unit")
+
+
+def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: str, decim: int = 1,
+               tol: float | None = None, workers: int | None = None,
+               single_state: bool = False) -> np.ndarray | None:
+    """Sums over the epochs (``x``'s first axis) of the power or unit phasor of ``cwt(x, mode='constant')``.
+
+    The helper of :mod:`sftwave.mne`'s averaged outputs (not public API): the
+    CPU engine adds them as it computes (:func:`sftwave.engines.numba.scalogram.epoch_sums`),
+    never holding the coefficients of all epochs.
+
+    Parameters
+    ----------
+    x : ndarray, shape (epochs, ..., n)
+        Real epochs, time last.
+    freqs, fs, xi, decim, tol, workers
+        As :func:`cwt` (``mode='constant'``, ``cval=0``, float64).
+    single_state : bool
+        The recursions of single-precision output (:func:`scaled_cwt`).
+    kind : {'sum_power', 'sum_unit', 'sum_power_unit'}
+        ``sum |y|^2`` (float64), ``sum y / |y|`` (complex128, NaN where ``y``
+        is 0), or both (float64 with a last axis of 3: power, real and
+        imaginary phasor).
+
+    Returns
+    -------
+    ndarray or None
+        Shape ``x.shape[1:-1] + (len(freqs), ceil(n / decim))`` (and 3 for
+        both); None where ``x`` holds a non-finite value (the caller then
+        computes the coefficients, whose NaN rule is :func:`cwt`'s) or the
+        CPU engine cannot take the sums.
+
+    See Also
+    --------
+    cwt : The coefficients themselves.
+    sftwave.mne.tfr_array_morlet : Its averaged outputs are these sums.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal((5, 2, 400))
+    >>> s = epoch_sums(x, np.array([10.0, 20.0]), 100.0, xi=5.0, kind="sum_power")
+    >>> y = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
+    >>> bool(np.allclose(s, (np.abs(y) ** 2).sum(axis=0), rtol=1e-12, atol=0))
+    True
+    """
+    kind = check_choice(kind, EPOCH_SUMS, "kind")
+    if not engines.CAPABILITIES["numba"].epoch_sums or x.dtype.kind == "c" or x.ndim < 2:
+        return None
+    fs = check_positive(fs, "fs")
+    f = check_freqs(freqs, fs)
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        xis = check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    eng, arr, plans, run = _plan_scalogram(
+        x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
+        dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
+        out=None, workers=workers, engine="numba", single_state=single_state)
+    finite, top = eng.magnitude(arr)
+    if not finite:
+        return None
+    # the work at a magnitude near 1 (times a power of two: exact): no power overflows or
+    # underflows, whatever the data's unit
+    k = -math.frexp(top)[1] if top > 0 else 0
+    work = np.ldexp(arr, k) if k else arr
+    sums = eng.scalogram(work, plans, axis=-1, mode="constant", cval=0.0, kind=kind,
+                         decim=run["decim"], dtype=np.float64, out=None, workers=run["workers"],
+                         bank_method=run["bank_method"], tol=run["tol"],
+                         single_state=single_state)
+    if k and kind == "sum_power":
+        sums = np.ldexp(sums, -2 * k)
+    elif k and kind == "sum_power_unit":
+        sums[..., 0] = np.ldexp(sums[..., 0], -2 * k)
+    return sums
 
 
 @docfiller

@@ -75,6 +75,11 @@ out["cwt_bank"] = sftwave.cwt(x, [0.002, 0.01] + crossover)
 # many lanes (the lane engine), the crossover's small scales among them
 out["cwt_lanes"] = sftwave.cwt(rows[:2], np.geomspace(0.005, 0.45, 16), output="power")
 out["cwt_f32"] = sftwave.cwt(img[:1], np.geomspace(0.01, 0.4, 9), output="abs", dtype=np.float32)
+# MNE's averaged outputs: the epochs' sums added inside the lane kernel
+from sftwave.mne import tfr_array_morlet
+epochs = rng.standard_normal((37, 3, 1500))
+out["mne_avg_power_itc"] = tfr_array_morlet(epochs, 250.0, np.geomspace(4.0, 40.0, 9),
+                                            output="avg_power_itc", decim=2)
 np.savez(sys.argv[1], **out)
 print(json.dumps({"threads": pool.threads(), "plans": plans}))
 """

@@ -30,7 +30,11 @@ The protocol.  An engine is an object with
 * ``filter(x, steps, cval=, output=, bank_method=)``: the separable filter,
   ``steps`` a list of ``(axis, plan, mode)`` applied in turn;
 * ``scalogram(x, plans, axis=, mode=, cval=, kind=, decim=, dtype=, out=,
-  workers=, bank_method=, tol=)``: one output row per plan along ``axis``.
+  workers=, bank_method=, tol=)``: one output row per plan along ``axis``;
+  where :attr:`Capabilities.epoch_sums`, also the kinds ``'sum_power'``,
+  ``'sum_unit'`` and ``'sum_power_unit'``, which add ``|y|^2`` and ``y / |y|``
+  over ``x``'s first axis (the epochs; :mod:`sftwave.mne`'s averaged outputs),
+  and ``magnitude(x)`` (all finite, and the largest magnitude).
 
 What each engine can do is its :class:`Capabilities` entry in
 :data:`CAPABILITIES`, checked in one place (:func:`check_request`) before any
@@ -99,6 +103,11 @@ class Capabilities:
     wide : bool
         Whether it runs :class:`~sftwave.plans.WidePlan` (Gaussians far wider
         than the signal, by their exact limit).
+    epoch_sums : bool
+        Whether its scalogram takes the kinds that sum over the epochs
+        (``'sum_power'``, ``'sum_unit'``, ``'sum_power_unit'``) and it has
+        ``magnitude``; elsewhere :mod:`sftwave.mne` adds the epochs' complex
+        coefficients itself.
     requires : tuple of (module, package, extra)
         Modules it imports, and the package and extra that provide each.
 
@@ -117,13 +126,15 @@ class Capabilities:
     workers: bool
     wide: bool = False
     requires: tuple[tuple[str, str, str], ...] = ()
+    epoch_sums: bool = False
 
 
 #: The registry: every engine by name.
 CAPABILITIES: dict[str, Capabilities] = {
     "numba": Capabilities("sftwave.engines.numba", TRANSFORMS, BANK_METHODS, output=True,
                           dtype=True, out=True, workers=True, wide=True,
-                          requires=(("numba", "numba", "the core dependencies"),)),
+                          requires=(("numba", "numba", "the core dependencies"),),
+                          epoch_sums=True),
     "xp": Capabilities("sftwave.engines.array_api", ("auto", "sft"), ("auto", "integral"),
                        output=False, dtype=False, out=False, workers=False,
                        requires=(("array_api_compat", "array-api-compat", "xp"),)),

@@ -83,6 +83,19 @@ class NumbaEngine:
 
         return all_finite(x)
 
+    def magnitude(self, x: np.ndarray) -> tuple[bool, float]:
+        """Whether ``x`` is all finite, and its largest magnitude: one read (:func:`.filters.magnitude`).
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.magnitude(np.array([1.0, -3.0]))
+        (True, 3.0)
+        """
+        from .filters import magnitude
+
+        return magnitude(x)
+
     def fir_taps_per_order(self) -> float:
         """The FIR-versus-bank cost figure: :data:`FIR_TAPS_PER_ORDER`, never the thread count.
 

@@ -16,7 +16,12 @@ group share the phase of ``m`` modulo ``decim``, so between outputs the
 combination is skipped).
 
 Output kinds: 0 real (one channel), 1 complex (two channels), 2 power, 3 abs,
-4 phase (one channel).
+4 phase (one channel); and the sums over lanes, added to ``out`` (which the
+caller zeroes): 5 the power (one channel), 6 the unit phasor ``y / |y|`` (two
+channels), 7 both (three: power, real and imaginary part of the phasor).
+Lanes that add into the same output row are in the same *task* (a run of
+groups, ``task_groups``): a task's groups run in order on one thread, so the
+sums are the same bits whatever the thread count.
 
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
 blocks of steps on explicit vectors, :mod:`.vectors`: the faster one, close to
@@ -33,9 +38,10 @@ import numpy as np
 
 from ._jit import kernel, source_index
 from .vectors import WIDTH as VECTOR_WIDTH
-from .vectors import fma, fms, fnma, load16, mul, store16
+from .vectors import div, fma, fms, fnma, load16, mul, sqrt, store16
 
 REAL, COMPLEX, POWER, ABS, PHASE = 0, 1, 2, 3, 4
+SUM_POWER, SUM_UNIT, SUM_BOTH = 5, 6, 7
 
 #: Rows of a component's coefficients in ``coefs[g, p]``: w, w^L, output weights.
 WR, WI, CR, CI, AR, BR, AI, BI = 0, 1, 2, 3, 4, 5, 6, 7
@@ -45,28 +51,31 @@ WR, WI, CR, CI, AR, BR, AI, BI = 0, 1, 2, 3, 4, 5, 6, 7
 WIDTH = VECTOR_WIDTH
 
 
-@kernel(nogil=True, noalias=True)
-def run_lanes(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start, lane_off,
-              lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs,
-              base_r, base_i, decim, kind, out):
-    """Run the groups ``lo_group <= g < hi_group`` of lanes (see :func:`run_group`), any width.
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_lanes(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
+              lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P,
+              group_coefs, coefs, base_r, base_i, decim, kind, out):
+    """Run the groups of tasks ``lo_task <= k < hi_task`` (groups ``task_groups[k]`` to
+    ``task_groups[k + 1]``, in order; see :func:`run_group`), any width.
 
     Serial and cached on disk; ``noalias`` (see :mod:`sftwave._jit`): ``xe``
-    is the engine's own buffer, and no two arguments share memory.  (While
+    is the engine's own buffer, and no two arguments share memory.  numpy's
+    error model: a division by zero is IEEE's (the phasor of a zero
+    coefficient is NaN), not an exception.  (While
     this was numba's ``parallel=True``
     kernel, a second process that loaded several of its specialisations from
     numba's cache crashed, numba 0.68.1; the serial kernel does not.)
     """
-    for g in range(lo_group, hi_group):
+    for g in range(task_groups[lo_task], task_groups[hi_task]):
         run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim,
-                  kind, out, coefs.shape[3])
+                  lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs, coefs, base_r,
+                  base_i, decim, kind, out, coefs.shape[3])
 
 
 @kernel(inline="always")
 def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i, decim, kind,
-              out, W):
+              lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs, coefs, base_r, base_i,
+              decim, kind, out, W):
     """Run group ``g`` of lanes; see the module docstring for the arguments' meaning.
 
     Inlined into :func:`run_lanes` (a call per group was measurably slower:
@@ -75,7 +84,8 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
 
     Shapes: ``lane_*`` and ``base_*`` (G, W); ``m_lo``, ``m_hi``, ``m_steady``,
     ``m_stop``, ``phase`` and ``group_P`` (the group's number of components, the
-    most of its lanes' plans) (G,); ``coefs`` (G, P, 8, W) in the state's dtype, for
+    most of its lanes' plans) (G,); ``coefs`` (K, P, 8, W) in the state's dtype, group
+    ``g``'s at ``group_coefs[g]`` (groups of the same plans share them), for
     each component ``w`` (real, imaginary), ``w^L`` (real, imaginary) and the
     output weights ``ar, br, ai, bi`` (:data:`WR` .. :data:`BI`); ``out`` (rows,
     outputs // decim rounded up, channels).  A component's eight rows lie side
@@ -91,7 +101,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
     """
     P = group_P[g]
     if True:
-        cg = coefs[g]
+        cg = coefs[group_coefs[g]]
         st = np.zeros((P, 2, W), dtype=coefs.dtype)
         xn = np.zeros(W, dtype=coefs.dtype)
         xo = np.zeros(W, dtype=coefs.dtype)
@@ -176,6 +186,18 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                     n = m - lane_off[g, j]
                     if n < lane_nlo[g, j] or n >= lane_nhi[g, j]:
                         continue
+                    if kind >= SUM_POWER:
+                        pw = accr[j] * accr[j] + acci[j] * acci[j]
+                        r = lane_out[g, j]
+                        k = n // decim
+                        if kind != SUM_UNIT:
+                            out[r, k, 0] += pw
+                        if kind != SUM_POWER:
+                            inv = 1.0 / math.sqrt(pw)
+                            c = 0 if kind == SUM_UNIT else 1
+                            out[r, k, c] += accr[j] * inv
+                            out[r, k, c + 1] += acci[j] * inv
+                        continue
                     if kind == REAL:
                         v = accr[j]
                     elif kind == POWER:
@@ -205,10 +227,10 @@ def extended_at(xs, r, col, lo, front, length, mode, cval, c):
     return (cval if s < 0 else xs[r, s]) - c
 
 
-@kernel(nogil=True, noalias=True)
-def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_start,
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
                  lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                 phase, group_P, coefs, base_r, base_i, decim, kind, out,
+                 phase, group_P, group_coefs, coefs, base_r, base_i, decim, kind, out,
                  direct, xs, xs_row, xs_centre, lo, front, length, mode, cval, m_in_lo, m_in_hi):
     """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
 
@@ -236,7 +258,9 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
     xf = xe.reshape(xe.size)
     st = np.zeros(P * 2 * W, dtype=dt)
     xb = np.zeros(2 * T * W, dtype=dt)
-    accb = np.zeros(2 * T * W, dtype=dt)
+    accb = np.zeros(3 * T * W, dtype=dt)   # real, imaginary (and power, for the sums)
+    phb = np.zeros(T * W)                    # the phases of a block's output steps (float64)
+    ones = np.ones(W, dtype=dt)
     src_new = np.empty(W, dtype=np.int64)
     src_L = np.empty(W, dtype=np.int64)
     kbase = np.empty(W, dtype=np.int64)
@@ -244,7 +268,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
     khi = np.empty(W, dtype=np.int64)
     xsf = xs.reshape(xs.size)
     c_new = np.empty(W, dtype=dt)
-    for g in range(lo_group, hi_group):
+    for g in range(task_groups[lo_task], task_groups[hi_task]):
         st[:] = 0.0
         steady = m_steady[g]
         stop = m_stop[g]
@@ -261,7 +285,7 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             stop_fast = min(stop, m_in_hi[g])
         else:
             stop_fast = stop
-        cbase = g * P * 8 * W
+        cbase = group_coefs[g] * P * 8 * W
         Pg = group_P[g]       # the group's components (the others' coefficients are zero)
         # steps since the last output at the block's first step
         since = (m_lo[g] - phase[g]) % decim
@@ -384,6 +408,14 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
             # unsigned (never negative here): numba then leaves out its test for
             # negative indices, a fifth of the time of a filter's real output.
             nout = (nt - first + decim - 1) // decim if nt > first else 0
+            if kind == PHASE:
+                _lane_phases(accb, phb, first, nout, decim)
+            if kind >= SUM_POWER:
+                _lane_sums(accb, first, nout, decim, kind, ones)
+                _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out)
+                oc += nout
+                since = (since + nt) % decim
+                continue
             for j in range(W):
                 q0 = oc + kbase[j]
                 r = np.uint64(lane_out[g, j])
@@ -405,9 +437,184 @@ def run_lanes_16(lo_group, hi_group, xe, lane_row, lane_shift, lane_L, lane_star
                     elif kind == ABS:
                         out[r, q, zero] = math.sqrt(accb[ir] * accb[ir] + accb[ii] * accb[ii])
                     else:
-                        out[r, q, zero] = math.atan2(accb[ii], accb[ir])
+                        out[r, q, zero] = phb[np.uint64(i * W + j)]
             oc += nout
             since = (since + nt) % decim
+
+
+#: atan's rational approximation on [-0.66, 0.66] (Cephes' ``atan``: relative error about 1e-16).
+_ATAN_P = (-8.750608600031904122785e-1, -1.615753718733365076637e1, -7.500855792314704667340e1,
+           -1.228866684490136173410e2, -6.485021904942025371773e1)
+_ATAN_Q = (2.485846490142306297962e1, 1.650270098316988542046e2, 4.328810604912902668951e2,
+           4.853903996359136964868e2, 1.945506571482613964425e2)
+_MOREBITS = 6.123233995736765886130e-17
+
+
+@kernel(inline="always")
+def atan2(y, x):
+    """``atan2(y, x)`` in float64 without branches (so that a loop over lanes vectorises).
+
+    The angle of ``t = min / max`` of the moduli (above 0.66, of ``(min - max) /
+    (min + max)``, plus ``pi / 4``: one division either way), Cephes'
+    rational approximation, then the octant: within about two units in the
+    last place of libm's ``atan2``.  0 at the origin; NaN where either part
+    is NaN or infinite (finite input never gives one).
+    """
+    ax = abs(x)
+    ay = abs(y)
+    big = max(ax, ay)
+    small = min(ax, ay)
+    upper = small > 0.66 * big
+    t = (small - big if upper else small) / ((small + big if upper else big) if big > 0.0 else 1.0)
+    z = t * t
+    num = (((_ATAN_P[0] * z + _ATAN_P[1]) * z + _ATAN_P[2]) * z + _ATAN_P[3]) * z + _ATAN_P[4]
+    den = ((((z + _ATAN_Q[0]) * z + _ATAN_Q[1]) * z + _ATAN_Q[2]) * z + _ATAN_Q[3]) * z + _ATAN_Q[4]
+    r = t + t * (z * num / den)
+    r = (r + 0.5 * _MOREBITS) + math.pi / 4 if upper else r
+    r = (math.pi / 2 - r) if ay > ax else r
+    r = (math.pi - r) if x < 0.0 else r
+    r = r + (x * 0.0 + y * 0.0)      # NaN where either is NaN or infinite
+    return -r if y < 0.0 else r
+
+
+#: Cephes' ``atanf`` polynomial on [-tan(pi / 8), tan(pi / 8)] (float32: about one unit in the last place).
+_ATANF = (np.float32(8.05374449538e-2), np.float32(-1.38776856032e-1), np.float32(1.99777106478e-1),
+          np.float32(-3.33329491539e-1))
+_F32_PI_4 = np.float32(math.pi / 4)
+_F32_PI_2 = np.float32(math.pi / 2)
+_F32_PI = np.float32(math.pi)
+_F32_TAN_PI_8 = np.float32(0.4142135623730950)
+_F32_ZERO = np.float32(0.0)
+_F32_ONE = np.float32(1.0)
+
+
+@kernel(inline="always")
+def atan2_single(y, x):
+    """:func:`atan2` in float32 arithmetic (for float32 state, whose values carry float32's
+    precision): one division, then Cephes' ``atanf`` polynomial; within about 2e-7 radians."""
+    ax = abs(x)
+    ay = abs(y)
+    big = max(ax, ay)
+    small = min(ax, ay)
+    upper = small > _F32_TAN_PI_8 * big
+    t = (small - big if upper else small) / ((small + big if upper else big) if big > _F32_ZERO
+                                             else _F32_ONE)
+    z = t * t
+    r = (((_ATANF[0] * z + _ATANF[1]) * z + _ATANF[2]) * z + _ATANF[3]) * z * t + t
+    r = r + _F32_PI_4 if upper else r
+    r = (_F32_PI_2 - r) if ay > ax else r
+    r = (_F32_PI - r) if x < _F32_ZERO else r
+    r = r + (x * _F32_ZERO + y * _F32_ZERO)
+    return -r if y < _F32_ZERO else r
+
+
+@kernel(inline="always")
+def _lane_phases(accb, phb, first, nout, decim):
+    """The phases of the block's output steps, 16 lanes side by side: ``phb[i W + j]`` (float64;
+    computed in the state's precision)."""
+    W = WIDTH
+    T = BLOCK
+    for i in range(nout):
+        t = first + i * decim
+        ir = np.uint64(t * W)
+        ii = np.uint64((T + t) * W)
+        io = np.uint64(i * W)
+        if accb.itemsize == 4:
+            for j in range(W):
+                phb[io + j] = atan2_single(accb[ii + j], accb[ir + j])
+        else:
+            for j in range(W):
+                phb[io + j] = atan2(accb[ii + j], accb[ir + j])
+
+
+@kernel(inline="always")
+def _lane_sums(accb, first, nout, decim, kind, ones):
+    """At each of the block's output steps, the 16 lanes' power and unit phasor, in place.
+
+    ``accb`` holds the real parts (rows 0 .. T-1 of 16 lanes), the imaginary
+    parts (rows T .. 2T-1); after: the phasor's real and imaginary parts there
+    (for the sums of phasors) and the power in rows 2T .. 3T-1.  On explicit
+    vectors (a square root and a division per lane, in the state's dtype).
+    """
+    W = WIDTH
+    T = BLOCK
+    one = load16(ones, 0)
+    for i in range(nout):
+        t = first + i * decim
+        re = load16(accb, t * W)
+        im = load16(accb, (T + t) * W)
+        pw = fma(re, re, mul(im, im))
+        store16(accb, (2 * T + t) * W, pw)
+        if kind != SUM_POWER:
+            # 1 / |y| (inf where y = 0: the phasor is then NaN, as y / |y| is)
+            inv = div(one, sqrt(pw))
+            store16(accb, t * W, mul(re, inv))
+            store16(accb, (T + t) * W, mul(im, inv))
+
+
+@kernel(inline="always")
+def _tree16(a, i):
+    """``a[i] + ... + a[i + 15]`` summed pairwise, in float64 (a fixed order)."""
+    s0 = (np.float64(a[i]) + np.float64(a[i + 1])) + (np.float64(a[i + 2]) + np.float64(a[i + 3]))
+    s1 = (np.float64(a[i + 4]) + np.float64(a[i + 5])) + (np.float64(a[i + 6]) + np.float64(a[i + 7]))
+    s2 = (np.float64(a[i + 8]) + np.float64(a[i + 9])) + (np.float64(a[i + 10]) + np.float64(a[i + 11]))
+    s3 = ((np.float64(a[i + 12]) + np.float64(a[i + 13]))
+          + (np.float64(a[i + 14]) + np.float64(a[i + 15])))
+    return (s0 + s1) + (s2 + s3)
+
+
+@kernel(inline="always")
+def _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out):
+    """Add the block's sums (:func:`_lane_sums`) into ``out``: lane by lane, in lane order, or,
+    where all 16 lanes add to the same outputs of one row, their pairwise sum (:func:`_tree16`)."""
+    W = WIDTH
+    T = BLOCK
+    zero = np.uint64(0)
+    uniform = True
+    for j in range(1, W):
+        uniform = uniform and (lane_out[g, j] == lane_out[g, 0] and kbase[j] == kbase[0]
+                               and klo[j] == klo[0] and khi[j] == khi[0])
+    if uniform:
+        # one output row for the whole group (the usual case: many epochs of a channel and
+        # frequency): the 16 lanes summed in a fixed tree, then one addition to the row
+        q0 = oc + kbase[0]
+        r = np.uint64(lane_out[g, 0])
+        i_lo = max(0, klo[0] - q0)
+        i_hi = min(nout, khi[0] - q0)
+        for i in range(i_lo, i_hi):
+            q = np.uint64(q0 + i)
+            ir = np.uint64((first + i * decim) * W)
+            ii = ir + np.uint64(T * W)
+            ip = ir + np.uint64(2 * T * W)
+            if kind == SUM_POWER:
+                out[r, q, zero] += _tree16(accb, ip)
+            elif kind == SUM_UNIT:
+                out[r, q, zero] += _tree16(accb, ir)
+                out[r, q, np.uint64(1)] += _tree16(accb, ii)
+            else:
+                out[r, q, zero] += _tree16(accb, ip)
+                out[r, q, np.uint64(1)] += _tree16(accb, ir)
+                out[r, q, np.uint64(2)] += _tree16(accb, ii)
+        return
+    for j in range(W):
+        q0 = oc + kbase[j]
+        r = np.uint64(lane_out[g, j])
+        i_lo = max(0, klo[j] - q0)
+        i_hi = min(nout, khi[j] - q0)
+        for i in range(i_lo, i_hi):
+            q = np.uint64(q0 + i)
+            ir = np.uint64((first + i * decim) * W + j)
+            ii = ir + np.uint64(T * W)
+            ip = ir + np.uint64(2 * T * W)
+            if kind == SUM_POWER:
+                out[r, q, zero] += accb[ip]
+            elif kind == SUM_UNIT:
+                out[r, q, zero] += accb[ir]
+                out[r, q, np.uint64(1)] += accb[ii]
+            else:
+                out[r, q, zero] += accb[ip]
+                out[r, q, np.uint64(1)] += accb[ir]
+                out[r, q, np.uint64(2)] += accb[ii]
 
 
 @kernel(nogil=True, noalias=True)

@@ -34,10 +34,19 @@ from ._jit import DISABLE_ENV, NOALIAS_REASON, internals_disabled, warn_fast_pat
 from .bank_kernels import CENTRE_SAMPLES
 from .pool import parallel_for
 
-__all__ = ["Lane", "LaneTable", "run", "row_centres", "vector_kernel_runs", "KINDS", "DEFAULT_WIDTH"]
+__all__ = ["Lane", "LaneTable", "run", "row_centres", "vector_kernel_runs", "KINDS", "SUM_CHANNELS",
+           "DEFAULT_WIDTH"]
 
 #: Output kinds and their kernel codes.
-KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.ABS, "phase": _k.PHASE}
+KINDS = {"real": _k.REAL, "complex": _k.COMPLEX, "power": _k.POWER, "abs": _k.ABS, "phase": _k.PHASE,
+         "sum_power": _k.SUM_POWER, "sum_unit": _k.SUM_UNIT, "sum_power_unit": _k.SUM_BOTH}
+
+#: The kinds that add over the lanes of an output row (:func:`run`), and their channels.
+SUM_CHANNELS = {"sum_power": 1, "sum_unit": 2, "sum_power_unit": 3}
+
+#: Lanes of the same output row that a task of the summing kinds gathers at most (more
+#: rows join a task until its groups are nearly full: see :func:`_sum_places`).
+_SUM_TASK_LANES = 256
 
 #: Lanes side by side: 16 float32 or float64 values fill two to four AVX registers,
 #: enough independent work to hide the recursions' latency (measured best of 4..32).
@@ -195,6 +204,45 @@ def _plan_rows(plans, kind: str, P: int) -> tuple[np.ndarray, np.ndarray, np.nda
     return w, wL, weights, dc
 
 
+def _sum_places(out_row: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """The places of lanes sorted by output row, for the summing kinds: ``(place, task_groups)``.
+
+    Consecutive output rows (each a run of lanes) join a task until its lanes
+    nearly fill whole groups (at most 2 % free) or reach :data:`_SUM_TASK_LANES`;
+    each task's last group is padded with free places (``place`` -1; else the
+    lane's index).  ``task_groups[k]`` is task ``k``'s first group.  No output
+    row is split between tasks, and the cut depends on the rows alone.
+
+    Examples
+    --------
+    >>> place, tasks = _sum_places(np.repeat([0, 1, 2], 12), 16)
+    >>> tasks.tolist(), int((place < 0).sum())
+    ([0, 3], 12)
+    """
+    starts = np.flatnonzero(np.r_[True, out_row[1:] != out_row[:-1]])
+    sizes = np.diff(np.r_[starts, out_row.size]).tolist()
+    place: list[np.ndarray] = []
+    task_groups = [0]
+    groups = 0
+    lane = 0
+    count = 0
+    for size in sizes:
+        count += size
+        if count >= _SUM_TASK_LANES or (-count) % width <= 0.02 * count:
+            pad = (-count) % width
+            place.append(np.arange(lane, lane + count))
+            place.append(np.full(pad, -1))
+            lane += count
+            groups += (count + pad) // width
+            task_groups.append(groups)
+            count = 0
+    if count:
+        pad = (-count) % width
+        place += [np.arange(lane, lane + count), np.full(pad, -1)]
+        task_groups.append(groups + (count + pad) // width)
+    return np.concatenate(place).astype(np.int64), np.array(task_groups, np.int64)
+
+
 def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         cval: float = 0.0, decim: int = 1, kind: str = "real", dtype=np.float64,
         width: int = DEFAULT_WIDTH) -> np.ndarray:
@@ -205,11 +253,22 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     complex output); it may be any floating dtype and strided (float32 and
     float64 are written directly, others through a float64 array).  Output ``n``
     of a lane (a multiple of ``decim``) lands at ``out[out_row, n // decim]``.
+
+    The summing kinds (:data:`SUM_CHANNELS`) *add* each lane's output to its
+    row instead, many lanes to one row: ``'sum_power'`` adds ``|y|^2``,
+    ``'sum_unit'`` ``y / |y|`` (two channels, real and imaginary),
+    ``'sum_power_unit'`` both (three channels); ``out`` (float64) holds the
+    sums so far (zeros to start).  The sums of a row run in one thread, in an
+    order set by the table alone: the same bits on any number of threads.
     """
     table = lanes if isinstance(lanes, LaneTable) else LaneTable.of(list(lanes))
     table = table.take(table.n_hi > table.n_lo)
     if len(table) == 0:
         return out
+    summing = kind in SUM_CHANNELS
+    if summing and (out.dtype != np.float64 or out.shape[2] != SUM_CHANNELS[kind]):
+        raise ValueError(f"kind={kind!r} adds into float64 rows of {SUM_CHANNELS[kind]} channels; "
+                         f"got {out.dtype} with {out.shape[2]}")
     if out.dtype not in (np.float32, np.float64):
         # the kernels write float32 or float64; any other floating dtype (float16,
         # longdouble) is written through a float64 array and rounded once
@@ -261,11 +320,25 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     # group lanes of as many components and a similar window, so that a group's
     # components and common range waste little
     plan_P = np.array([p.omegas.size for p in plans], np.int64)
-    order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan], plan_P[lane_plan]))
-    nl = order.size
-    G = -(-nl // width)
+    if summing:
+        # the lanes of an output row side by side, in tasks of whole rows
+        order = np.lexsort((table.n_lo, table.in_row, table.out_row, lane_plan,
+                            plan_L[lane_plan], plan_P[lane_plan]))
+        place, task_groups = _sum_places(table.out_row[order], width)
+    else:
+        order = np.lexsort((table.n_lo, table.in_row, plan_L[lane_plan], plan_P[lane_plan]))
+        place = np.arange(-(-order.size // width) * width, dtype=np.int64)
+        place[order.size:] = -1
+        task_groups = np.arange(place.size // width + 1, dtype=np.int64)
+    G = place.size // width
+    real = place >= 0
+    # a free place takes its group's first lane (always a lane): it then changes no
+    # group's range, and its range is emptied below (it writes nothing)
+    src = np.where(real, place, np.repeat(place[::width], width))
+    order = order[src]
+    nl = G * width
     P = int(plan_P.max())
-    w, wL, weights, dc = _plan_rows(plans, kind, P)
+    w, wL, weights, dc = _plan_rows(plans, "complex" if summing else kind, P)
 
     u = lane_plan[order]
     row = lane_row[order]
@@ -284,47 +357,55 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     shift = p0 - q
     base = centre[row] * dc[u]
 
-    def lanes_of(values, fill=0):
-        """Per-lane values as (G, width), the last group's free places set to ``fill``."""
-        a = np.full(G * width, fill, dtype=np.asarray(values).dtype)
-        a[:nl] = values
+    def lanes_of(values, fill=None):
+        """Per-place values as (G, width); the free places' set to ``fill`` (else their lane's)."""
+        a = np.array(values)
+        if fill is not None:
+            a[~real] = fill
         return a.reshape(G, width)
 
-    def components(values):
-        """Per-plan component rows as (G, P, width) in the state's dtype; zero for free places."""
-        a = np.zeros((G * width, P), dtype)
-        a[:nl] = values[u]
-        return np.ascontiguousarray(a.reshape(G, width, P).transpose(0, 2, 1))
+    # groups whose places run the same plans share one block of coefficients (most groups
+    # are one plan's lanes: building a block per group cost a fifth of an EEG job's time)
+    patterns, group_coefs = np.unique(np.where(real, u, -1).reshape(G, width), axis=0,
+                                      return_inverse=True)
+    group_coefs = np.ascontiguousarray(group_coefs.reshape(G), dtype=np.int64)
+    K = patterns.shape[0]
+    pattern_u = patterns.reshape(K * width)
+    used_place = pattern_u >= 0
 
-    # (G, P, 8, W): each component's w, w^L and output weights side by side (lane_kernels.WR ..)
+    def components(values):
+        """Per-plan component rows as (K, P, width) in the state's dtype; zero for free places."""
+        a = np.zeros((K * width, P), dtype)
+        a[used_place] = values[pattern_u[used_place]]
+        return np.ascontiguousarray(a.reshape(K, width, P).transpose(0, 2, 1))
+
+    # (K, P, 8, W): each component's w, w^L and output weights side by side (lane_kernels.WR ..)
     coefs = np.ascontiguousarray(np.stack(
         [components(v) for v in (w.real, w.imag, wL.real, wL.imag, *weights)], axis=2))
-    base_r = lanes_of(base.real.astype(dtype))
-    base_i = lanes_of(base.imag.astype(dtype))
-    lane_off = lanes_of(C - shift)
-    lane_out = lanes_of(table.out_row[order])
-    lane_nlo = lanes_of(n_lo)
-    lane_nhi = lanes_of(n_hi)  # free places: an empty range, never written
-    # free places (the last group's) read what the group's first lane reads
-    g_last = G - 1
+    base_r = lanes_of(base.real.astype(dtype), 0)
+    base_i = lanes_of(base.imag.astype(dtype), 0)
+    lane_off = lanes_of(C - shift, 0)
+    lane_out = lanes_of(table.out_row[order], 0)
+    lane_nlo = lanes_of(n_lo, 0)
+    lane_nhi = lanes_of(n_hi, 0)  # free places: an empty range, never written
+    # free places read what their group's first lane reads
     lane_row_g, lane_shift, lane_L, lane_start = (lanes_of(v) for v in (row, shift, L, q))
-    k = nl - g_last * width
-    for a in (lane_row_g, lane_shift, lane_L, lane_start):
-        a[g_last, k:] = a[g_last, 0]
     m_lo = np.zeros(G, np.int64)
     # the last output of each lane, its first step with L samples behind it, its stop
-    last = np.maximum.reduceat(C - shift + n_hi - 1, first)
+    # (over every place: a free place repeats its group's first lane)
+    last = (C - shift + n_hi - 1).reshape(G, width).max(axis=1)
     m_hi = last + 1
-    m_steady = np.maximum(np.maximum.reduceat(q + L, first), 1)
+    m_steady = np.maximum((q + L).reshape(G, width).max(axis=1), 1)
     # from the first lane's last output on, the reads are checked (lanes of a group
     # differ in window and range, and none reads beyond what its own outputs need)
-    m_stop = np.minimum.reduceat(C - shift + n_hi, first)
+    m_stop = (C - shift + n_hi).reshape(G, width).min(axis=1)
     phase = c0
-    group_P = np.maximum.reduceat(plan_P[u], first)
+    group_P = plan_P[u].reshape(G, width).max(axis=1)
     work = float(np.sum((m_hi - m_lo) * group_P)) * width
-    args: tuple = (xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out, lane_nlo,
-                   lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, coefs, base_r, base_i,
-                   decim, code, out)
+    ntasks = task_groups.size - 1
+    args: tuple = (task_groups, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out,
+                   lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs,
+                   coefs, base_r, base_i, decim, code, out)
     if run_groups is _k.run_lanes_16:
         # xe's column s is row sample s - front - pad_l: the steps from m_in_lo to m_in_hi
         # read inside the rows (the sample leaving the window and the one entering it)
@@ -334,5 +415,5 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         xs = x2d if direct else np.zeros((1, 1))
         args += (direct, xs, rows_used, centre.astype(dtype), -pad_l, front, length,
                  MODE_CODES[mode], float(cval), m_in_lo, m_in_hi)
-    parallel_for(run_groups, G, *args, work=work, chunks=G)
+    parallel_for(run_groups, ntasks, *args, work=work, chunks=ntasks)
     return out

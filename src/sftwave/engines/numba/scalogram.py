@@ -18,8 +18,12 @@ from . import bank, lanes
 from .filters import fir_axis
 from .pool import limit
 
-__all__ = ["scalogram", "resolve_bank_method", "transform_for", "ENGINE_MIN_LANES",
-           "FLOAT32_STATE_MIN_TOL"]
+__all__ = ["scalogram", "epoch_sums", "resolve_bank_method", "transform_for", "ENGINE_MIN_LANES",
+           "FLOAT32_STATE_MIN_TOL", "SUM_KINDS"]
+
+#: The kinds that add over the epochs (the first axis), and what they add: ``|y|^2``,
+#: ``y / |y|`` (complex), or both (the last axis: power, real and imaginary phasor).
+SUM_KINDS = ("sum_power", "sum_unit", "sum_power_unit")
 
 #: Below this many rows times scales, 'auto' runs the bank line by line ('iir1-2k')
 #: instead of the lane engine, whose groups of ``lanes.DEFAULT_WIDTH`` lanes would
@@ -60,8 +64,19 @@ def transform_for(transform: str, *, single: bool, complex_input: bool, tol: flo
 
 def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, decim: int,
               dtype: np.dtype, out: np.ndarray | None, workers: int | None, bank_method: str,
-              tol: float) -> np.ndarray:
-    """Shape (x without axis) + (len(plans), ceil(n / decim)), of ``dtype`` (in ``out`` if given)."""
+              tol: float, single_state: bool = False) -> np.ndarray:
+    """Shape (x without axis) + (len(plans), ceil(n / decim)), of ``dtype`` (in ``out`` if given).
+
+    The summing kinds (:data:`SUM_KINDS`) add over ``x``'s first axis (the
+    epochs) instead: see :func:`epoch_sums`.  ``single_state``: the recursions
+    run as for single-precision output (float32 state where
+    :func:`transform_for`'s rule allows it: ASFT plans, ``tol`` at least
+    :data:`FLOAT32_STATE_MIN_TOL`), whatever ``dtype``.
+    """
+    if kind in SUM_KINDS:
+        return epoch_sums(arr, plans, axis=axis, mode=mode, cval=cval, kind=kind, decim=decim,
+                          bank_method=bank_method, workers=workers, tol=tol,
+                          single_state=single_state)
     moved = np.moveaxis(arr, axis, -1)
     batch, n = moved.shape[:-1], moved.shape[-1]
     F = len(plans)
@@ -76,7 +91,7 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
     single = dtype in (np.complex64, np.float32)
     use_lanes = bank_method == "iir1" and not complex_input
     transform = "asft" if any(isinstance(p, SFTPlan) and p.alpha > 0 for p in plans) else "sft"
-    state32 = _float32_state(single, complex_input, tol, bank_method, transform)
+    state32 = _float32_state(single or single_state, complex_input, tol, bank_method, transform)
     work = np.dtype(np.float32) if single else np.dtype(np.float64)
     cvals = [float(np.real(cval)), float(np.imag(cval))]
     parts = [moved.real, moved.imag] if complex_input else [moved]
@@ -116,6 +131,79 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
                 y += 1j * tmp
             out3[:, i, :] = _kind_of(y[:, ::decim], kind)
     return result
+
+
+def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, decim: int,
+               bank_method: str, workers: int | None, tol: float = 0.0,
+               single_state: bool = False) -> np.ndarray:
+    """Sums over the epochs (``arr``'s first axis) of each coefficient's power and unit phasor.
+
+    ``arr`` (epochs, ..., n along ``axis``), real, at least 2-D, ``axis`` not
+    the first.  Returns, for the rest of the axes R (``arr`` without the first
+    axis and ``axis``), float64 ``R + (F, n_out)`` of ``sum |y|^2`` for
+    ``kind='sum_power'``, complex128 of ``sum y / |y|`` for ``'sum_unit'``, and
+    float64 ``R + (F, n_out, 3)`` (power, real and imaginary phasor) for
+    ``'sum_power_unit'``; ``y / |y|`` is NaN where ``y`` is 0.  The lane engine
+    adds them as it goes (the coefficients of all epochs are never held); the
+    other plans' rows are computed in full and added by numpy.  The order of
+    every sum is set by the shapes alone: the same bits on any thread count.
+    ``single_state`` and ``tol``: float32 recursions, as :func:`scalogram`'s.
+    """
+    if arr.ndim < 2 or axis % arr.ndim == 0:
+        raise ValueError(f"kind={kind!r} sums over the first axis of an array of at least two; "
+                         f"got shape {arr.shape} with axis={axis}")
+    if arr.dtype.kind == "c":
+        raise ValueError(f"kind={kind!r} takes real input; got {arr.dtype}")
+    moved = np.moveaxis(arr, axis, -1)
+    E, rest, n = moved.shape[0], moved.shape[1:-1], moved.shape[-1]
+    nrest = int(np.prod(rest, dtype=np.int64))
+    F = len(plans)
+    n_out = -(-n // decim)
+    channels = lanes.SUM_CHANNELS[kind]
+    sums = np.zeros((nrest * F, n_out, channels))
+    nrows = E * nrest
+    if sums.size and nrows:
+        rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(nrows, n)
+        cval = float(np.real(cval))
+        is_bank = np.array([isinstance(plan, SFTPlan) for plan in plans])
+        use_lanes = bank_method == "iir1"
+        transform = "asft" if any(isinstance(p, SFTPlan) and p.alpha > 0 for p in plans) else "sft"
+        state = (np.float32 if _float32_state(single_state, False, tol, bank_method, transform)
+                 else np.float64)
+        with limit(workers):
+            if use_lanes and is_bank.any():
+                longest = max(p.length for p in plans if isinstance(p, SFTPlan))
+                step = max(1, LANE_BATCH_SAMPLES // (n + 2 * longest + 2 * decim))
+                for r0 in range(0, nrows, step):
+                    r1 = min(nrows, r0 + step)
+                    r, i = np.divmod(np.arange((r1 - r0) * F, dtype=np.int64), F)
+                    table = lanes.LaneTable(tuple(plans), i, r, ((r0 + r) % nrest) * F + i,
+                                            np.zeros(r.size, np.int64), np.full(r.size, n, np.int64))
+                    table = table.take(is_bank[table.plan])
+                    lanes.run(rows[r0:r1], table, sums, mode=mode, cval=cval, decim=decim,
+                              kind=kind, dtype=state)
+            tmp = None
+            for i, plan in enumerate(plans):
+                if use_lanes and is_bank[i]:
+                    continue
+                if tmp is None:
+                    tmp = np.empty((nrows, n), dtype=np.complex128)
+                _apply_real([rows], 0, plan, bank_method, mode, cval, tmp)
+                y = tmp[:, ::decim].reshape(E, nrest, n_out)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    mag = np.abs(y)
+                    if kind != "sum_unit":
+                        sums[i::F, :, 0] = (mag * mag).sum(axis=0)
+                    if kind != "sum_power":
+                        unit = (y / mag).sum(axis=0)
+                        c = 0 if kind == "sum_unit" else 1
+                        sums[i::F, :, c] = unit.real
+                        sums[i::F, :, c + 1] = unit.imag
+    if kind == "sum_power":
+        return sums.reshape(*rest, F, n_out)
+    if kind == "sum_unit":
+        return sums.view(np.complex128).reshape(*rest, F, n_out)
+    return sums.reshape(*rest, F, n_out, 3)
 
 
 def _apply_real(rows, part: int, plan, bank_method: str, mode: str, cval: float,

@@ -13,7 +13,8 @@ The operations are numba intrinsics, usable only inside jitted code:
 contiguous array, from a start index; not bounds-checked, so callers index
 only their own buffers of known size), and the element-wise :func:`fma`
 (``a * b + c``, one rounding), :func:`fnma` (``c - a * b``), :func:`fms`
-(``a * b - c``), :func:`mul`.  Results of :func:`fma` and its kin are rounded
+(``a * b - c``), :func:`mul`, :func:`div` and :func:`sqrt` (IEEE's, rounded
+once: the same bits as a scalar loop's).  Results of :func:`fma` and its kin are rounded
 once, where ``a * b + c`` in numba's scalar code is rounded twice: results
 differ from a scalar loop's in the last bits.
 
@@ -54,7 +55,7 @@ from numba import types
 
 from ._jit import DISABLE_ENV, internals_disabled, kernel
 
-__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul",
+__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul", "div", "sqrt",
            "AVAILABLE", "REASON", "usable"]
 
 #: Lanes in one vector.
@@ -211,6 +212,35 @@ def mul(typingctx, a, b):
     return a(a, b), codegen
 
 
+@_intrinsic
+def div(typingctx, a, b):
+    """``a / b`` element-wise (IEEE: a division by zero gives an infinity or NaN)."""
+    if not _same_vectors(a, b):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.fdiv(*args)
+
+    return a(a, b), codegen
+
+
+@_intrinsic
+def sqrt(typingctx, a):
+    """The square root, element-wise (the LLVM intrinsic ``llvm.sqrt``)."""
+    if not isinstance(a, LaneVector):
+        return None
+
+    def codegen(context, builder, sig, args):
+        vt = args[0].type
+        name = f"llvm.sqrt.v{vt.count}{vt.element.intrinsic_name}"
+        fn = builder.module.globals.get(name)
+        if fn is None:
+            fn = ir.Function(builder.module, ir.FunctionType(vt, [vt]), name=name)
+        return builder.call(fn, [args[0]])
+
+    return a(a), codegen
+
+
 #: Whether the intrinsics were made when the module loaded (:func:`usable` also compiles them).
 AVAILABLE: bool = REASON is None
 
@@ -223,6 +253,8 @@ def _probe(a, b, c, out):
     store16(out, WIDTH, fnma(va, vb, vc))
     store16(out, 2 * WIDTH, fms(va, vb, vc))
     store16(out, 3 * WIDTH, mul(va, vb))
+    store16(out, 4 * WIDTH, div(mul(va, vc), vc))
+    store16(out, 5 * WIDTH, sqrt(mul(va, va)))
 
 
 _usable: bool | None = None
@@ -245,13 +277,13 @@ def usable() -> bool:
                         a = np.arange(1, WIDTH + 1, dtype=dt)
                         b = np.arange(WIDTH, 0, -1).astype(dt)
                         c = np.full(WIDTH, 3, dtype=dt)
-                        out = np.zeros(4 * WIDTH, dtype=dt)
+                        out = np.zeros(6 * WIDTH, dtype=dt)
                         with warnings.catch_warnings():
                             # numba 0.59 adds a pending-deprecation warning (its 'old_style'
                             # error capturing) to a failed compilation: the failure is REASON
                             warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
                             _probe(a, b, c, out)
-                        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b])
+                        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a])
                         if not np.array_equal(out, want):
                             REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
                             break
