@@ -30,8 +30,10 @@ nothing itself.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -109,6 +111,33 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
 
 # ----------------------------------------------------------------------------- the transform
+
+#: Whether ``method='auto'`` may choose the FFT (:func:`windowed_plans` turns it off).
+_FFT_AUTO: contextvars.ContextVar[bool] = contextvars.ContextVar("sftwave_fft_auto", default=True)
+
+
+@contextlib.contextmanager
+def windowed_plans() -> Iterator[None]:
+    """Within it (in this thread or task), ``method='auto'`` chooses only plans with a window.
+
+    :func:`sftwave.dask.cwt` computes overlapping blocks, the overlap sized by
+    the plans' windows; the FFT's exact wavelet (``method='fft'``) reads
+    further, so ``'auto'`` must not choose it there.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with windowed_plans():
+    ...     y = cwt(np.ones(100), [0.1])
+    >>> y.shape
+    (1, 100)
+    """
+    token = _FFT_AUTO.set(False)
+    try:
+        yield
+    finally:
+        _FFT_AUTO.reset(token)
+
 
 
 def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
@@ -210,6 +239,12 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
+    fft_cost = getattr(eng, "fft_point_cost", lambda: None)()
+    if method == "fft" and fft_cost is None:
+        raise ValueError(f"method='fft' runs on the CPU engine only (engine='numba'); got "
+                         f"engine={name!r}")
+    if not _FFT_AUTO.get():
+        fft_cost = None
     limit = max_kernel_sigma(n)   # a wavelet far wider than the signal: refused, naming the argument
     for i, (s, w) in enumerate(scales):
         if s > limit:
@@ -217,7 +252,8 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
             raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
         plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
-                               fir_taps_per_order=cost) for s, w in scales]
+                               fir_taps_per_order=cost, mode=mode, fft_point_cost=fft_cost)
+                 for s, w in scales]
     return eng, arr, plans, dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
                                  dtype=out_dtype, out=out, workers=workers,
                                  bank_method=bank_method, tol=tol,

@@ -9,6 +9,8 @@ A plan is a typed, frozen description that every engine can run:
     A truncated convolution kernel.
 ``WidePlan``
     A Gaussian far wider than the signal, by its exact limit.
+``FFTPlan`` (:mod:`sftwave.plans.spectral`)
+    The exact Morlet wavelet, applied by FFT (short signals, many scales).
 
 The fits and targets live in :mod:`~sftwave.plans.fit` (the generic
 least-squares machinery), :mod:`~sftwave.plans.gaussian` and
@@ -19,6 +21,7 @@ function and a ``select_*`` here.
 """
 
 from .fit import TOL_FLOOR, FIRPlan, SFTPlan, WidePlan
+from .spectral import FFTPlan
 from .select import (
     DEFAULT_MORLET_TOL,
     GAUSSIAN_METHODS,
@@ -31,6 +34,7 @@ __all__ = [
     "SFTPlan",
     "FIRPlan",
     "WidePlan",
+    "FFTPlan",
     "select_gaussian",
     "select_morlet",
     "GAUSSIAN_METHODS",
