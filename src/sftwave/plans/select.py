@@ -572,15 +572,24 @@ def _auto_with_fft(sigma: float, xi: float, tol: float, transform: str, n: int,
                    fir_taps_per_order: float, mode: str,
                    fft_point_cost: float) -> SFTPlan | FIRPlan | FFTPlan:
     """``'auto'`` with the FFT on offer: the FFT where it costs less than the kernel's least
-    possible cost (no design at all), else where it costs less than the kernel designed."""
+    possible cost (no design at all), else where it costs less than the kernel designed.
+
+    The kernel's cost is that of the SFT's design whatever ``transform``: the
+    choice is then the same for both transforms, which the engine picks later by
+    the output's precision and the number of lines (so :func:`sftwave.dask.cwt`'s
+    blocks choose as the whole array does).
+    """
     costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
-                 fft_point_cost=fft_point_cost, transform=transform)
+                 fft_point_cost=fft_point_cost, transform="sft")
     kernel, fft = morlet_costs(sigma, xi, tol, **costs)
     if fft < kernel:
         return FFTPlan(sigma, xi)
-    plan = _select_morlet(sigma, xi, tol, "auto", transform, n, fir_taps_per_order)
+    plan = _select_morlet(sigma, xi, tol, "auto", "sft", n, fir_taps_per_order)
     kernel, fft = morlet_costs(sigma, xi, tol, plan=plan, **costs)
-    return FFTPlan(sigma, xi) if fft < kernel else plan
+    if fft < kernel:
+        return FFTPlan(sigma, xi)
+    return plan if transform == "sft" else _select_morlet(sigma, xi, tol, "auto", transform, n,
+                                                           fir_taps_per_order)
 
 
 def wavelet_too_long(what: str, sigma: float, xi: float, n: int | None) -> str:

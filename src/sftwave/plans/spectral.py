@@ -65,8 +65,8 @@ import numpy as np
 
 from .morlet import morlet_constants
 
-__all__ = ["FFTPlan", "BAND", "PERIODIC_MODES", "reach", "fast_length", "transform_length",
-           "transfer", "fft_work"]
+__all__ = ["FFTPlan", "BAND", "CACHE_POINTS", "PERIODIC_MODES", "reach", "fast_length",
+           "transform_length", "transfer", "fft_work"]
 
 #: Each Gaussian of the transfer function is evaluated where its argument is within
 #: this many units (``exp(-BAND^2 / 2) = 2.6e-20`` of its peak beyond), and the wavelet
@@ -95,9 +95,9 @@ class FFTPlan:
 
     See Also
     --------
-    sftwave.plans.select_morlet : The selector that returns it (``method='fft'``, or
-        ``'auto'`` where it costs less than the bank and the FIR).
-    transfer : Its transfer function.
+    select_morlet : The selector that returns it (``method='fft'``, or ``'auto'`` where it
+        costs less than the bank and the FIR).
+    sftwave.cwt : The transform that runs it.
     """
 
     sigma: float
@@ -208,28 +208,36 @@ def transfer(sigma: float, xi: float, omega0: float, step: float, count: int) ->
     return amp * h
 
 
+#: Transforms of more points than this run out of the faster caches: their cost per
+#: point-level grows about in proportion (:func:`fft_work`'s factor ``1 + M / CACHE_POINTS``;
+#: measured on one thread against the bank: 1.0 at 4,000 points, 1.3 at 30,000, 1.8 at
+#: 100,000; docs/performance.md, *Short series, many scales*).
+CACHE_POINTS = 1 << 17
+
+
 def fft_work(sigma: float, n: int, mode: str) -> float:
     """The FFT's cost for one row of ``n`` samples at scale ``sigma``, in complex point-levels.
 
     A complex transform of ``M`` points counts ``M log2 M``, a real one (cosine,
-    sine) half that; each pass over the points (the product with the transfer
+    sine) half that, each times ``1 + M / CACHE_POINTS`` (the slower caches of
+    long transforms); each pass over the points (the product with the transfer
     function, the output's kind, its write) counts one per point, four in all.
-    The symmetric periodic modes run a cosine and a sine transform of ``n``
+    ``reflect`` and ``mirror`` run a cosine and a sine transform of ``n``
     points, ``wrap`` a complex one of ``n``, the padded modes a complex one of
-    :func:`transform_length` (and ``nearest`` a running sum over the reach).
-    The transfer function itself is not counted: it is evaluated over its
-    band only, for most scales a small part of the points.
+    :func:`transform_length` (and ``nearest`` a running sum over ``n``).  The
+    transfer function itself is not counted: it is evaluated over its band
+    only, and kept for the next call.
 
     Examples
     --------
-    >>> fft_work(10.0, 4096, "reflect") == 4096 * 12 + 4 * 4096
+    >>> fft_work(10.0, 4096, "reflect") == 4096 * 12 * (1 + 4096 / CACHE_POINTS) + 4 * 4096
     True
     """
     n = max(int(n), 1)
     M, _ = transform_length(sigma, n, mode)
     if mode in ("reflect", "mirror") and n > 2:
-        return n * math.log2(n) + 4.0 * n
-    work = M * math.log2(max(M, 2)) + 4.0 * M
+        M = n
+    work = M * math.log2(max(M, 2)) * (1.0 + M / CACHE_POINTS) + 4.0 * M
     if mode == "nearest":
-        work += float(min(reach(sigma), 8 * n) + n)
+        work += float(n)
     return work

@@ -62,9 +62,10 @@ FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
 
 #: The FFT's cost figure for the Morlet selector: one point-level of the FFT path
 #: (:func:`sftwave.plans.spectral.fft_work`) costs as much as this many component
-#: updates of the lane engine, both on :data:`REFERENCE_THREADS` threads (measured:
-#: docs/performance.md, *Short series, many scales*).
-FFT_POINT_COST = 1.0
+#: updates of the lane engine (measured on one thread, 0.6 to 0.9 at 4,000 points
+#: where the transforms stay in cache; docs/performance.md, *Short series, many
+#: scales*).  Both run on all threads, so the thread count does not move it.
+FFT_POINT_COST = 0.8
 
 
 class NumbaEngine:
