@@ -141,9 +141,9 @@ def run(x2d: np.ndarray, plans: list, index: list[int], out3: np.ndarray, *, mod
 
     def extra(plan, r0, r1):
         """The constants' contribution to the lines ``r0:r1`` (None: nothing)."""
-        psi0 = transfer(plan.sigma, plan.xi, 0.0, 1.0, 1)[0]
         if mode == "constant":
-            return c * psi0 if c != 0 else None
+            return c * _wavelet_sum(plan.sigma, plan.xi) if c != 0 else None
+        psi0 = _wavelet_sum(plan.sigma, plan.xi)
         if id(plan) not in sums:
             sums[id(plan)] = _kept(("running", plan.sigma, plan.xi, n),
                                    lambda: (_running_sum(plan, n),))[0]
@@ -172,6 +172,12 @@ def _padded_spectrum(sf, plan, n: int, M: int, mode: str) -> np.ndarray:
     return sf.fft(h).real               # Hermitian taps: a real transfer function
 
 
+@functools.lru_cache(maxsize=4096)
+def _wavelet_sum(sigma: float, xi: float) -> float:
+    """``Psi(0) = sum_k psi[k]``: what a constant's transform is, per unit."""
+    return float(transfer(sigma, xi, 0.0, 1.0, 1)[0])
+
+
 def _running_sum(plan, n: int) -> np.ndarray:
     """``T[m] = sum_{k <= m} psi[k]`` for ``m = 0 .. n - 1`` (complex).
 
@@ -180,7 +186,7 @@ def _running_sum(plan, n: int) -> np.ndarray:
     and whose imaginary part is summed over the reach (:func:`_half_sine_sum`).
     """
     psi = morlet_target(plan.sigma, plan.xi)
-    psi0 = transfer(plan.sigma, plan.xi, 0.0, 1.0, 1)[0]
+    psi0 = _wavelet_sum(plan.sigma, plan.xi)
     centre = float(psi(np.zeros(1)).real[0])
     v = complex(0.5 * (psi0 - centre), _half_sine_sum(plan.sigma, plan.xi))
     return v.conjugate() + np.cumsum(psi(np.arange(n)))
