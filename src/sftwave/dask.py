@@ -243,8 +243,7 @@ def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int
     return y.map_blocks(cast, dtype=dtype, meta=np.empty((0,) * y.ndim, dtype))
 
 
-def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict,
-               decim: int = 1) -> tuple[int, np.ndarray]:
+def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> tuple[int, np.ndarray]:
     """The widest half-window of the plans :func:`sftwave.cwt` may run for these frequencies
     on ``n`` samples (the SFT's and the ASFT's designs both: the engine picks one by the
     output's precision), and which frequencies it runs by FFT (``'auto'`` decides that
@@ -264,7 +263,7 @@ def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict,
     for i, (s, w) in enumerate(zip(frequency_to_scale(f, fs, xi), xi)):
         whole = select_morlet(float(s), float(w), float(tol), method=method, transform="sft", n=n,
                               fir_taps_per_order=cost, mode=mode,
-                              fft_point_cost=eng.fft_point_cost(), decim=decim)
+                              fft_point_cost=eng.fft_point_cost())
         if isinstance(whole, FFTPlan):
             fft[i] = True
             reach = max(reach, *nonfinite.support(whole, n))
@@ -330,7 +329,7 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     # the probe: the output's dtype, and the arguments checked once, on a tiny array
     probe = batch(np.zeros((1, 8), arr.dtype), f, fs, output=output, dtype=dtype, **kwargs)
     out_dtype = probe.dtype
-    reach, fft = _cwt_reach(f, fs, n, kwargs, decim)
+    reach, fft = _cwt_reach(f, fs, n, kwargs)
     reach = -(-reach // decim) * decim
     if reach >= n:
         arr = arr.rechunk({last: n})

@@ -252,8 +252,7 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
             raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
         plans = [select_morlet(float(s), float(w), tol, method=method, transform=transform, n=n,
-                               fir_taps_per_order=cost, mode=mode, fft_point_cost=fft_cost,
-                               decim=decim)
+                               fir_taps_per_order=cost, mode=mode, fft_point_cost=fft_cost)
                  for s, w in scales]
     return eng, arr, plans, dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim,
                                  dtype=out_dtype, out=out, workers=workers,

@@ -33,7 +33,6 @@ from typing import Any
 from .._checks import (
     check_below_nyquist,
     check_choice,
-    check_decim,
     check_mode,
     check_order,
     check_radius,
@@ -432,7 +431,7 @@ def _gaussian_fir_may_fit(sigma: float, order: int, target: float, tol: float | 
 def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, method: str = "auto",
                   transform: str = "sft", n: int | None = None,
                   fir_taps_per_order: float | None = None, mode: str | None = None,
-                  fft_point_cost: float | None = None, decim: int = 1) -> SFTPlan | FIRPlan | FFTPlan:
+                  fft_point_cost: float | None = None) -> SFTPlan | FIRPlan | FFTPlan:
     """The plan for the Morlet wavelet of scale ``sigma`` (samples) meeting ``tol``.
 
     ``method``: ``'fir'``, the shortest zero-mean truncated wavelet meeting
@@ -446,8 +445,7 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     or the FFT where it costs less than that (:func:`morlet_costs`; only with
     the signal's length ``n``, its extension ``mode`` and the engine's
     ``fft_point_cost``, the cost of a point-level of its FFT in bank
-    component updates; ``decim``, the output's decimation, lowers the
-    bank's).  A signal of
+    component updates).  A signal of
     ``n`` samples shorter than the wavelet's window sees mostly its middle,
     where the fit's pointwise error decides: the target is then tightened as
     for the Gaussian filters (:data:`SHORT_SIGNAL_TIGHTENING`).
@@ -492,7 +490,7 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     ...               fft_point_cost=1.0)
     FFTPlan(sigma=1000.0, xi=6.0)
     """
-    args = (sigma, xi, tol, method, transform, n, fir_taps_per_order, mode, fft_point_cost, decim)
+    args = (sigma, xi, tol, method, transform, n, fir_taps_per_order, mode, fft_point_cost)
     if all(type(a) in _PLAIN for a in args):
         # a scalogram asks again for every frequency at every call: the checks' answer for
         # plain Python arguments is kept with the plan (a wrong argument raises every time)
@@ -507,8 +505,8 @@ _PLAIN = (float, int, str, type(None))
 
 @functools.lru_cache(maxsize=8192)
 def _checked_morlet(sigma: Any, xi: Any, tol: Any, method: Any, transform: Any, n: Any,
-                    fir_taps_per_order: Any, mode: Any, fft_point_cost: Any,
-                    decim: Any) -> SFTPlan | FIRPlan | FFTPlan:
+                    fir_taps_per_order: Any, mode: Any,
+                    fft_point_cost: Any) -> SFTPlan | FIRPlan | FFTPlan:
     """:func:`select_morlet`: the checks, then the choice."""
     sigma = check_sigma(sigma)
     _check_sigma_range(sigma)
@@ -521,7 +519,6 @@ def _checked_morlet(sigma: Any, xi: Any, tol: Any, method: Any, transform: Any, 
     fir_taps_per_order = _check_cost(fir_taps_per_order)
     fft_point_cost = _check_cost(fft_point_cost, "fft_point_cost")
     mode = None if mode is None else check_mode(mode)
-    decim = check_decim(decim)
     check_below_nyquist(sigma, xi)
     limit = max_kernel_sigma(n)
     if sigma > limit:
@@ -531,13 +528,13 @@ def _checked_morlet(sigma: Any, xi: Any, tol: Any, method: Any, transform: Any, 
     if (method == "auto" and n and mode is not None and fft_point_cost is not None
             and fir_taps_per_order is not None):
         return _auto_with_fft(sigma, xi, tol, transform, n, fir_taps_per_order, mode,
-                              fft_point_cost, decim)
+                              fft_point_cost)
     return _select_morlet(sigma, xi, tol, method, transform, n, fir_taps_per_order)
 
 
 def morlet_costs(sigma: float, xi: float, tol: float, *, n: int, mode: str, fir_taps_per_order: float,
                  fft_point_cost: float, transform: str = "sft",
-                 plan: SFTPlan | FIRPlan | None = None, decim: int = 1) -> tuple[float, float]:
+                 plan: SFTPlan | FIRPlan | None = None) -> tuple[float, float]:
     """``(kernel, fft)``: the costs ``'auto'`` weighs, in bank component updates per row.
 
     ``fft`` is ``fft_point_cost * fft_work(sigma, n, mode)``
@@ -549,11 +546,7 @@ def morlet_costs(sigma: float, xi: float, tol: float, *, n: int, mode: str, fir_
     with the fewest taps any kernel meeting ``tol`` has
     (:func:`~sftwave.plans.morlet.fir_min_taps`), the bank's with that window
     and the components its layouts predict
-    (:func:`~sftwave.plans.morlet.predicted_components`), the lesser.  With
-    ``decim``, the bank's cost is ``(1 + 1 / decim) / 2`` of that: of the two
-    complex multiply-adds per component and sample (its recursion, its share
-    of the output) the second runs at the kept samples only; the FFT computes
-    every sample.
+    (:func:`~sftwave.plans.morlet.predicted_components`), the lesser.
 
     Examples
     --------
@@ -563,14 +556,12 @@ def morlet_costs(sigma: float, xi: float, tol: float, *, n: int, mode: str, fir_
     True
     """
     fft = float(fft_point_cost) * fft_work(sigma, n, mode)
-    shared = (1.0 + 1.0 / decim) / 2.0          # the bank's combination at kept samples only
     if plan is None:
         taps = fir_min_taps(sigma, xi, tol)
         P = min(predicted_components(xi, tol, d, transform) for d in ("direct", "multiply"))
-        kernel = min((P + 1) * (n + taps) * shared,
-                     2.0 * taps / fir_taps_per_order * (n + taps))
+        kernel = min((P + 1) * (n + taps), 2.0 * taps / fir_taps_per_order * (n + taps))
     elif isinstance(plan, SFTPlan):
-        kernel = (plan.omegas.size + 1) * (n + plan.length) * shared
+        kernel = (plan.omegas.size + 1) * (n + plan.length)
     else:
         kernel = 2.0 * plan.size / fir_taps_per_order * (n + plan.size)
     return float(kernel), fft
@@ -578,8 +569,8 @@ def morlet_costs(sigma: float, xi: float, tol: float, *, n: int, mode: str, fir_
 
 @functools.lru_cache(maxsize=8192)
 def _auto_with_fft(sigma: float, xi: float, tol: float, transform: str, n: int,
-                   fir_taps_per_order: float, mode: str, fft_point_cost: float,
-                   decim: int) -> SFTPlan | FIRPlan | FFTPlan:
+                   fir_taps_per_order: float, mode: str,
+                   fft_point_cost: float) -> SFTPlan | FIRPlan | FFTPlan:
     """``'auto'`` with the FFT on offer: the FFT where it costs less than the kernel's least
     possible cost (no design at all), else where it costs less than the kernel designed.
 
@@ -589,7 +580,7 @@ def _auto_with_fft(sigma: float, xi: float, tol: float, transform: str, n: int,
     blocks choose as the whole array does).
     """
     costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
-                 fft_point_cost=fft_point_cost, transform="sft", decim=decim)
+                 fft_point_cost=fft_point_cost, transform="sft")
     kernel, fft = morlet_costs(sigma, xi, tol, **costs)
     if fft < kernel:
         return FFTPlan(sigma, xi)

@@ -328,14 +328,23 @@ def _inverse(sf, X: np.ndarray, plans, index, out3, spectrum, *, n: int, kind: s
         for i, plan in enumerate(plans[lo:hi]):
             H[i] = _kept(("grid", plan.sigma, plan.xi, M, key, real_dtype),
                          lambda plan=plan: (spectrum(plan).astype(real_dtype),))[0]
-        y = sf.ifft(X[r0:r1, None, :] * H[None], axis=-1, workers=workers, overwrite_x=True)
-        y = y[..., :n]
+        Y = X[r0:r1, None, :] * H[None]
+        if decim > 1 and M % decim == 0:
+            # only every decim-th sample: the spectrum folded decim times, a transform
+            # of M / decim points (y[d j] = ifft_{M/d}(sum_r Y[k + r M/d])[j] / d)
+            Y = Y.reshape(Y.shape[:-1] + (decim, M // decim)).sum(axis=-2)
+            y = sf.ifft(Y, axis=-1, workers=workers, overwrite_x=True)[..., :-(-n // decim)]
+            y *= 1.0 / decim
+            step, kept = 1, decim
+        else:
+            y = sf.ifft(Y, axis=-1, workers=workers, overwrite_x=True)[..., :n]
+            step, kept = decim, 1
         if extra is not None:
             for i, plan in enumerate(plans[lo:hi]):
                 add = extra(plan, r0, r1)
                 if add is not None:
-                    y[:, i, :] += add
-        _write(out3, r0, r1, index[lo:hi], y[..., ::decim], None, kind)
+                    y[:, i, :] += add[..., ::kept] if np.ndim(add) else add
+        _write(out3, r0, r1, index[lo:hi], y[..., ::step], None, kind)
 
 
 def _blocks(lines: int, scales: int, points: int):
