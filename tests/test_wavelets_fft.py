@@ -1,4 +1,4 @@
-"""The Morlet transform by FFT (``method='fft'``, :class:`sftwave.plans.FFTPlan`) and ``'auto'``'s choice of it.
+"""The Morlet transform by FFT (``method='fft'``, :class:`sftwave.plans.FFTPlan`) and 'auto''s choice.
 
 The FFT computes the exact, untruncated wavelet's transform, so it is held to
 the exact transform of the definition (``tests/naive.py``'s direct sum over 13
