@@ -876,7 +876,9 @@ class CWT(_Stream):
     >>> s = CWT([0.02, 0.1], output="power", decim=2)
     >>> y = np.concatenate([s.process(x[:, i:i + 100]) for i in range(0, 3000, 100)]
     ...                    + [s.flush()], axis=-1)
-    >>> ref = sftwave.cwt(x, [0.02, 0.1], output="power", decim=2)
+    >>> from sftwave.wavelets import windowed_plans
+    >>> with windowed_plans():             # the stream's plans (those with a window)
+    ...     ref = sftwave.cwt(x, [0.02, 0.1], output="power", decim=2)
     >>> y.shape == ref.shape and bool(np.allclose(y, ref, rtol=1e-10, atol=1e-12))
     True
     """
