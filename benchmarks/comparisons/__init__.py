@@ -55,4 +55,7 @@ SECTIONS = {
     "stream": (integrations.stream, "stream throughput against the batch functions; long-run drift"),
     "dask": (integrations.dask_scaling, "sftwave.dask on a 2-worker LocalCluster"),
     "import_time": (integrations.import_time, "import sftwave against scipy.ndimage, numba, numpy"),
+    "short_series": (cwt.short_series,
+                     "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
+                     "Torrence & Compo analysis"),
 }

@@ -655,3 +655,112 @@ def design(quick: bool) -> dict:
             res["xi"][str(xi)] = json.loads(proc.stdout.strip().splitlines()[-1])
     res["load_end"] = load_average()
     return res
+
+
+# ----------------------------------------------------------------------------- short series
+
+
+def _red_noise(n: int, alpha: float = 0.7) -> np.ndarray:
+    """An AR(1) series (Torrence & Compo's red noise), normalised as pycwt's recipe does."""
+    e = np.random.default_rng(7).standard_normal(n)
+    x = scipy.signal.lfilter([1.0], [1.0, -alpha], e)
+    return (x - x.mean()) / x.std()
+
+
+def short_series(quick: bool) -> dict:
+    """pycwt's use: a short series with many scales, sftwave against pycwt in the same run.
+
+    For each ``n``: pycwt's Morlet(6) at its default scales (``s0 = 2 dt``,
+    ``dj = 1/12``, ``J = log2(n dt / s0) / dj``: 133 scales at n = 4,000)
+    and sftwave at the same scales (:func:`sftwave.analysis.frequencies_for_periods`
+    of pycwt's periods); ``cwt`` ('auto', in both of sftwave's usual modes, and
+    forced to the bank and to the FFT), ``icwt`` and the whole Torrence & Compo
+    analysis as the Nino3 example runs it (``cwt`` with the paper's zero padding,
+    lag-1 autocorrelation, local and global significance with the cone of
+    influence's degrees of freedom, global spectrum, scale average and its
+    significance, ``icwt``) against pycwt's tutorial's calls.  Alternating
+    calls, medians.
+    """
+    pycwt = anchor("pycwt")
+    from sftwave import analysis
+    from sftwave.plans import FFTPlan
+    from sftwave.wavelets import frequency_to_scale
+
+    res: dict = {"load_start": load_average(), "cases": []}
+    if pycwt is None:
+        res["skipped"] = "pycwt not installed"
+        return res
+    dt, dj = 0.25, 1.0 / 12.0
+    s0 = 2 * dt
+    mother = pycwt.Morlet(6.0)
+    rounds = 3 if quick else 9
+    for n in ((4000, 16_000) if quick else (4000, 30_000, 100_000)):
+        x = _red_noise(n)
+        var, fs = 1.0, 1.0 / dt
+        W0, scales, pf, *_ = pycwt.cwt(x, dt, dj, s0, -1, mother)
+        freqs = analysis.frequencies_for_periods(1.0 / pf)
+        alpha = pycwt.ar1(x)[0]
+        W = sftwave.cwt(x, freqs, fs, mode="constant")
+
+        def pycwt_analysis(x=x, alpha=alpha):
+            wave, sc, fr, coi, _, _ = pycwt.cwt(x, dt, dj, s0, -1, mother)
+            back = pycwt.icwt(wave, sc, dt, dj, mother)
+            power = np.abs(wave) ** 2
+            signif, _ = pycwt.significance(1.0, dt, sc, 0, alpha, significance_level=0.95,
+                                           wavelet=mother)
+            sig95 = power / signif[:, None]
+            glbl = power.mean(axis=1)
+            gs, _ = pycwt.significance(var, dt, sc, 1, alpha, significance_level=0.95,
+                                       dof=x.size - sc, wavelet=mother)
+            period = 1.0 / fr
+            sel = np.flatnonzero((period >= 2) & (period < 8))
+            avg = var * dj * dt / mother.cdelta * (power / sc[:, None])[sel].sum(axis=0)
+            sa, _ = pycwt.significance(var, dt, sc, 2, alpha, significance_level=0.95,
+                                       dof=[sc[sel[0]], sc[sel[-1]]], wavelet=mother)
+            return back, sig95, glbl, avg, gs, sa
+
+        def sftwave_analysis(x=x, freqs=freqs):
+            Wc = sftwave.cwt(x, freqs, fs, mode="constant")
+            a = analysis.ar1(x)[0]
+            power = np.abs(Wc) ** 2
+            local, _ = analysis.significance(x, freqs, fs, alpha=a)
+            sig95 = power / local[:, None]
+            outside = (~analysis.coi_mask(freqs, x.size, fs)).sum(axis=1)
+            glob, _ = analysis.significance(x, freqs, fs, alpha=a, test="global",
+                                            dof=np.maximum(outside, 1))
+            gspec = analysis.global_spectrum(power)
+            lo, hi = analysis.frequencies_for_periods([8.0, 2.0])
+            avg = analysis.scale_average(power, freqs, fs, band=(lo, hi)) * var
+            sa, _ = analysis.significance(var, freqs, fs, alpha=a, test="scale", band=(lo, hi))
+            back = sftwave.icwt(Wc, freqs, fs)
+            return back, sig95, gspec, avg, glob, sa
+
+        calls = {
+            "pycwt cwt": lambda x=x: pycwt.cwt(x, dt, dj, s0, -1, mother),
+            "sftwave cwt reflect": lambda x=x, f=freqs: sftwave.cwt(x, f, fs),
+            "sftwave cwt constant": lambda x=x, f=freqs: sftwave.cwt(x, f, fs, mode="constant"),
+            "sftwave cwt constant, method='bank'":
+                lambda x=x, f=freqs: sftwave.cwt(x, f, fs, mode="constant", method="bank"),
+            "sftwave cwt constant, method='fft'":
+                lambda x=x, f=freqs: sftwave.cwt(x, f, fs, mode="constant", method="fft"),
+            "pycwt icwt": lambda W0=W0, sc=scales: pycwt.icwt(W0, sc, dt, dj, mother),
+            "sftwave icwt": lambda W=W, f=freqs: sftwave.icwt(W, f, fs),
+            "sftwave icwt, method='tc'": lambda W=W, f=freqs: sftwave.icwt(W, f, fs, method="tc"),
+            "pycwt analysis": pycwt_analysis,
+            "sftwave analysis": sftwave_analysis,
+        }
+        case = {"n": n, "scales": int(freqs.size), "load_start": load_average(),
+                "times": alternate(calls, rounds if n < 50_000 else min(rounds, 5))}
+        case["load_end"] = load_average()
+        sig = frequency_to_scale(freqs, fs)
+        from sftwave.engines.numba import ENGINE
+        from sftwave.plans import select_morlet
+
+        for mode in ("reflect", "constant"):
+            plans = [select_morlet(float(s), 6.0, n=n, mode=mode,
+                                   fir_taps_per_order=ENGINE.fir_taps_per_order(),
+                                   fft_point_cost=ENGINE.fft_point_cost()) for s in sig]
+            case[f"fft_rows_{mode}"] = int(sum(isinstance(p, FFTPlan) for p in plans))
+        res["cases"].append(case)
+    res["load_end"] = load_average()
+    return res

@@ -997,6 +997,42 @@ def section_import_time(it: dict, m: dict) -> str:
     ])
 
 
+def section_short_series(r: dict) -> str:
+    if "skipped" in r:
+        return "### Short series, many scales (pycwt's use)\n\nSkipped: " + r["skipped"]
+    out = [
+        "### Short series, many scales (pycwt's use)",
+        "",
+        "pycwt's Morlet(6) at its default scales (`s0 = 2 dt`, `dj = 1/12`, 133 scales at "
+        "N = 4,000) and sftwave at the same scales, on red noise (AR(1), 0.7), the calls "
+        "alternating. 'auto' runs each scale by the bank or by the FFT, whichever its count "
+        "of operations says is cheaper (`sftwave.plans.select.morlet_costs`); the rows it "
+        "gave the FFT are counted. The analysis is the Nino3 example's (cwt with zero "
+        "padding, lag-1 autocorrelation, local and global significance, global spectrum, "
+        "scale average and its significance, icwt) against pycwt's tutorial's calls. "
+        "Ratio: pycwt's time over sftwave's (above 1: sftwave is faster).",
+        "",
+    ]
+    pairs = [("cwt, reflect", "sftwave cwt reflect", "pycwt cwt"),
+             ("cwt, constant", "sftwave cwt constant", "pycwt cwt"),
+             ("cwt, constant, bank forced", "sftwave cwt constant, method='bank'", "pycwt cwt"),
+             ("cwt, constant, FFT forced", "sftwave cwt constant, method='fft'", "pycwt cwt"),
+             ("icwt", "sftwave icwt", "pycwt icwt"),
+             ("icwt, method='tc'", "sftwave icwt, method='tc'", "pycwt icwt"),
+             ("whole analysis", "sftwave analysis", "pycwt analysis")]
+    for c in r["cases"]:
+        t = c["times"]
+        rows = []
+        for label, ours, theirs in pairs:
+            a, b = t[ours]["median_s"], t[theirs]["median_s"]
+            rows.append([label, ms(1e3 * a), ms(1e3 * b), ratio(b / a)])
+        out += [f"N = {c['n']:,}, {c['scales']} scales; 'auto' ran {c['fft_rows_reflect']} rows "
+                f"by FFT with 'reflect', {c['fft_rows_constant']} with 'constant'; load "
+                f"{c['load_start'] or 0:.1f} to {c['load_end'] or 0:.1f}.", "",
+                table(["call", "sftwave ms", "pycwt ms", "ratio"], rows), ""]
+    return "\n".join(out).rstrip()
+
+
 # ----------------------------------------------------------------------------- the page
 
 #: (section name, renderer of its result) in the page's order, after the header, the
@@ -1018,6 +1054,7 @@ ORDER = [
     ("crossover", section_crossover),
     ("bank_methods", section_bank),
     ("float32_drift", section_drift),
+    ("short_series", section_short_series),
 ]
 #: sections rendered inside 'Users' workloads' rather than on their own
 WORKLOADS = ("first_scalogram", "eeg", "long_signal", "audio", "design", "everyday_gaussian")

@@ -62,13 +62,16 @@ xi : float, optional
     Radians per standard deviation of the wavelet (default 6): the number MNE
     calls ``n_cycles``.""",
     "morlet_method": """\
-method : {'auto', 'fir', 'bank', 'direct', 'multiply'}, optional
+method : {'auto', 'fir', 'bank', 'direct', 'multiply', 'fft'}, optional
     How each wavelet is realised (:func:`sftwave.plans.select_morlet`):
     ``'fir'``, the shortest exact-mean truncated wavelet meeting ``tol``;
     ``'direct'`` and ``'multiply'``, the paper's bank designs (sections III-A
-    and III-B); ``'bank'``, the one of them with fewer components; ``'auto'``
-    (default), that or the FIR, whichever is cheaper (the FIR for the
-    smallest scales).""",
+    and III-B); ``'bank'``, the one of them with fewer components; ``'fft'``,
+    the exact wavelet by FFT (within rounding of the exact transform, every
+    ``mode``; the CPU engine only); ``'auto'`` (default), the cheapest of these
+    by a count of operations (the FIR for the smallest scales, the FFT where
+    the wavelet's window is long against the signal: short series with many
+    scales).""",
     "morlet_tol": """\
 tol : float, optional
     Each wavelet's kernel error against the exact sampled wavelet: the larger

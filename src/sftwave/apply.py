@@ -17,13 +17,13 @@ from . import engines
 from ._checks import check_axis, check_cval, check_mode, scalogram_dtype
 from ._docs import docfiller
 from .engines import nonfinite
-from .plans import FIRPlan, SFTPlan, WidePlan
+from .plans import FFTPlan, FIRPlan, SFTPlan, WidePlan
 
 __all__ = ["apply_plan"]
 
 
 @docfiller
-def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
+def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan | FFTPlan, *, axis: int = -1,
                mode: str = "reflect", cval: float | complex = 0.0, engine: str | None = None) -> Any:
     """Filter ``x`` along ``axis`` with ``plan``: ``y[n] = sum_k h[k] x[n - k]``, ``h`` the plan's kernel.
 
@@ -31,9 +31,10 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
     ----------
     x : array_like
         The input (for ``engine='cuda'`` also a device array, returned as one).
-    plan : SFTPlan, FIRPlan or WidePlan
+    plan : SFTPlan, FIRPlan, WidePlan or FFTPlan
         From :func:`sftwave.plans.select_gaussian`, :func:`sftwave.plans.select_morlet`
-        or a design function of :mod:`sftwave.plans`.
+        or a design function of :mod:`sftwave.plans` (an ``FFTPlan`` on the
+        CPU engine only).
     axis : int, optional
         The axis to filter.  Default -1.
     %(mode)s
@@ -59,15 +60,20 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan, *, axis: int = -1,
     >>> bool(np.allclose(y, 1.0))
     True
     """
-    if not isinstance(plan, (SFTPlan, FIRPlan, WidePlan)):
-        raise TypeError(f"plan must be an SFTPlan, FIRPlan or WidePlan; got {type(plan).__name__}")
+    if not isinstance(plan, (SFTPlan, FIRPlan, WidePlan, FFTPlan)):
+        raise TypeError(f"plan must be an SFTPlan, FIRPlan, WidePlan or FFTPlan; got "
+                        f"{type(plan).__name__}")
     name = engines.resolve_engine(engine, x)
+    if isinstance(plan, FFTPlan) and name != "numba":
+        raise ValueError(f"an FFTPlan runs on the CPU engine only (engine='numba'); got "
+                         f"engine={name!r}")
     eng = engines.get(name)
     arr = eng.asarray(x, "x")
     mode = check_mode(mode)
     cval = check_cval(cval, complex_ok=eng.is_complex(arr))
     axis = check_axis(axis, len(arr.shape))
-    if name == "numba" and isinstance(plan, (SFTPlan, FIRPlan)) and _complex_kernel(plan):
+    if name == "numba" and (isinstance(plan, FFTPlan) or (
+            isinstance(plan, (SFTPlan, FIRPlan)) and _complex_kernel(plan))):
         # a wavelet: the CPU engine runs complex kernels as a one-row scalogram
         lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis)
         y = nonfinite.scalogram_confined(

@@ -243,25 +243,55 @@ def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int
     return y.map_blocks(cast, dtype=dtype, meta=np.empty((0,) * y.ndim, dtype))
 
 
-def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> int:
+def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> tuple[int, np.ndarray]:
     """The widest half-window of the plans :func:`sftwave.cwt` may run for these frequencies
     on ``n`` samples (the SFT's and the ASFT's designs both: the engine picks one by the
-    output's precision)."""
-    from .plans import DEFAULT_MORLET_TOL, select_morlet
+    output's precision), and which frequencies it runs by FFT (``'auto'`` decides that
+    for the whole signal, the same for either design)."""
+    from .plans import DEFAULT_MORLET_TOL, FFTPlan, select_morlet
     from .wavelets import frequency_to_scale
 
     xi = np.broadcast_to(np.asarray(kwargs.get("xi", 6.0), float), f.shape)
     tol = kwargs.get("tol") or DEFAULT_MORLET_TOL
-    cost = engines.get("numba").fir_taps_per_order()
+    eng = engines.get("numba")
+    cost = eng.fir_taps_per_order()
+    method = kwargs.get("method", "auto")
+    mode = kwargs.get("mode", "reflect")
     reach = 0
+    fft = np.zeros(f.shape, bool)
     transforms = {kwargs.get("transform", "auto")} - {"auto"} or {"sft", "asft"}
-    for s, w in zip(frequency_to_scale(f, fs, xi), xi):
+    for i, (s, w) in enumerate(zip(frequency_to_scale(f, fs, xi), xi)):
+        whole = select_morlet(float(s), float(w), float(tol), method=method, transform="sft", n=n,
+                              fir_taps_per_order=cost, mode=mode,
+                              fft_point_cost=eng.fft_point_cost())
+        if isinstance(whole, FFTPlan):
+            fft[i] = True
+            reach = max(reach, *nonfinite.support(whole, n))
+            continue
         for transform in transforms:
-            plan = select_morlet(float(s), float(w), float(tol),
-                                 method=kwargs.get("method", "auto"), transform=transform, n=n,
-                                 fir_taps_per_order=cost)
+            plan = select_morlet(float(s), float(w), float(tol), method=method,
+                                 transform=transform, n=n, fir_taps_per_order=cost)
             reach = max(reach, *nonfinite.support(plan, n))
-    return int(reach)
+    return int(reach), fft
+
+
+def _block_rows(batch, windowed_plans, b: np.ndarray, f: np.ndarray, fs: float, fft: np.ndarray,
+                **kwargs: Any) -> np.ndarray:
+    """One block's rows as the whole signal's call computes them: the frequencies that its
+    ``'auto'`` runs by FFT with ``method='fft'``, the others with the windowed plans (a
+    block's own ``'auto'`` would choose by the block's length)."""
+    if not fft.any():
+        with windowed_plans():
+            return batch(b, f, fs, **kwargs)
+    if fft.all():
+        return batch(b, f, fs, **{**kwargs, "method": "fft"})
+    xi = np.broadcast_to(np.asarray(kwargs.pop("xi", 6.0), float), f.shape)
+    y = batch(b, f[fft], fs, xi=xi[fft], **{**kwargs, "method": "fft"})
+    out = np.empty(y.shape[:-2] + (f.size, y.shape[-1]), y.dtype)
+    out[..., fft, :] = y
+    with windowed_plans():
+        out[..., ~fft, :] = batch(b, f[~fft], fs, xi=xi[~fft], **kwargs)
+    return out
 
 
 def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, decim: int = 1,
@@ -285,6 +315,7 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     True
     """
     from .wavelets import cwt as batch
+    from .wavelets import windowed_plans
 
     da, arr = _dask_array(x)
     axis = check_axis(axis, arr.ndim)
@@ -298,7 +329,7 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     # the probe: the output's dtype, and the arguments checked once, on a tiny array
     probe = batch(np.zeros((1, 8), arr.dtype), f, fs, output=output, dtype=dtype, **kwargs)
     out_dtype = probe.dtype
-    reach = _cwt_reach(f, fs, n, kwargs)
+    reach, fft = _cwt_reach(f, fs, n, kwargs)
     reach = -(-reach // decim) * decim
     if reach >= n:
         arr = arr.rechunk({last: n})
@@ -318,7 +349,8 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     def block(b: np.ndarray, block_info: Any = None) -> Any:
         k = block_info[0]["chunk-location"][last]
         with pool.limit(_block_workers(parts)):
-            y = batch(b, f, fs, output=output, decim=decim, dtype=dtype, **kwargs)
+            y = _block_rows(batch, windowed_plans, b, f, fs, fft, output=output, decim=decim,
+                            dtype=dtype, **kwargs)
         lo = reach // decim if (reach and (k > 0 or periodic)) else 0
         hi = reach // decim if (reach and (k < nblocks - 1 or periodic)) else 0
         return y[..., lo:y.shape[-1] - hi]

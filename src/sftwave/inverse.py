@@ -44,6 +44,7 @@ the rows' span, the same for both.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -80,19 +81,55 @@ def _rows(freqs: ArrayLike, fs: float, xi: float | ArrayLike) -> tuple[np.ndarra
     return f, sigma, xi0
 
 
+#: An exponent below this gives exactly 0.0 in float64 (``exp(-745.14)`` is the smallest
+#: subnormal): an alias of :func:`_response` whose exponents all lie below it adds nothing.
+_UNDERFLOW = -746.0
+
+#: :func:`_gauss` sets ``exp(z)`` to zero below this exponent (1e-304: nothing that a sum
+#: of terms of order one keeps); numpy's vector ``exp`` falls to a slow path, some ten
+#: times slower, where its results are subnormal, as most of a response matrix's are.
+_NEGLIGIBLE = -700.0
+
+
+def _gauss(z: np.ndarray) -> np.ndarray:
+    """``exp(z)`` for ``z <= 0``, zero where ``z`` is below :data:`_NEGLIGIBLE`."""
+    out = np.zeros_like(z)
+    return np.exp(z, out=out, where=z > _NEGLIGIBLE)
+
+
 def _response(sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
     """The response to a real signal of each row's real part at ``omega`` (radians per
     sample), (rows, omegas): ``(Psi(omega) + Psi(-omega)) / 2``, ``Psi`` the sampled
     wavelet's transform, the continuous one
     ``B sigma sqrt(2 pi) (exp(-(sigma w - xi)^2 / 2) - kappa exp(-(sigma w)^2 / 2))``
-    summed over its aliases ``w = omega + 2 pi m`` (the highest rows reach Nyquist)."""
+    summed over its aliases ``w = omega + 2 pi m``, ``|m| <= 3`` (the highest rows
+    reach Nyquist).  ``omega`` positive.
+
+    ``m = 0`` on every row; the other aliases only on the rows where one of their
+    exponents is above float64's underflow (elsewhere they add exactly nothing): the
+    few rows near the Nyquist frequency.
+    """
     kappa = math.exp(-0.5 * xi * xi)
     B = normalisation_factor(xi) / (math.pi ** 0.25 * np.sqrt(sigma))
-    total = np.zeros((sigma.size, omega.size))
+    u = sigma[:, None] * omega[None, :]
+    total = _gauss(-0.5 * (u - xi) ** 2)
+    total += _gauss(-0.5 * (u + xi) ** 2)            # the image at -omega
+    if kappa > 0.0:
+        total -= (2.0 * kappa) * _gauss(-0.5 * u * u)
+    w_lo, w_hi = float(np.min(omega)), float(np.max(omega))
     for sign in (1.0, -1.0):
-        for m in range(-3, 4):
-            so = sigma[:, None] * (sign * omega[None, :] + 2 * math.pi * m)
-            total += np.exp(-0.5 * (so - xi) ** 2) - kappa * np.exp(-0.5 * so * so)
+        for m in (-3, -2, -1, 1, 2, 3):
+            # sigma * w over the grid lies in sigma * [a, b]: its distance to xi (and to 0)
+            a, b = sorted((sign * w_lo + 2 * math.pi * m, sign * w_hi + 2 * math.pi * m))
+            near_xi = np.maximum(np.maximum(sigma * a - xi, xi - sigma * b), 0.0)
+            near_0 = np.maximum(np.maximum(sigma * a, -sigma * b), 0.0)
+            live = (-0.5 * near_xi ** 2 > _UNDERFLOW) | ((-0.5 * near_0 ** 2 > _UNDERFLOW)
+                                                         & (kappa > 0.0))
+            if not live.any():
+                continue
+            rows = np.flatnonzero(live)
+            so = sigma[rows, None] * (sign * omega[None, :] + 2 * math.pi * m)
+            total[rows] += _gauss(-0.5 * (so - xi) ** 2) - kappa * _gauss(-0.5 * so * so)
     return (0.5 * B * sigma * math.sqrt(2 * math.pi))[:, None] * total
 
 
@@ -113,6 +150,23 @@ def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, m
     method = check_choice(method, METHODS, "method")
     fs = check_positive(fs, "fs")
     f, sigma, xi0 = _rows(freqs, fs, xi)
+    return _weights(f.tobytes(), fs, xi0, method).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _weights(f_bytes: bytes, fs: float, xi0: float, method: str) -> np.ndarray:
+    """:func:`reconstruction_weights` of checked rows, kept per process (read-only).
+
+    The least-squares weights cost some milliseconds (the rows' responses on a grid of
+    16 frequencies per row); a script reconstructs from the same rows again and again.
+    """
+    w = _solve_weights(np.frombuffer(f_bytes, dtype=np.float64), fs, xi0, method)
+    w.flags.writeable = False
+    return w
+
+
+def _solve_weights(f: np.ndarray, fs: float, xi0: float, method: str) -> np.ndarray:
+    sigma = xi0 * fs / (2.0 * math.pi * f)          # samples (as _rows)
     if f.size == 1 or method == "tc":
         dj = np.abs(np.gradient(np.log2(sigma))) if f.size > 1 else np.ones(1)
         psi00 = normalisation_factor(xi0) * math.pi ** -0.25 * (1 - math.exp(-0.5 * xi0 * xi0))
@@ -122,7 +176,7 @@ def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, m
     lo, hi = (2 * math.pi * f.min() / fs * 2.0), (2 * math.pi * f.max() / fs)
     omega = np.geomspace(lo, hi, 16 * f.size)
     A = _response(sigma, xi0, omega).T                    # (omegas, rows)
-    tc = reconstruction_weights(f, fs, xi0, "tc")
+    tc = _solve_weights(f, fs, xi0, "tc")
     # solve for a relative correction of the paper's weights, damped towards them (1e-4 of
     # the mean diagonal): stable where the wavelets overlap
     M = A * tc[None, :]

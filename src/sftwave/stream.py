@@ -7,7 +7,11 @@ leading axes) through :meth:`~_Stream.process`, and :meth:`~_Stream.flush`
 ends the stream by extending its end with ``mode``.  The concatenated outputs
 equal :func:`sftwave.gaussian_filter1d` and :func:`sftwave.cwt` of the
 concatenated input (within 1e-12 relative in float64, ``tests/test_stream.py``;
-the same plans run, by the same first-order recursion, in float64).
+the same plans run, by the same first-order recursion, in float64).  The CWT's
+plans are those with a window: where the batch ``method='auto'`` runs a scale
+of a short signal by FFT (the exact wavelet), the stream equals the batch
+computed within :func:`sftwave.wavelets.windowed_plans`, and the batch's own
+``'auto'`` within the plans' ``tol``.
 
 Latency.  Output ``n`` needs input up to ``n + latency`` (``latency``: the
 plan's half-window after the sample, the largest over the CWT's scales); it
@@ -872,7 +876,9 @@ class CWT(_Stream):
     >>> s = CWT([0.02, 0.1], output="power", decim=2)
     >>> y = np.concatenate([s.process(x[:, i:i + 100]) for i in range(0, 3000, 100)]
     ...                    + [s.flush()], axis=-1)
-    >>> ref = sftwave.cwt(x, [0.02, 0.1], output="power", decim=2)
+    >>> from sftwave.wavelets import windowed_plans
+    >>> with windowed_plans():             # the stream's plans (those with a window)
+    ...     ref = sftwave.cwt(x, [0.02, 0.1], output="power", decim=2)
     >>> y.shape == ref.shape and bool(np.allclose(y, ref, rtol=1e-10, atol=1e-12))
     True
     """
@@ -891,6 +897,10 @@ class CWT(_Stream):
         tol = check_tol(tol)
         self.tol = DEFAULT_MORLET_TOL if tol is None else tol
         self.method = check_choice(method, MORLET_METHODS, "method")
+        if self.method == "fft":
+            raise ValueError("method='fft' transforms a whole signal at once, which a stream "
+                             "never has: use 'auto', 'fir', 'bank', 'direct' or 'multiply'; "
+                             "got 'fft'")
         eng = engines.get("numba")
         sigmas = frequency_to_scale(self.freqs, self.fs, self.xi)
         limit = max_kernel_sigma(None)   # a stream has no length: only the absolute bound
@@ -917,12 +927,13 @@ class CWT(_Stream):
         return z.reshape(lead + z.shape[1:]).astype(dtype, copy=False)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
-        from .wavelets import cwt
+        from .wavelets import cwt, windowed_plans
 
-        return cwt(data.astype(np.float64), self.freqs, self.fs, xi=self.xi, mode=self.mode,
-                   cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
-                   method=self.method, dtype=np.complex128 if self.output == "complex"
-                   else np.float64)
+        with windowed_plans():      # the stream's own kind of plans, also for a short stream
+            return cwt(data.astype(np.float64), self.freqs, self.fs, xi=self.xi, mode=self.mode,
+                       cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
+                       method=self.method, dtype=np.complex128 if self.output == "complex"
+                       else np.float64)
 
     def _out_dtype(self, dtype: np.dtype) -> np.dtype:
         return scalogram_dtype(None, dtype in (np.float32, np.float16), self.output)

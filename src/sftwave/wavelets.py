@@ -30,9 +30,11 @@ nothing itself.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,8 +60,8 @@ from ._checks import (
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian
-from .plans.fit import FIRPlan, SFTPlan
 from .plans.blas import one_blas_thread
+from .plans.fit import FIRPlan, SFTPlan
 from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
 
 if TYPE_CHECKING:
@@ -111,6 +113,33 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
 
 # ----------------------------------------------------------------------------- the transform
+
+#: Whether ``method='auto'`` may choose the FFT (:func:`windowed_plans` turns it off).
+_FFT_AUTO: contextvars.ContextVar[bool] = contextvars.ContextVar("sftwave_fft_auto", default=True)
+
+
+@contextlib.contextmanager
+def windowed_plans() -> Iterator[None]:
+    """Within it (in this thread or task), ``method='auto'`` chooses only plans with a window.
+
+    :func:`sftwave.dask.cwt` computes overlapping blocks, the overlap sized by
+    the plans' windows; the FFT's exact wavelet (``method='fft'``) reads
+    further, so ``'auto'`` must not choose it there.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with windowed_plans():
+    ...     y = cwt(np.ones(100), [0.1])
+    >>> y.shape
+    (1, 100)
+    """
+    token = _FFT_AUTO.set(False)
+    try:
+        yield
+    finally:
+        _FFT_AUTO.reset(token)
+
 
 
 def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
@@ -216,6 +245,13 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
                               bank_method=bank_method)
     cost = eng.fir_taps_per_order()
+    fft_cost = getattr(eng, "fft_point_cost", lambda: None)()
+    if method == "fft" and fft_cost is None:
+        raise ValueError(f"method='fft' runs on the CPU engine only (engine='numba'); got "
+                         f"engine={name!r}")
+    if not _FFT_AUTO.get() or factors is not None or single_state:
+        # (sftwave.mne's rows: scaled plans and the lane kernel's recursions)
+        fft_cost = None
     limit = max_kernel_sigma(n)   # a wavelet far wider than the signal: refused, naming the argument
     for i, (s, w) in enumerate(scales):
         if s > limit:
@@ -224,7 +260,8 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     with one_blas_thread():   # set once for all the frequencies' designs
         plans = list(select_morlet_scales([(float(s), float(w)) for s, w in scales], tol,
                                           method=method, transform=transform, n=n,
-                                          fir_taps_per_order=cost))
+                                          fir_taps_per_order=cost, mode=mode,
+                                          fft_point_cost=fft_cost))
     if factors is not None:
         plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
     run = dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim, dtype=out_dtype, out=out,
@@ -266,7 +303,8 @@ def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, fa
     >>> x = np.random.default_rng(0).standard_normal(300)
     >>> y = scaled_cwt(x, np.array([10.0, 20.0]), 100.0, xi=5.0, output="complex",
     ...                factors=np.array([2.0, 3.0]))
-    >>> ref = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant") * np.array([[2.0], [3.0]])
+    >>> with windowed_plans():             # the lane kernel's plans (never the FFT)
+    ...     ref = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant") * np.array([[2.0], [3.0]])
     >>> bool(np.allclose(y, ref, rtol=1e-12, atol=1e-12))
     True
     """
@@ -332,7 +370,8 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
     --------
     >>> x = np.random.default_rng(0).standard_normal((5, 2, 400))
     >>> s = epoch_sums(x, np.array([10.0, 20.0]), 100.0, xi=5.0, kind="sum_power")
-    >>> y = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
+    >>> with windowed_plans():             # the lane kernel's plans (never the FFT)
+    ...     y = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
     >>> bool(np.allclose(s, (np.abs(y) ** 2).sum(axis=0), rtol=1e-12, atol=0))
     True
     """
@@ -347,10 +386,11 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
         return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
 
     scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
-    eng, arr, plans, run = _plan_scalogram(
-        x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
-        dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
-        out=None, workers=workers, engine="numba", single_state=single_state)
+    with windowed_plans():   # the sums are the lane kernel's
+        eng, arr, plans, run = _plan_scalogram(
+            x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
+            dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
+            out=None, workers=workers, engine="numba", single_state=single_state)
     finite, top = eng.magnitude(arr)
     if not finite:
         return None

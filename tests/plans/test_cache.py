@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from sftwave.plans import cache as _plancache
-from sftwave.plans.cache import on_disk
 from sftwave.plans import select as _select
+from sftwave.plans.cache import on_disk
 from sftwave.plans.fit import FIRPlan, SFTPlan
 
 

@@ -56,6 +56,7 @@ import numpy as np
 
 from .._checks import apart_from
 from ..plans.fit import FIRPlan, SFTPlan, WidePlan
+from ..plans.spectral import FFTPlan
 from ._boundary import MODE_CODES, source_index
 
 __all__ = ["support", "positive", "filter_confined", "filter_omit", "scalogram_confined",
@@ -68,7 +69,8 @@ def support(plan: Any, n: int) -> tuple[int, int]:
     An SFT plan reads its window (``pad_before``, ``lag``), a FIR plan its
     radius on both sides, the exact wide-kernel limit the whole line (and
     its whole extension: returned as ``2 n + 2`` each way, which covers every
-    sample a mode can reach).
+    sample a mode can reach), the FFT's exact wavelet its radius (at most
+    that).
 
     Examples
     --------
@@ -84,7 +86,13 @@ def support(plan: Any, n: int) -> tuple[int, int]:
         return plan.radius, plan.radius
     if isinstance(plan, WidePlan):
         return 2 * n + 2, 2 * n + 2
-    raise TypeError(f"plan must be an SFTPlan, FIRPlan or WidePlan; got {type(plan).__name__}")
+    if isinstance(plan, FFTPlan):
+        # the exact wavelet, below 2.6e-20 of its peak beyond its radius; a radius of
+        # 2 n + 2 already reaches every sample of every extension
+        r = min(plan.radius, 2 * n + 2)
+        return r, r
+    raise TypeError(f"plan must be an SFTPlan, FIRPlan, WidePlan or FFTPlan; got "
+                    f"{type(plan).__name__}")
 
 
 def positive(plan: Any) -> bool:

@@ -9,6 +9,8 @@ A plan is a typed, frozen description that every engine can run:
     A truncated convolution kernel.
 ``WidePlan``
     A Gaussian far wider than the signal, by its exact limit.
+``FFTPlan`` (:mod:`sftwave.plans.spectral`)
+    The exact Morlet wavelet, applied by FFT (short signals, many scales).
 
 The fits and targets live in :mod:`~sftwave.plans.fit` (the generic
 least-squares machinery), :mod:`~sftwave.plans.gaussian` and
@@ -26,11 +28,13 @@ from .select import (
     select_gaussian,
     select_morlet,
 )
+from .spectral import FFTPlan
 
 __all__ = [
     "SFTPlan",
     "FIRPlan",
     "WidePlan",
+    "FFTPlan",
     "select_gaussian",
     "select_morlet",
     "GAUSSIAN_METHODS",

@@ -33,6 +33,7 @@ from typing import Any
 from .._checks import (
     check_below_nyquist,
     check_choice,
+    check_mode,
     check_order,
     check_radius,
     check_sigma,
@@ -52,10 +53,12 @@ from .gaussian import (
     shortest_window,
 )
 from .morlet import fir_min_taps, fir_morlet, morlet_plan, predicted_components
+from .spectral import FFTPlan, fft_work
 
 __all__ = [
     "select_gaussian",
     "select_morlet",
+    "morlet_costs",
     "GAUSSIAN_METHODS",
     "MORLET_METHODS",
     "DEFAULT_TOL_FACTOR",
@@ -73,8 +76,8 @@ __all__ = [
 #: ``method`` of the Gaussian filters.
 GAUSSIAN_METHODS = ("auto", "fir", "bank")
 
-#: ``method`` of the Morlet transforms.
-MORLET_METHODS = ("auto", "fir", "bank", "direct", "multiply")
+#: ``method`` of the Morlet transforms (``'fft'``: the exact wavelet by FFT, :mod:`.spectral`).
+MORLET_METHODS = ("auto", "fir", "bank", "direct", "multiply", "fft")
 
 #: Without ``tol``, the Gaussian SFT aims at this fraction of scipy's own kernel
 #: error at the given ``truncate``.  Half would make white noise come out at
@@ -162,11 +165,11 @@ def _check_n(n: Any) -> int | None:
     return int(n)
 
 
-def _check_cost(cost: Any) -> float | None:
+def _check_cost(cost: Any, name: str = "fir_taps_per_order") -> float | None:
     if cost is None:
         return None
     if isinstance(cost, bool) or not isinstance(cost, numbers.Real) or not 0 < float(cost) < float("inf"):
-        raise ValueError(f"fir_taps_per_order must be None or a positive finite number; "
+        raise ValueError(f"{name} must be None or a positive finite number; "
                          f"got {cost!r}")
     return float(cost)
 
@@ -428,15 +431,22 @@ def _gaussian_fir_may_fit(sigma: float, order: int, target: float, tol: float | 
 
 def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, method: str = "auto",
                   transform: str = "sft", n: int | None = None,
-                  fir_taps_per_order: float | None = None) -> SFTPlan | FIRPlan:
+                  fir_taps_per_order: float | None = None, mode: str | None = None,
+                  fft_point_cost: float | None = None) -> SFTPlan | FIRPlan | FFTPlan:
     """The plan for the Morlet wavelet of scale ``sigma`` (samples) meeting ``tol``.
 
     ``method``: ``'fir'``, the shortest zero-mean truncated wavelet meeting
     ``tol`` (also below the SFT's floor, ``tol < 1e-9``); ``'direct'`` or
     ``'multiply'``, the paper's bank designs; ``'bank'``, the one of them with
-    fewer components; ``'auto'``, that or the FIR, whichever costs less by the
-    engine's ``fir_taps_per_order`` (a complex FIR tap costs two real ones;
-    without the figure, the bank wherever one meets ``tol``).  A signal of
+    fewer components; ``'fft'``, the exact wavelet by FFT
+    (:class:`~sftwave.plans.spectral.FFTPlan`, within rounding of the exact
+    transform, whatever ``tol``); ``'auto'``, the bank or the FIR, whichever
+    costs less by the engine's ``fir_taps_per_order`` (a complex FIR tap costs
+    two real ones; without the figure, the bank wherever one meets ``tol``),
+    or the FFT where it costs less than that (:func:`morlet_costs`; only with
+    the signal's length ``n``, its extension ``mode`` and the engine's
+    ``fft_point_cost``, the cost of a point-level of its FFT in bank
+    component updates).  A signal of
     ``n`` samples shorter than the wavelet's window sees mostly its middle,
     where the fit's pointwise error decides: the target is then tightened as
     for the Gaussian filters (:data:`SHORT_SIGNAL_TIGHTENING`).
@@ -474,12 +484,52 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     Traceback (most recent call last):
     ...
     ValueError: sigma=1000000000.0: the wavelet is longer than the signal ...
+
+    A short signal's large scale, where the FFT's cost is below the bank's:
+
+    >>> select_morlet(1000.0, 6.0, n=4000, mode="reflect", fir_taps_per_order=2.75,
+    ...               fft_point_cost=1.0)
+    FFTPlan(sigma=1000.0, xi=6.0)
     """
+    args = (sigma, xi, tol, method, transform, n, fir_taps_per_order, mode, fft_point_cost)
+    if all(type(a) in _PLAIN for a in args):
+        # a scalogram asks again for every frequency at every call: the checks' answer for
+        # plain Python arguments is kept with the plan (a wrong argument raises every time)
+        return _checked_morlet(*args)
+    return _checked_morlet.__wrapped__(*args)
+
+
+#: Argument types whose values :func:`_checked_morlet`'s cache may key on (a bool, a numpy
+#: scalar, an array would compare equal to a valid float and skip its check).
+_PLAIN = (float, int, str, type(None))
+
+
+@functools.lru_cache(maxsize=8192)
+def _checked_morlet(sigma: Any, xi: Any, tol: Any, method: Any, transform: Any, n: Any,
+                    fir_taps_per_order: Any, mode: Any,
+                    fft_point_cost: Any) -> SFTPlan | FIRPlan | FFTPlan:
+    """:func:`select_morlet`: the checks, then the choice."""
     sigma = check_sigma(sigma)
     _check_sigma_range(sigma)
     xi = float(check_xi(xi, 1)[0])
     options = _morlet_options(tol, method, transform, n, fir_taps_per_order)
-    return _select_morlet(*_morlet_scale(sigma, xi, options[3]), *options)
+    fft_point_cost = _check_cost(fft_point_cost, "fft_point_cost")
+    mode = None if mode is None else check_mode(mode)
+    sigma, xi = _morlet_scale(sigma, xi, options[3])
+    tol, method, transform, n, fir_taps_per_order = options
+    if method == "fft":
+        return FFTPlan(sigma, xi)
+    if _fft_on_offer(method, n, mode, fft_point_cost, fir_taps_per_order):
+        return _auto_with_fft(sigma, xi, tol, transform, n, fir_taps_per_order, mode,
+                              fft_point_cost)
+    return _select_morlet(sigma, xi, *options)
+
+
+def _fft_on_offer(method: str, n: int | None, mode: str | None, fft_point_cost: float | None,
+                  fir_taps_per_order: float | None) -> bool:
+    """Whether ``'auto'`` weighs the FFT: with the signal's length, its mode and both cost figures."""
+    return bool(method == "auto" and n and mode is not None and fft_point_cost is not None
+                and fir_taps_per_order is not None)
 
 
 def _morlet_options(tol: Any, method: Any, transform: Any, n: Any,
@@ -505,15 +555,18 @@ def _morlet_scale(sigma: Any, xi: Any, n: int | None) -> tuple[float, float]:
 
 def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method: str = "auto",
                          transform: str = "sft", n: int | None = None,
-                         fir_taps_per_order: float | None = None) -> list[SFTPlan | FIRPlan]:
+                         fir_taps_per_order: float | None = None, mode: str | None = None,
+                         fft_point_cost: float | None = None) -> list[SFTPlan | FIRPlan | FFTPlan]:
     """The plans of a scalogram: :func:`select_morlet` for each ``(sigma, xi)`` of ``scales``.
 
     The same plans, bit for bit, as one :func:`select_morlet` call per scale
-    with the same options, and the same checks; but the scalogram's plans are
-    kept together, in memory and on disk (one file of the plan cache for the
-    whole list, :func:`sftwave.plans.cache.one_file`): a process that asks for
-    a scalogram already designed reads one file instead of one per
-    frequency (some 0.3 ms each).
+    with the same options, and the same checks; but the scalogram's designed
+    plans are kept together, in memory and on disk (one file of the plan cache
+    for the whole list, :func:`sftwave.plans.cache.one_file`): a process that
+    asks for a scalogram already designed reads one file instead of one per
+    frequency (some 0.3 ms each).  With the FFT on offer (``'auto'`` with
+    ``n``, ``mode`` and both cost figures), the scales that the FFT serves at
+    less than the kernel's least possible cost take no design at all.
 
     See Also
     --------
@@ -529,8 +582,45 @@ def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method
     True
     """
     options = _morlet_options(tol, method, transform, n, fir_taps_per_order)
+    fft_point_cost = _check_cost(fft_point_cost, "fft_point_cost")
+    mode = None if mode is None else check_mode(mode)
     checked = tuple(_morlet_scale(s, w, options[3]) for s, w in scales)
-    return list(_select_morlet_scales(checked, *options))
+    tol, method, transform, n, fir_taps_per_order = options
+    if method == "fft":
+        return [FFTPlan(s, w) for s, w in checked]
+    if not _fft_on_offer(method, n, mode, fft_point_cost, fir_taps_per_order):
+        return list(_select_morlet_scales(checked, *options))
+    # as _auto_with_fft, scale by scale, with the designs of the whole scalogram in one file
+    assert n is not None and mode is not None and fft_point_cost is not None
+    assert fir_taps_per_order is not None
+    costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
+                 fft_point_cost=fft_point_cost, transform="sft")
+    plans: list[SFTPlan | FIRPlan | FFTPlan | None] = [None] * len(checked)
+    designed = []
+    for i, (s, w) in enumerate(checked):
+        if _fft_cheaper(*morlet_costs(s, w, tol, **costs)):
+            plans[i] = FFTPlan(s, w)
+        else:
+            designed.append(i)
+    sft = _select_morlet_scales(tuple(checked[i] for i in designed), tol, "auto", "sft", n,
+                                fir_taps_per_order)
+    kept = []
+    for i, plan in zip(designed, sft):
+        if _fft_cheaper(*morlet_costs(*checked[i], tol, plan=plan, **costs)):
+            plans[i] = FFTPlan(*checked[i])
+        else:
+            plans[i] = plan
+            kept.append(i)
+    if transform != "sft" and kept:
+        for i, plan in zip(kept, _select_morlet_scales(tuple(checked[i] for i in kept), tol, "auto",
+                                                       transform, n, fir_taps_per_order)):
+            plans[i] = plan
+    return [p for p in plans if p is not None]
+
+
+def _fft_cheaper(kernel: float, fft: float) -> bool:
+    """``'auto'``'s rule: the FFT where it costs less than the kernel."""
+    return fft < kernel
 
 
 @functools.lru_cache(maxsize=32)
@@ -542,6 +632,64 @@ def _select_morlet_scales(scales: tuple[tuple[float, float], ...], tol: float, m
     with one_file():
         return tuple(_select_morlet(sigma, xi, tol, method, transform, n, fir_taps_per_order)
                      for sigma, xi in scales)
+
+
+def morlet_costs(sigma: float, xi: float, tol: float, *, n: int, mode: str, fir_taps_per_order: float,
+                 fft_point_cost: float, transform: str = "sft",
+                 plan: SFTPlan | FIRPlan | None = None) -> tuple[float, float]:
+    """``(kernel, fft)``: the costs ``'auto'`` weighs, in bank component updates per row.
+
+    ``fft`` is ``fft_point_cost * fft_work(sigma, n, mode)``
+    (:func:`sftwave.plans.spectral.fft_work`).  ``kernel`` is that of
+    ``plan`` (the bank's or FIR's choice of ``'auto'``): ``(P + 1) (n + L)``
+    for a bank of ``P`` components and a window of ``L`` samples (every row
+    runs over its window), ``(2 taps / fir_taps_per_order) (n + taps)`` for a
+    FIR.  Without ``plan``, a lower bound found without a design: the FIR's
+    with the fewest taps any kernel meeting ``tol`` has
+    (:func:`~sftwave.plans.morlet.fir_min_taps`), the bank's with that window
+    and the components its layouts predict
+    (:func:`~sftwave.plans.morlet.predicted_components`), the lesser.
+
+    Examples
+    --------
+    >>> kernel, fft = morlet_costs(1000.0, 6.0, 1e-4, n=4000, mode="reflect",
+    ...                            fir_taps_per_order=2.75, fft_point_cost=1.0)
+    >>> bool(fft < kernel)          # a wavelet longer than the signal: the FFT
+    True
+    """
+    fft = float(fft_point_cost) * fft_work(sigma, n, mode)
+    if plan is None:
+        taps = fir_min_taps(sigma, xi, tol)
+        P = min(predicted_components(xi, tol, d, transform) for d in ("direct", "multiply"))
+        kernel = min((P + 1) * (n + taps), 2.0 * taps / fir_taps_per_order * (n + taps))
+    elif isinstance(plan, SFTPlan):
+        kernel = (plan.omegas.size + 1) * (n + plan.length)
+    else:
+        kernel = 2.0 * plan.size / fir_taps_per_order * (n + plan.size)
+    return float(kernel), fft
+
+
+@functools.lru_cache(maxsize=8192)
+def _auto_with_fft(sigma: float, xi: float, tol: float, transform: str, n: int,
+                   fir_taps_per_order: float, mode: str,
+                   fft_point_cost: float) -> SFTPlan | FIRPlan | FFTPlan:
+    """``'auto'`` with the FFT on offer: the FFT where it costs less than the kernel's least
+    possible cost (no design at all), else where it costs less than the kernel designed.
+
+    The kernel's cost is that of the SFT's design whatever ``transform``: the
+    choice is then the same for both transforms, which the engine picks later by
+    the output's precision and the number of lines (so :func:`sftwave.dask.cwt`'s
+    blocks choose as the whole array does).
+    """
+    costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
+                 fft_point_cost=fft_point_cost, transform="sft")
+    if _fft_cheaper(*morlet_costs(sigma, xi, tol, **costs)):
+        return FFTPlan(sigma, xi)
+    plan = _select_morlet(sigma, xi, tol, "auto", "sft", n, fir_taps_per_order)
+    if _fft_cheaper(*morlet_costs(sigma, xi, tol, plan=plan, **costs)):
+        return FFTPlan(sigma, xi)
+    return plan if transform == "sft" else _select_morlet(sigma, xi, tol, "auto", transform, n,
+                                                           fir_taps_per_order)
 
 
 def wavelet_too_long(what: str, sigma: float, xi: float, n: int | None) -> str:

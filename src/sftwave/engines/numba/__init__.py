@@ -9,6 +9,8 @@ Its parts, each a module with one job:
     final kind, every ``decim``-th sample: the scalogram's throughput engine.
 ``fir_kernels``
     Truncated kernels, with scipy's arithmetic (the small scales).
+``spectral``
+    The exact Morlet wavelet by FFT (short signals with many scales).
 ``wide``
     Gaussians far wider than the signal, by their exact FFT limit.
 ``filters`` / ``scalogram``
@@ -30,7 +32,7 @@ import numpy as np
 from ..._checks import check_input_array
 
 __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
-           "FIR_TAPS_PER_ORDER"]
+           "FIR_TAPS_PER_ORDER", "FFT_POINT_COST"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
@@ -57,6 +59,13 @@ REFERENCE_THREADS = 2
 #: The engine's cost figure for the plan selectors: the FIR is chosen where its
 #: taps are at most this many per bank order (5.5 / 2 = 2.75).
 FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
+
+#: The FFT's cost figure for the Morlet selector: one point-level of the FFT path
+#: (:func:`sftwave.plans.spectral.fft_work`) costs as much as this many component
+#: updates of the lane engine (measured on one thread, 0.6 to 0.9 at 4,000 points
+#: where the transforms stay in cache; docs/performance.md, *Short series, many
+#: scales*).  Both run on all threads, so the thread count does not move it.
+FFT_POINT_COST = 0.8
 
 
 class NumbaEngine:
@@ -106,6 +115,17 @@ class NumbaEngine:
         2.75
         """
         return FIR_TAPS_PER_ORDER
+
+    def fft_point_cost(self) -> float:
+        """The FFT-versus-bank cost figure of the Morlet selector: :data:`FFT_POINT_COST`.
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.fft_point_cost() > 0
+        True
+        """
+        return FFT_POINT_COST
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
         from . import scalogram

@@ -1,11 +1,13 @@
 """The CPU engine's scalogram: many plans along one axis, one output row per plan.
 
-The bank plans run in the lane engine (:mod:`~sftwave.engines.numba.lanes`:
-one lane per input row and plan, output written once in its final kind,
-every ``decim``-th sample) where the bank method is ``'iir1'``, else row by
-row in the bank (:mod:`~sftwave.engines.numba.bank`); the FIR plans by the FIR
-kernels (:func:`~sftwave.engines.numba.filters.fir_axis`, the real and
-imaginary parts of the wavelet as two real kernels).
+The FFT plans (:class:`~sftwave.plans.spectral.FFTPlan`) run batched in
+:mod:`~sftwave.engines.numba.spectral`; the bank plans run in the lane engine
+(:mod:`~sftwave.engines.numba.lanes`: one lane per input row and plan, output
+written once in its final kind, every ``decim``-th sample) where the bank
+method is ``'iir1'``, else row by row in the bank
+(:mod:`~sftwave.engines.numba.bank`); the FIR plans by the FIR kernels
+(:func:`~sftwave.engines.numba.filters.fir_axis`, the real and imaginary
+parts of the wavelet as two real kernels).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import numpy as np
 
 from ..._checks import check_out
 from ...plans.fit import FIRPlan, SFTPlan
-from . import bank, lanes
+from ...plans.spectral import FFTPlan
+from . import bank, lanes, spectral
 from .filters import fir_axis
 from .pool import limit
 
@@ -98,7 +101,14 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
     rows = [np.ascontiguousarray(p, dtype=work).reshape(nrows, n) for p in parts]
     cdtype = np.dtype(np.complex64 if single else np.complex128)
     with limit(workers):
-        if use_lanes:
+        fft = [i for i, plan in enumerate(plans) if isinstance(plan, FFTPlan)]
+        if fft:
+            lines = moved.reshape(nrows, n)
+            lines = np.ascontiguousarray(lines, dtype=cdtype if complex_input else work)
+            spectral.run(lines, [plans[i] for i in fft], fft, out3, mode=mode,
+                         cval=complex(cval) if complex_input else cvals[0], kind=kind,
+                         decim=decim, single=single and tol >= spectral.FLOAT32_MIN_TOL)
+        if use_lanes and any(isinstance(plan, SFTPlan) for plan in plans):
             is_bank = np.array([isinstance(plan, SFTPlan) for plan in plans])
             flat = out3.reshape(nrows * F, n_out)
             view = flat.view(flat.real.dtype).reshape(nrows * F, n_out, 2) if kind == "complex" \
@@ -115,7 +125,7 @@ def scalogram(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str, 
         tmp = None
         rows64 = None
         for i, plan in enumerate(plans):
-            if use_lanes and isinstance(plan, SFTPlan):
+            if (use_lanes and isinstance(plan, SFTPlan)) or isinstance(plan, FFTPlan):
                 continue
             if tmp is None:
                 tmp = np.empty((nrows, n), dtype=cdtype)
