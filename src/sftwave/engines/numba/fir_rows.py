@@ -1,0 +1,368 @@
+"""Small-sigma Gaussian FIRs in float32 over blocks of whole rows: images, photos, volumes.
+
+scipy's ``correlate1d`` (and :mod:`.fir_kernels`, its arithmetic bit for bit)
+filters one axis at a time in float64, through a float64 copy of the whole
+input for integer data.  For float32 and integer input (8 and 16 bits, bool)
+this module filters in float32 on explicit 16-lane vectors
+(:mod:`.vectors`), with a symmetric kernel's taps folded (``(x[i-j] +
+x[i+j]) w_j``, each sum added by one fused multiply-add):
+
+* The input is viewed as ``(outer, H, W, C)``: ``H`` the *vertical* axis (a
+  non-last axis: every tap is a whole row ``y[i, :] += w_k x[i + k, :]``,
+  vectorised along the contiguous row), ``W`` the *horizontal* axis (taps
+  ``C`` elements apart along a contiguous row: ``C`` is 1 for a grey image, 3
+  for an RGB photo whose channels are not filtered) and ``C`` the axes after
+  it, not filtered.
+* A task is a block of output rows of one plane (and, without a horizontal
+  pass, a block of columns).  Its input rows are converted to float32 one at a
+  time into a ring of ``2 R + 1`` rows that stays in cache (no float64 or
+  float32 copy of the whole input, and strided views, reversed or
+  Fortran-ordered arrays are read where they lie); the vertical sum of the
+  ring's rows goes into one padded row, which the horizontal pass filters
+  while it is in L1; the result is cast to the output's dtype as
+  :func:`~sftwave.engines.numba.filters.cast_into` casts (truncation toward
+  zero, saturation at the integer dtype's ends).
+* The tasks write disjoint output rows and read the input only, so the
+  output must not overlap the input (the caller gives a fresh array there).
+
+Each output sample is computed by the same operations in the same order
+whatever the task it falls in, so the result does not depend on the thread
+count or on the blocking.  The error against the exact Gaussian is scipy's
+own (the truncated kernel's) plus float32 rounding, a few units of 6e-8 of
+the data's scale: tests/test_fir_rows.py checks it against dense float64
+convolution.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from ._jit import kernel, source_index
+from .vectors import LaneVector, _intrinsic, fma, load16, mul, store16
+
+__all__ = ["separable_rows", "ROW_BLOCK"]
+
+#: Output rows of one plane in one task (a fused vertical and horizontal pass).
+ROW_BLOCK = 32
+
+#: Elements of the ring of converted rows that a task aims to keep (float32: 512 KiB), which
+#: sets the column block of a vertical-only pass.
+RING_ELEMENTS = 1 << 17
+
+
+@_intrinsic
+def add16(typingctx, a, b):
+    """``a + b`` element-wise on two :class:`~.vectors.LaneVector` values."""
+    if not (isinstance(a, LaneVector) and a == b):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.fadd(*args)
+
+    return a(a, b), codegen
+
+
+@kernel(inline="always")
+def _vertical(ring, slots, rv, wv, base, ncol, tmp, pad):
+    """``tmp[pad + k] = sum_j wv_j (row_{-j} + row_{+j})[base + k]`` for ``k < ncol``.
+
+    ``slots[j]`` is the offset in ``ring`` of the row ``j - rv`` rows from the
+    output row; ``wv`` the half kernel (``wv[0]`` the centre).  Four vectors
+    of 16 columns side by side (four independent chains of fused
+    multiply-adds), then one, then single columns.
+    """
+    c0 = slots[rv]
+    k = 0
+    w0 = wv[0]
+    while k + 64 <= ncol:
+        a0 = mul(load16(ring, c0 + base + k), load16(wv, 0))
+        a1 = mul(load16(ring, c0 + base + k + 16), load16(wv, 0))
+        a2 = mul(load16(ring, c0 + base + k + 32), load16(wv, 0))
+        a3 = mul(load16(ring, c0 + base + k + 48), load16(wv, 0))
+        for j in range(1, rv + 1):
+            lo = slots[rv - j] + base + k
+            hi = slots[rv + j] + base + k
+            w = load16(wv, 16 * j)
+            a0 = fma(add16(load16(ring, lo), load16(ring, hi)), w, a0)
+            a1 = fma(add16(load16(ring, lo + 16), load16(ring, hi + 16)), w, a1)
+            a2 = fma(add16(load16(ring, lo + 32), load16(ring, hi + 32)), w, a2)
+            a3 = fma(add16(load16(ring, lo + 48), load16(ring, hi + 48)), w, a3)
+        store16(tmp, pad + k, a0)
+        store16(tmp, pad + k + 16, a1)
+        store16(tmp, pad + k + 32, a2)
+        store16(tmp, pad + k + 48, a3)
+        k += 64
+    while k + 16 <= ncol:
+        a0 = mul(load16(ring, c0 + base + k), load16(wv, 0))
+        for j in range(1, rv + 1):
+            a0 = fma(add16(load16(ring, slots[rv - j] + base + k),
+                           load16(ring, slots[rv + j] + base + k)), load16(wv, 16 * j), a0)
+        store16(tmp, pad + k, a0)
+        k += 16
+    while k < ncol:
+        a = ring[c0 + base + k] * w0
+        for j in range(1, rv + 1):
+            a = np.float32(a + (ring[slots[rv - j] + base + k] + ring[slots[rv + j] + base + k])
+                           * wv[16 * j])
+        tmp[pad + k] = a
+        k += 1
+
+
+@kernel(inline="always")
+def _horizontal(tmp, pad, rh, wh, step, ncol, res):
+    """``res[k] = sum_j wh_j (tmp[pad + k - j step] + tmp[pad + k + j step])`` for ``k < ncol``."""
+    k = 0
+    while k + 64 <= ncol:
+        c = pad + k
+        a0 = mul(load16(tmp, c), load16(wh, 0))
+        a1 = mul(load16(tmp, c + 16), load16(wh, 0))
+        a2 = mul(load16(tmp, c + 32), load16(wh, 0))
+        a3 = mul(load16(tmp, c + 48), load16(wh, 0))
+        for j in range(1, rh + 1):
+            lo = c - j * step
+            hi = c + j * step
+            w = load16(wh, 16 * j)
+            a0 = fma(add16(load16(tmp, lo), load16(tmp, hi)), w, a0)
+            a1 = fma(add16(load16(tmp, lo + 16), load16(tmp, hi + 16)), w, a1)
+            a2 = fma(add16(load16(tmp, lo + 32), load16(tmp, hi + 32)), w, a2)
+            a3 = fma(add16(load16(tmp, lo + 48), load16(tmp, hi + 48)), w, a3)
+        store16(res, k, a0)
+        store16(res, k + 16, a1)
+        store16(res, k + 32, a2)
+        store16(res, k + 48, a3)
+        k += 64
+    while k + 16 <= ncol:
+        c = pad + k
+        a0 = mul(load16(tmp, c), load16(wh, 0))
+        for j in range(1, rh + 1):
+            a0 = fma(add16(load16(tmp, c - j * step), load16(tmp, c + j * step)),
+                     load16(wh, 16 * j), a0)
+        store16(res, k, a0)
+        k += 16
+    while k < ncol:
+        c = pad + k
+        a = tmp[c] * wh[0]
+        for j in range(1, rh + 1):
+            a = np.float32(a + (tmp[c - j * step] + tmp[c + j * step]) * wh[16 * j])
+        res[k] = a
+        k += 1
+
+
+@kernel(nogil=True)
+def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_block, col_block,
+                   clip, lo_val, hi_val, out3):
+    """Filter tasks ``lo_task <= t < hi_task`` of ``x3`` ``(outer, H, W * step)`` into ``out3``.
+
+    ``wv``, ``wh``: half kernels (centre first) of the vertical (axis 1) and
+    horizontal (along axis 2, taps ``step`` elements apart: ``W`` pixels of
+    ``step`` channels) passes, each tap repeated 16 times (float32, ``16 (R +
+    1)`` long; ``R = 0``, a single 1: no such pass).  Tasks run over
+    ``(outer, row blocks of row_block rows, column blocks of col_block
+    pixels)``; with a horizontal pass ``col_block`` is ``W``.  ``clip``: the
+    output is an integer dtype, its values are clamped to ``[lo_val,
+    hi_val]`` and truncated toward zero.
+    """
+    outer, H, L = x3.shape
+    W = L // step
+    rv = wv.size // 16 - 1
+    rh = wh.size // 16 - 1
+    nrb = -(-H // row_block)
+    ncb = -(-W // col_block)
+    span = 2 * rv + 1
+    width = col_block * step            # elements of one ring row
+    ring = np.empty(span * width + 16, dtype=np.float32)
+    pad = rh * step + 16                # the padded row's left margin (room for a full vector)
+    tmp = np.empty(pad + width + rh * step + 16, dtype=np.float32)
+    res = np.empty(width + 16, dtype=np.float32)
+    slots = np.empty(span, dtype=np.int64)
+    fill = np.float32(cval)
+    for task in range(lo_task, hi_task):
+        o = task // (nrb * ncb)
+        rb = (task // ncb) % nrb
+        cb = task % ncb
+        r0 = rb * row_block
+        r1 = min(H, r0 + row_block)
+        k0 = cb * col_block * step
+        k1 = min(L, k0 + col_block * step)
+        ncol = k1 - k0
+        # rows r0 - rv .. r1 + rv - 1 pass through the ring; row t lies in slot t mod span
+        for t in range(r0 - rv, r1 + rv):
+            slot = ((t % span) + span) % span
+            base = slot * width
+            src = t if 0 <= t < H else source_index(t, H, vmode)
+            if src < 0:
+                for k in range(ncol):
+                    ring[base + k] = fill
+            else:
+                xs = x3[o, src, k0:k1]
+                rr = ring[base:base + ncol]
+                for k in range(ncol):
+                    rr[k] = np.float32(xs[k])
+            i = t - rv                  # the output row whose window this row completes
+            if i < r0:
+                continue
+            for j in range(span):
+                slots[j] = (((i - rv + j) % span + span) % span) * width
+            if rh > 0:
+                _vertical(ring, slots, rv, wv, 0, ncol, tmp, pad)
+                for e in range(1, rh + 1):
+                    sl = source_index(-e, W, hmode)
+                    sr = source_index(W - 1 + e, W, hmode)
+                    for c in range(step):
+                        tmp[pad - e * step + c] = fill if sl < 0 else tmp[pad + sl * step + c]
+                        tmp[pad + (W - 1 + e) * step + c] = (fill if sr < 0
+                                                             else tmp[pad + sr * step + c])
+                _horizontal(tmp, pad, rh, wh, step, ncol, res)
+            else:
+                _vertical(ring, slots, rv, wv, 0, ncol, res, 0)
+            od = out3[o, i, k0:k1]
+            if clip:
+                for k in range(ncol):
+                    od[k] = min(max(res[k], lo_val), hi_val)
+            else:
+                for k in range(ncol):
+                    od[k] = res[k]
+
+
+# ----------------------------------------------------------------------------- driver
+
+#: Input dtypes this path takes (float64 stays on scipy's float64 arithmetic, bit for bit).
+INPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16, np.int16,
+                                                np.bool_))
+
+#: Output dtypes it writes (float32, or integers whose ends float32 holds exactly).
+OUTPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16, np.int16))
+
+#: Trailing elements after the last filtered axis up to which they are its "channels" (taps
+#: that many apart along a row); beyond, the axis is filtered as a vertical one.
+MAX_CHANNELS = 16
+
+
+def half_kernel(weights: np.ndarray) -> np.ndarray | None:
+    """The centre-first half of a symmetric kernel, each tap repeated 16 times, in float32.
+
+    None where the kernel is not symmetric (scipy's test, :func:`.fir_kernels.symmetry`).
+    """
+    from .fir_kernels import SYMMETRIC, symmetry
+
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 1 or w.size % 2 == 0 or symmetry(w) != SYMMETRIC:
+        return None
+    return np.repeat(w[w.size // 2:].astype(np.float32), 16)
+
+
+_ONE = np.ones(16, dtype=np.float32)
+
+
+def _view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``a`` reshaped to ``shape`` without a copy (None where numpy would copy)."""
+    v = a.reshape(shape)
+    return v if (a.size == 0 or np.may_share_memory(v, a)) else None
+
+
+def _prod(t) -> int:
+    return int(np.prod(t, dtype=np.int64))
+
+
+def plan_passes(shape: tuple[int, ...], axes: list[int]) -> list[tuple[int | None, int | None]]:
+    """The passes as ``(vertical axis, horizontal axis)`` pairs (None: no such part).
+
+    The last filtered axis is horizontal where at most :data:`MAX_CHANNELS`
+    elements follow it, fused with the axis before it if that one is filtered
+    too; every other filtered axis is a vertical pass of its own, after it.
+
+    Examples
+    --------
+    >>> plan_passes((2000, 3000, 3), [0, 1])        # an RGB photo
+    [(0, 1)]
+    >>> plan_passes((128, 512, 512), [0, 1, 2])     # a volume
+    [(1, 2), (0, None)]
+    >>> plan_passes((512, 512), [0])
+    [(0, None)]
+    """
+    axes = sorted(axes)
+    b = axes[-1]
+    passes: list[tuple[int | None, int | None]] = []
+    rest = axes
+    if _prod(shape[b + 1:]) <= MAX_CHANNELS:
+        a = b - 1 if (len(axes) > 1 and axes[-2] == b - 1) else None
+        passes.append((a, b))
+        rest = [k for k in axes if k not in (a, b)]
+    passes.extend((k, None) for k in reversed(rest))
+    return passes
+
+
+def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray) -> np.ndarray | None:
+    """Filter ``x`` along the steps' axes with this module's kernels, into ``out``.
+
+    ``steps``: ``(axis, weights, mode)`` with ``weights`` from
+    :func:`half_kernel`.  Returns ``out``, or None where the layout does not
+    suit (an axis twice, a view numpy cannot reshape without a copy): the
+    caller takes its own path, nothing was written.
+    """
+    from .._boundary import MODE_CODES
+    from .filters import cast_into
+    from .pool import parallel_for
+
+    shape = x.shape
+    by_axis = {ax: (w, mode) for ax, w, mode in steps}
+    if len(by_axis) != len(steps) or x.size == 0:
+        return None
+    passes = plan_passes(shape, list(by_axis))
+    views = []
+    steps_: list[int] = []
+    for p, (va, ha) in enumerate(passes):
+        if ha is not None:
+            lead = va if va is not None else ha
+            s3 = (_prod(shape[:lead]), shape[va] if va is not None else 1, _prod(shape[ha:]))
+            steps_.append(_prod(shape[ha + 1:]))
+        else:
+            s3 = (_prod(shape[:va]), shape[va], _prod(shape[va + 1:]))
+            steps_.append(1)
+        views.append(s3)
+    src = _view(x, views[0])
+    if src is None:
+        return None
+    final = out
+    direct = out.dtype in OUTPUT_DTYPES and not np.may_share_memory(out, x)
+    out3 = _view(out, views[-1]) if direct else None
+    if out3 is None:
+        final = np.empty(shape, dtype=out.dtype if out.dtype in OUTPUT_DTYPES else np.float32)
+        out3 = final.reshape(views[-1])
+    bufs: list[np.ndarray] = []
+    for p, (va, ha) in enumerate(passes):
+        last = p == len(passes) - 1
+        if last:
+            dst = out3
+        else:
+            if len(bufs) < 2:
+                bufs.append(np.empty(shape, dtype=np.float32))
+            dst = bufs[p % 2].reshape(views[p])
+        wv, vmode = by_axis[va] if va is not None else (_ONE, "reflect")
+        wh, hmode = by_axis[ha] if ha is not None else (_ONE, "reflect")
+        outer, H, L = dst.shape
+        W = L // steps_[p]
+        rv = wv.size // 16 - 1
+        rh = wh.size // 16 - 1
+        if ha is not None:
+            col_block = W
+        else:
+            col_block = max(64, (RING_ELEMENTS // (2 * rv + 1)) // 64 * 64)
+            col_block = min(W, col_block)
+        row_block = max(ROW_BLOCK, 2 * rv)
+        tasks = outer * -(-H // row_block) * -(-W // col_block)
+        clip = dst.dtype.kind in "iu"
+        lo = hi = np.float32(0)
+        if clip:
+            info = np.iinfo(dst.dtype)
+            lo, hi = np.float32(info.min), np.float32(info.max)
+        parallel_for(separable_rows, tasks, src, wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode],
+                     float(cval), row_block, col_block, clip, lo, hi, dst,
+                     work=float(x.size) * (rv + rh + 2))
+        if not last:
+            src = bufs[p % 2].reshape(views[p + 1])
+    if final is out:
+        return out
+    cast_into(out, final)
+    return out
