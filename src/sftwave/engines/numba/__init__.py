@@ -9,6 +9,9 @@ Its parts, each a module with one job:
     final kind, every ``decim``-th sample: the scalogram's throughput engine.
 ``fir_kernels``
     Truncated kernels, with scipy's arithmetic (the small scales).
+``fir_rows``
+    Small-sigma smoothing of float32 and 8/16-bit images, photos and volumes
+    in float32 over blocks of rows, every axis in one or two passes.
 ``wide``
     Gaussians far wider than the signal, by their exact FFT limit.
 ``filters`` / ``scalogram``
@@ -30,7 +33,7 @@ import numpy as np
 from ..._checks import check_input_array
 
 __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
-           "FIR_TAPS_PER_ORDER"]
+           "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
@@ -57,6 +60,20 @@ REFERENCE_THREADS = 2
 #: The engine's cost figure for the plan selectors: the FIR is chosen where its
 #: taps are at most this many per bank order (5.5 / 2 = 2.75).
 FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
+
+#: The figure where the float32 FIR over blocks of rows (:mod:`.fir_rows`) runs the
+#: smoothing: float32 and 8/16-bit input, every axis a FIR.  Its break-even against
+#: the bank on 2048 x 2048 float32 and uint8 images and a 128 x 512 x 512 uint16
+#: volume is at 190 to 200 taps for the bank's 7 frequencies (24 to 25 taps per
+#: order; docs/performance.md, *Small-sigma images*); 20 keeps the choice on the
+#: faster side of it (the FIR up to sigma 20 for those plans).
+ROWS_TAPS_PER_ORDER = 20.0
+
+#: Input and output dtypes of :mod:`.fir_rows` (kept here: importing it loads numba).
+ROWS_INPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16,
+                                                     np.int16, np.bool_))
+ROWS_OUTPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16,
+                                                      np.int16))
 
 
 class NumbaEngine:
@@ -93,6 +110,37 @@ class NumbaEngine:
         2.75
         """
         return FIR_TAPS_PER_ORDER
+
+    def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2) -> float:
+        """The cost figure for smoothing one axis of an ``ndim``-D array of ``dtype`` into ``output``.
+
+        :data:`ROWS_TAPS_PER_ORDER` where the float32 FIR over blocks of rows
+        runs it (order 0, input and output dtypes it takes, its explicit
+        vectors usable, at least two dimensions: a single line is one task,
+        on one thread, where the bank's lanes use them all), else
+        :meth:`fir_taps_per_order`.  By the dtypes and ``ndim`` alone: the
+        same plan on every machine and thread count.
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.fir_taps_per_order_for(np.uint8, None, 0)
+        20.0
+        >>> ENGINE.fir_taps_per_order_for(np.float64, None, 0)
+        2.75
+        """
+        try:
+            dt = np.dtype(dtype)
+            out = (output.dtype if isinstance(output, np.ndarray)
+                   else dt if output is None else np.dtype(output))
+        except TypeError:
+            return FIR_TAPS_PER_ORDER
+        if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
+                or out not in ROWS_OUTPUT_DTYPES):
+            return FIR_TAPS_PER_ORDER
+        from .vectors import usable
+
+        return ROWS_TAPS_PER_ORDER if usable() else FIR_TAPS_PER_ORDER
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
         from . import scalogram

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
+from . import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 from ._jit import kernel, source_index
 from .vectors import LaneVector, _intrinsic, fma, load16, mul, store16
 
@@ -170,7 +171,9 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     nrb = -(-H // row_block)
     ncb = -(-W // col_block)
     span = 2 * rv + 1
-    width = col_block * step            # elements of one ring row
+    # elements between the ring's rows: one row and a cache line or two, so that rows whose
+    # size is a multiple of 4 KiB do not all fall in the same sets of the L1 cache
+    width = col_block * step + 16 + 32 * ((col_block * step) % 1024 == 0)
     ring = np.empty(span * width + 16, dtype=np.float32)
     pad = rh * step + 16                # the padded row's left margin (room for a full vector)
     tmp = np.empty(pad + width + rh * step + 16, dtype=np.float32)
@@ -228,11 +231,10 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
 # ----------------------------------------------------------------------------- driver
 
 #: Input dtypes this path takes (float64 stays on scipy's float64 arithmetic, bit for bit).
-INPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16, np.int16,
-                                                np.bool_))
+INPUT_DTYPES = ROWS_INPUT_DTYPES
 
 #: Output dtypes it writes (float32, or integers whose ends float32 holds exactly).
-OUTPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16, np.int16))
+OUTPUT_DTYPES = ROWS_OUTPUT_DTYPES
 
 #: Trailing elements after the last filtered axis up to which they are its "channels" (taps
 #: that many apart along a row); beyond, the axis is filtered as a vertical one.
