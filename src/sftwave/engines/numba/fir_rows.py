@@ -150,6 +150,15 @@ def _horizontal(tmp, pad, rh, wh, step, ncol, res):
         k += 1
 
 
+#: Output rows filtered together: the vertical pass runs over them strip by strip, so that
+#: the strip of the ring's rows it reads stays in L1 (each converted row is read from L2
+#: once per group instead of once per output row).
+GROUP = 16
+
+#: Bytes of the ring's strip that the vertical pass aims to keep in L1.
+STRIP_BYTES = 24 * 1024
+
+
 @kernel(nogil=True)
 def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_block, col_block,
                    clip, lo_val, hi_val, out3):
@@ -163,6 +172,11 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     pixels)``; with a horizontal pass ``col_block`` is ``W``.  ``clip``: the
     output is an integer dtype, its values are clamped to ``[lo_val,
     hi_val]`` and truncated toward zero.
+
+    Within a task, output rows go in groups of :data:`GROUP`: their new input
+    rows are converted into the ring, the vertical pass runs over the group
+    strip by strip of columns, then each row gets its horizontal pass and is
+    cast into the output.
     """
     outer, H, L = x3.shape
     W = L // step
@@ -171,14 +185,18 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     nrb = -(-H // row_block)
     ncb = -(-W // col_block)
     span = 2 * rv + 1
+    S = span + GROUP                    # ring rows: a group's window
+    cols = col_block * step
     # elements between the ring's rows: one row and a cache line or two, so that rows whose
     # size is a multiple of 4 KiB do not all fall in the same sets of the L1 cache
-    width = col_block * step + 16 + 32 * ((col_block * step) % 1024 == 0)
-    ring = np.empty(span * width + 16, dtype=np.float32)
-    pad = rh * step + 16                # the padded row's left margin (room for a full vector)
-    tmp = np.empty(pad + width + rh * step + 16, dtype=np.float32)
-    res = np.empty(width + 16, dtype=np.float32)
-    slots = np.empty(span, dtype=np.int64)
+    width = cols + 16 + 32 * (cols % 1024 == 0)
+    ring = np.empty(S * width + 16, dtype=np.float32)
+    pad = rh * step + 16                # a padded row's left margin (room for a full vector)
+    rowlen = pad + cols + rh * step + 16
+    vt = np.empty(GROUP * rowlen, dtype=np.float32)
+    res = np.empty(cols + 16, dtype=np.float32)
+    slots = np.empty((GROUP, span), dtype=np.int64)
+    strip = max(64, (STRIP_BYTES // (4 * S)) // 64 * 64)
     fill = np.float32(cval)
     for task in range(lo_task, hi_task):
         o = task // (nrb * ncb)
@@ -189,43 +207,56 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
         k0 = cb * col_block * step
         k1 = min(L, k0 + col_block * step)
         ncol = k1 - k0
-        # rows r0 - rv .. r1 + rv - 1 pass through the ring; row t lies in slot t mod span
-        for t in range(r0 - rv, r1 + rv):
-            slot = ((t % span) + span) % span
-            base = slot * width
-            src = t if 0 <= t < H else source_index(t, H, vmode)
-            if src < 0:
-                for k in range(ncol):
-                    ring[base + k] = fill
-            else:
-                xs = x3[o, src, k0:k1]
-                rr = ring[base:base + ncol]
-                for k in range(ncol):
-                    rr[k] = np.float32(xs[k])
-            i = t - rv                  # the output row whose window this row completes
-            if i < r0:
-                continue
-            for j in range(span):
-                slots[j] = (((i - rv + j) % span + span) % span) * width
-            if rh > 0:
-                _vertical(ring, slots, rv, wv, 0, ncol, tmp, pad)
-                for e in range(1, rh + 1):
-                    sl = source_index(-e, W, hmode)
-                    sr = source_index(W - 1 + e, W, hmode)
-                    for c in range(step):
-                        tmp[pad - e * step + c] = fill if sl < 0 else tmp[pad + sl * step + c]
-                        tmp[pad + (W - 1 + e) * step + c] = (fill if sr < 0
-                                                             else tmp[pad + sr * step + c])
-                _horizontal(tmp, pad, rh, wh, step, ncol, res)
-            else:
-                _vertical(ring, slots, rv, wv, 0, ncol, res, 0)
-            od = out3[o, i, k0:k1]
-            if clip:
-                for k in range(ncol):
-                    od[k] = min(max(res[k], lo_val), hi_val)
-            else:
-                for k in range(ncol):
-                    od[k] = res[k]
+        loaded = r0 - rv                # the next row to convert
+        for g0 in range(r0, r1, GROUP):
+            g1 = min(r1, g0 + GROUP)
+            ng = g1 - g0
+            # convert rows up to g1 - 1 + rv into the ring (row t in slot t mod S)
+            for t in range(loaded, g1 + rv):
+                base = (((t % S) + S) % S) * width
+                src = t if 0 <= t < H else source_index(t, H, vmode)
+                if src < 0:
+                    for k in range(ncol):
+                        ring[base + k] = fill
+                else:
+                    xs = x3[o, src, k0:k1]
+                    rr = ring[base:base + ncol]
+                    for k in range(ncol):
+                        rr[k] = np.float32(xs[k])
+            loaded = g1 + rv
+            for r in range(ng):
+                for j in range(span):
+                    slots[r, j] = (((g0 + r - rv + j) % S + S) % S) * width
+            # the vertical pass, strip by strip, each output row of the group in turn
+            for c0 in range(0, ncol, strip):
+                nc = min(strip, ncol - c0)
+                for r in range(ng):
+                    if rh > 0:
+                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + pad + c0)
+                    else:
+                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + c0)
+            for r in range(ng):
+                i = g0 + r
+                if rh > 0:
+                    p0 = r * rowlen + pad
+                    for e in range(1, rh + 1):
+                        sl = source_index(-e, W, hmode)
+                        sr = source_index(W - 1 + e, W, hmode)
+                        for c in range(step):
+                            vt[p0 - e * step + c] = fill if sl < 0 else vt[p0 + sl * step + c]
+                            vt[p0 + (W - 1 + e) * step + c] = (fill if sr < 0
+                                                               else vt[p0 + sr * step + c])
+                    _horizontal(vt, p0, rh, wh, step, ncol, res)
+                    row = res
+                else:
+                    row = vt[r * rowlen:r * rowlen + ncol]
+                od = out3[o, i, k0:k1]
+                if clip:
+                    for k in range(ncol):
+                        od[k] = min(max(row[k], lo_val), hi_val)
+                else:
+                    for k in range(ncol):
+                        od[k] = row[k]
 
 
 # ----------------------------------------------------------------------------- driver
