@@ -232,3 +232,16 @@ def test_pass_layout():
     assert fir_rows.plan_passes((128, 512, 512), [0, 1, 2]) == [(1, 2), (0, None)]
     assert fir_rows.plan_passes((8, 128, 512, 512), [0, 2, 3]) == [(2, 3), (0, None)]
     assert fir_rows.plan_passes((512, 512), [0]) == [(0, None)]
+
+
+def test_only_smoothing_kernels_take_this_path():
+    """Single taps, derivatives and kernels with non-positive taps keep the float64 path."""
+    assert fir_rows.half_kernel(np.array([3e12])) is None
+    assert fir_rows.half_kernel(np.array([1.0, -2.0, 1.0])) is None
+    assert fir_rows.half_kernel(np.array([0.2, 0.5, 0.3])) is None
+    x = np.array([1, 0, -1, 2], dtype=np.int8)
+    assert sftwave.gaussian_filter1d(x, 0.001, order=4).tolist() == [127, 0, -128, 127]
+    img = _image((30, 40), np.uint16, seed=15)
+    lap = sftwave.gaussian_filter(img, 2.0, order=(2, 0), output=np.float32)
+    ref = sftwave.gaussian_filter(img.astype(np.float64), 2.0, order=(2, 0))
+    assert np.max(np.abs(lap - ref)) <= 1e-6 * np.max(np.abs(ref))

@@ -273,14 +273,27 @@ MAX_CHANNELS = 16
 
 
 def half_kernel(weights: np.ndarray) -> np.ndarray | None:
-    """The centre-first half of a symmetric kernel, each tap repeated 16 times, in float32.
+    """The centre-first half of a smoothing kernel, each tap repeated 16 times, in float32.
 
-    None where the kernel is not symmetric (scipy's test, :func:`.fir_kernels.symmetry`).
+    None where the kernel is not one: fewer than 3 taps (a single tap is a
+    scaling, and this module's "no pass" is a single 1), a tap not positive
+    (a derivative: float32 sums of terms that cancel would lose the accuracy
+    that the float64 path keeps), or not symmetric (scipy's test,
+    :func:`.fir_kernels.symmetry`).  With positive taps the float32 sums
+    round to a few units of 6e-8 of the data's largest magnitude.
+
+    Examples
+    --------
+    >>> half_kernel(np.array([0.25, 0.5, 0.25]))[::16].tolist()
+    [0.5, 0.25]
+    >>> half_kernel(np.array([-1.0, 0.0, 1.0])) is None
+    True
     """
     from .fir_kernels import SYMMETRIC, symmetry
 
     w = np.asarray(weights, dtype=np.float64)
-    if w.ndim != 1 or w.size % 2 == 0 or symmetry(w) != SYMMETRIC:
+    if (w.ndim != 1 or w.size < 3 or w.size % 2 == 0 or not np.all(w > 0)
+            or symmetry(w) != SYMMETRIC):
         return None
     return np.repeat(w[w.size // 2:].astype(np.float32), 16)
 
