@@ -472,7 +472,7 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         return out
     if x.dtype in fir_rows.INPUT_DTYPES and steps:
         fast = _rows_steps(steps)
-        if fast is not None and fir_rows.filter_rows(x, fast, cval, out) is not None:
+        if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
             return out
     # a C-ordered working array: the paths, and so the result's last bits, depend on the
     # values alone, not on the input's layout (a view, a transpose, a reversed array)

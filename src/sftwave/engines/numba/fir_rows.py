@@ -36,11 +36,9 @@ convolution.
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-
-from . import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 from ._jit import kernel, source_index
-from .vectors import LaneVector, _intrinsic, fma, load16, mul, store16
+from .vectors import fma, load16, mul, store16
 
 __all__ = ["separable_rows", "ROW_BLOCK"]
 
@@ -52,30 +50,26 @@ ROW_BLOCK = 32
 RING_ELEMENTS = 1 << 17
 
 
-@_intrinsic
-def add16(typingctx, a, b):
-    """``a + b`` element-wise on two :class:`~.vectors.LaneVector` values."""
-    if not (isinstance(a, LaneVector) and a == b):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.fadd(*args)
-
-    return a(a, b), codegen
+@kernel(inline="always")
+def add16(a, b, one):
+    """``a + b`` on two :class:`~.vectors.LaneVector` values, as ``a * 1 + b`` (exact; one
+    fused multiply-add, which costs what an addition does)."""
+    return fma(a, one, b)
 
 
 @kernel(inline="always")
-def _vertical(ring, slots, rv, wv, base, ncol, tmp, pad):
+def _vertical(ring, slots, rv, wv, base, ncol, tmp, pad, ones):
     """``tmp[pad + k] = sum_j wv_j (row_{-j} + row_{+j})[base + k]`` for ``k < ncol``.
 
     ``slots[j]`` is the offset in ``ring`` of the row ``j - rv`` rows from the
     output row; ``wv`` the half kernel (``wv[0]`` the centre).  Four vectors
     of 16 columns side by side (four independent chains of fused
-    multiply-adds), then one, then single columns.
+    multiply-adds), then one at a time; up to 15 elements past ``ncol`` are
+    read and written (the callers' buffers have that margin).
     """
     c0 = slots[rv]
     k = 0
-    w0 = wv[0]
+    one = load16(ones, 0)
     while k + 64 <= ncol:
         a0 = mul(load16(ring, c0 + base + k), load16(wv, 0))
         a1 = mul(load16(ring, c0 + base + k + 16), load16(wv, 0))
@@ -85,35 +79,31 @@ def _vertical(ring, slots, rv, wv, base, ncol, tmp, pad):
             lo = slots[rv - j] + base + k
             hi = slots[rv + j] + base + k
             w = load16(wv, 16 * j)
-            a0 = fma(add16(load16(ring, lo), load16(ring, hi)), w, a0)
-            a1 = fma(add16(load16(ring, lo + 16), load16(ring, hi + 16)), w, a1)
-            a2 = fma(add16(load16(ring, lo + 32), load16(ring, hi + 32)), w, a2)
-            a3 = fma(add16(load16(ring, lo + 48), load16(ring, hi + 48)), w, a3)
+            a0 = fma(add16(load16(ring, lo), load16(ring, hi), one), w, a0)
+            a1 = fma(add16(load16(ring, lo + 16), load16(ring, hi + 16), one), w, a1)
+            a2 = fma(add16(load16(ring, lo + 32), load16(ring, hi + 32), one), w, a2)
+            a3 = fma(add16(load16(ring, lo + 48), load16(ring, hi + 48), one), w, a3)
         store16(tmp, pad + k, a0)
         store16(tmp, pad + k + 16, a1)
         store16(tmp, pad + k + 32, a2)
         store16(tmp, pad + k + 48, a3)
         k += 64
-    while k + 16 <= ncol:
+    while k < ncol:
+        # the last vector may reach past ncol: into the rows' margins, never stored beyond
+        # them, so every column gets the same operations (the same bits wherever it falls)
         a0 = mul(load16(ring, c0 + base + k), load16(wv, 0))
         for j in range(1, rv + 1):
             a0 = fma(add16(load16(ring, slots[rv - j] + base + k),
-                           load16(ring, slots[rv + j] + base + k)), load16(wv, 16 * j), a0)
+                           load16(ring, slots[rv + j] + base + k), one), load16(wv, 16 * j), a0)
         store16(tmp, pad + k, a0)
         k += 16
-    while k < ncol:
-        a = ring[c0 + base + k] * w0
-        for j in range(1, rv + 1):
-            a = np.float32(a + (ring[slots[rv - j] + base + k] + ring[slots[rv + j] + base + k])
-                           * wv[16 * j])
-        tmp[pad + k] = a
-        k += 1
 
 
 @kernel(inline="always")
-def _horizontal(tmp, pad, rh, wh, step, ncol, res):
+def _horizontal(tmp, pad, rh, wh, step, ncol, res, ones):
     """``res[k] = sum_j wh_j (tmp[pad + k - j step] + tmp[pad + k + j step])`` for ``k < ncol``."""
     k = 0
+    one = load16(ones, 0)
     while k + 64 <= ncol:
         c = pad + k
         a0 = mul(load16(tmp, c), load16(wh, 0))
@@ -124,30 +114,24 @@ def _horizontal(tmp, pad, rh, wh, step, ncol, res):
             lo = c - j * step
             hi = c + j * step
             w = load16(wh, 16 * j)
-            a0 = fma(add16(load16(tmp, lo), load16(tmp, hi)), w, a0)
-            a1 = fma(add16(load16(tmp, lo + 16), load16(tmp, hi + 16)), w, a1)
-            a2 = fma(add16(load16(tmp, lo + 32), load16(tmp, hi + 32)), w, a2)
-            a3 = fma(add16(load16(tmp, lo + 48), load16(tmp, hi + 48)), w, a3)
+            a0 = fma(add16(load16(tmp, lo), load16(tmp, hi), one), w, a0)
+            a1 = fma(add16(load16(tmp, lo + 16), load16(tmp, hi + 16), one), w, a1)
+            a2 = fma(add16(load16(tmp, lo + 32), load16(tmp, hi + 32), one), w, a2)
+            a3 = fma(add16(load16(tmp, lo + 48), load16(tmp, hi + 48), one), w, a3)
         store16(res, k, a0)
         store16(res, k + 16, a1)
         store16(res, k + 32, a2)
         store16(res, k + 48, a3)
         k += 64
-    while k + 16 <= ncol:
+    while k < ncol:
+        # the last vector may reach past ncol (see _vertical)
         c = pad + k
         a0 = mul(load16(tmp, c), load16(wh, 0))
         for j in range(1, rh + 1):
-            a0 = fma(add16(load16(tmp, c - j * step), load16(tmp, c + j * step)),
+            a0 = fma(add16(load16(tmp, c - j * step), load16(tmp, c + j * step), one),
                      load16(wh, 16 * j), a0)
         store16(res, k, a0)
         k += 16
-    while k < ncol:
-        c = pad + k
-        a = tmp[c] * wh[0]
-        for j in range(1, rh + 1):
-            a = np.float32(a + (tmp[c - j * step] + tmp[c + j * step]) * wh[16 * j])
-        res[k] = a
-        k += 1
 
 
 #: Output rows filtered together: the vertical pass runs over them strip by strip, so that
@@ -198,6 +182,7 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     slots = np.empty((GROUP, span), dtype=np.int64)
     strip = max(64, (STRIP_BYTES // (4 * S)) // 64 * 64)
     fill = np.float32(cval)
+    ones = np.ones(16, dtype=np.float32)
     for task in range(lo_task, hi_task):
         o = task // (nrb * ncb)
         rb = (task // ncb) % nrb
@@ -232,9 +217,9 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
                 nc = min(strip, ncol - c0)
                 for r in range(ng):
                     if rh > 0:
-                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + pad + c0)
+                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + pad + c0, ones)
                     else:
-                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + c0)
+                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + c0, ones)
             for r in range(ng):
                 i = g0 + r
                 if rh > 0:
@@ -246,7 +231,7 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
                             vt[p0 - e * step + c] = fill if sl < 0 else vt[p0 + sl * step + c]
                             vt[p0 + (W - 1 + e) * step + c] = (fill if sr < 0
                                                                else vt[p0 + sr * step + c])
-                    _horizontal(vt, p0, rh, wh, step, ncol, res)
+                    _horizontal(vt, p0, rh, wh, step, ncol, res, ones)
                     row = res
                 else:
                     row = vt[r * rowlen:r * rowlen + ncol]
@@ -339,16 +324,16 @@ def plan_passes(shape: tuple[int, ...], axes: list[int]) -> list[tuple[int | Non
     return passes
 
 
-def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray) -> np.ndarray | None:
+def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -> np.ndarray | None:
     """Filter ``x`` along the steps' axes with this module's kernels, into ``out``.
 
     ``steps``: ``(axis, weights, mode)`` with ``weights`` from
-    :func:`half_kernel`.  Returns ``out``, or None where the layout does not
+    :func:`half_kernel`.  ``cast_into(out, values)``: the engine's cast, for
+    an ``out`` the kernel cannot write itself.  Returns ``out``, or None where the layout does not
     suit (an axis twice, a view numpy cannot reshape without a copy): the
     caller takes its own path, nothing was written.
     """
     from .._boundary import MODE_CODES
-    from .filters import cast_into
     from .pool import parallel_for
 
     shape = x.shape
