@@ -470,7 +470,7 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
         out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
-    if x.dtype in fir_rows.INPUT_DTYPES and steps:
+    if x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps:
         fast = _rows_steps(steps)
         if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
             return out

@@ -7,12 +7,12 @@ this module filters in float32 on explicit 16-lane vectors
 (:mod:`.vectors`), with a symmetric kernel's taps folded (``(x[i-j] +
 x[i+j]) w_j``, each sum added by one fused multiply-add):
 
-* The input is viewed as ``(outer, H, W, C)``: ``H`` the *vertical* axis (a
+* The input is viewed as ``(outer, H, W * C)``: ``H`` the *vertical* axis (a
   non-last axis: every tap is a whole row ``y[i, :] += w_k x[i + k, :]``,
   vectorised along the contiguous row), ``W`` the *horizontal* axis (taps
-  ``C`` elements apart along a contiguous row: ``C`` is 1 for a grey image, 3
-  for an RGB photo whose channels are not filtered) and ``C`` the axes after
-  it, not filtered.
+  ``C`` elements apart along the row: ``C`` is 1 for a grey image, 3 for an
+  RGB photo whose channels are not filtered) and ``C`` the elements of the
+  axes after it, not filtered (:func:`plan_passes`).
 * A task is a block of output rows of one plane (and, without a horizontal
   pass, a block of columns).  Its input rows are converted to float32 one at a
   time into a ring of ``2 R + 1`` rows that stays in cache (no float64 or
@@ -328,10 +328,12 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
     """Filter ``x`` along the steps' axes with this module's kernels, into ``out``.
 
     ``steps``: ``(axis, weights, mode)`` with ``weights`` from
-    :func:`half_kernel`.  ``cast_into(out, values)``: the engine's cast, for
-    an ``out`` the kernel cannot write itself.  Returns ``out``, or None where the layout does not
-    suit (an axis twice, a view numpy cannot reshape without a copy): the
-    caller takes its own path, nothing was written.
+    :func:`half_kernel`; ``out`` of a dtype in :data:`OUTPUT_DTYPES`.
+    ``cast_into(out, values)``: the engine's cast, for an ``out`` the kernel
+    cannot write itself (one that overlaps ``x``, or a layout numpy cannot
+    view as the passes need).  Returns ``out``, or None where the layout does
+    not suit (an axis twice, an input numpy cannot reshape without a copy):
+    the caller takes its own path, nothing was written.
     """
     from .._boundary import MODE_CODES
     from .pool import parallel_for
@@ -343,7 +345,7 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
     passes = plan_passes(shape, list(by_axis))
     views = []
     steps_: list[int] = []
-    for p, (va, ha) in enumerate(passes):
+    for va, ha in passes:
         if ha is not None:
             lead = va if va is not None else ha
             s3 = (_prod(shape[:lead]), shape[va] if va is not None else 1, _prod(shape[ha:]))
@@ -356,10 +358,11 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
     if src is None:
         return None
     final = out
-    direct = out.dtype in OUTPUT_DTYPES and not np.may_share_memory(out, x)
-    out3 = _view(out, views[-1]) if direct else None
+    if out.dtype not in OUTPUT_DTYPES:
+        return None
+    out3 = None if np.may_share_memory(out, x) else _view(out, views[-1])
     if out3 is None:
-        final = np.empty(shape, dtype=out.dtype if out.dtype in OUTPUT_DTYPES else np.float32)
+        final = np.empty(shape, dtype=out.dtype)
         out3 = final.reshape(views[-1])
     bufs: list[np.ndarray] = []
     for p, (va, ha) in enumerate(passes):
