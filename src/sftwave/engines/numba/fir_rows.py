@@ -45,6 +45,9 @@ __all__ = ["separable_rows", "ROW_BLOCK"]
 #: Output rows of one plane in one task (a fused vertical and horizontal pass).
 ROW_BLOCK = 32
 
+#: Tasks (column blocks) from which a vertical-only pass runs whole columns, not row blocks.
+MIN_TASKS = 32
+
 #: Elements of the ring of converted rows that a task aims to keep (float32: 512 KiB), which
 #: sets the column block of a vertical-only pass.
 RING_ELEMENTS = 1 << 17
@@ -385,6 +388,10 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
             col_block = max(64, (RING_ELEMENTS // (2 * rv + 1)) // 64 * 64)
             col_block = min(W, col_block)
         row_block = max(ROW_BLOCK, 2 * rv)
+        if ha is None and outer * -(-W // col_block) >= MIN_TASKS:
+            # enough column blocks to share out: each runs all its rows, and reads every
+            # input row once (row blocks would read their 2 R halo rows twice)
+            row_block = H
         tasks = outer * -(-H // row_block) * -(-W // col_block)
         clip = dst.dtype.kind in "iu"
         lo = hi = np.float32(0)
