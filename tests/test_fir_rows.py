@@ -229,8 +229,9 @@ def test_auto_prefers_this_fir_by_counts():
 
 def test_pass_layout():
     assert fir_rows.plan_passes((2000, 3000, 3), [0, 1]) == [(0, 1)]
-    assert fir_rows.plan_passes((128, 512, 512), [0, 1, 2]) == [(1, 2), (0, None)]
-    assert fir_rows.plan_passes((8, 128, 512, 512), [0, 2, 3]) == [(2, 3), (0, None)]
+    assert fir_rows.plan_passes((128, 512, 512), [0, 1, 2]) == [(0, None), (1, 2)]
+    assert fir_rows.plan_passes((8, 128, 512, 512), [0, 2, 3]) == [(0, None), (2, 3)]
+    assert fir_rows.plan_passes((30, 64, 48), [1, 0]) == [(0, None), (1, None)]
     assert fir_rows.plan_passes((512, 512), [0]) == [(0, None)]
 
 

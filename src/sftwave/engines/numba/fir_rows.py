@@ -304,27 +304,30 @@ def plan_passes(shape: tuple[int, ...], axes: list[int]) -> list[tuple[int | Non
 
     The last filtered axis is horizontal where at most :data:`MAX_CHANNELS`
     elements follow it, fused with the axis before it if that one is filtered
-    too; every other filtered axis is a vertical pass of its own, after it.
+    too; every other filtered axis is a vertical pass of its own.  The axes
+    are filtered in increasing order, as scipy and :func:`sftwave.dask.gaussian_filter`
+    (one axis at a time, in float32 where this path runs) filter them: the
+    same roundings in the same order, so the same bits.
 
     Examples
     --------
     >>> plan_passes((2000, 3000, 3), [0, 1])        # an RGB photo
     [(0, 1)]
     >>> plan_passes((128, 512, 512), [0, 1, 2])     # a volume
-    [(1, 2), (0, None)]
+    [(0, None), (1, 2)]
     >>> plan_passes((512, 512), [0])
     [(0, None)]
     """
     axes = sorted(axes)
     b = axes[-1]
-    passes: list[tuple[int | None, int | None]] = []
+    last: list[tuple[int | None, int | None]] = []
     rest = axes
     if _prod(shape[b + 1:]) <= MAX_CHANNELS:
         a = b - 1 if (len(axes) > 1 and axes[-2] == b - 1) else None
-        passes.append((a, b))
+        last = [(a, b)]
         rest = [k for k in axes if k not in (a, b)]
-    passes.extend((k, None) for k in reversed(rest))
-    return passes
+    passes: list[tuple[int | None, int | None]] = [(k, None) for k in rest]
+    return passes + last
 
 
 def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -> np.ndarray | None:
