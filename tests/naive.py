@@ -19,6 +19,7 @@ __all__ = [
     "exact_support",
     "exact_gaussian_filter1d",
     "rel_rmse",
+    "dense_correlate1d",
     "kernel_rel_error",
     "exact_morlet",
     "exact_morlet_transform",
@@ -239,3 +240,21 @@ def reach(n, bad, left, right, mode):
     lo, hi = min(left, 2 * n + 2), min(right, 2 * n + 2)
     ext = extend(ind, lo, hi, mode, 0.0)
     return np.convolve(ext, np.ones(lo + hi + 1), mode="valid") > 0.5
+
+
+def dense_correlate1d(x, weights, axis=-1, mode="reflect", cval=0.0):
+    """``y[n] = sum_j weights[j] x_ext[n + j - c]`` along ``axis`` (``c = len(weights) // 2``), float64.
+
+    scipy.ndimage.correlate1d's definition for an odd kernel, summed directly
+    over the extended line (:func:`extend`), one tap at a time.
+    """
+    x = np.moveaxis(np.asarray(x, dtype=np.float64), axis, -1)
+    w = np.asarray(weights, dtype=np.float64)
+    c = w.size // 2
+    out = np.zeros(x.shape)
+    n = x.shape[-1]
+    for idx in np.ndindex(x.shape[:-1]):
+        xe = extend(x[idx], c, c, mode, cval)
+        for j in range(w.size):
+            out[idx] += w[j] * xe[j:j + n]
+    return np.moveaxis(out, -1, axis)

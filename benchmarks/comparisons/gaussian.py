@@ -27,6 +27,7 @@ import scipy.signal
 import sftwave
 from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE, FIR_TAPS_PER_ORDER
 from sftwave.engines.numba import bank as numba_bank
+from sftwave.engines.numba import fir_rows
 from sftwave.plans import FIRPlan, WidePlan, select_gaussian
 
 from .common import alternate, anchor, load_average, measure, rel_rmse, timed_ms
@@ -210,7 +211,7 @@ def gaussian2d(quick: bool) -> dict:
     dst = np.empty_like(img)
     memcpy, _ = timed_ms(lambda: np.copyto(dst, img), repeats=reps)
     rows = []
-    for sigma in (2.0, 8.0, 32.0, 128.0):
+    for sigma in (2.0, 4.0, 8.0, 32.0, 128.0):
         ref = reference2d(img, sigma)
         ksize = 2 * int(4.0 * sigma + 0.5) + 1  # scipy's radius at truncate=4
         slow_reps = 3 if (sigma >= 128 and not quick) else reps
@@ -220,7 +221,7 @@ def gaussian2d(quick: bool) -> dict:
         row.update({
             "sigma": sigma,
             "opencv_ksize": ksize,
-            "sftwave_path": _path_name(sigma, 0),
+            "sftwave_path": _auto_path(img, sigma),
             "sftwave": sft,
             "scipy": sci,
             "ratio_scipy_over_sftwave": sci["median_ms"] / sft["median_ms"],
@@ -256,6 +257,13 @@ def gaussian2d(quick: bool) -> dict:
                                             borderType=getattr(cv2, name)), sp)
             for name in ("BORDER_REFLECT", "BORDER_REFLECT_101")
         }
+        # BORDER_REFLECT_101 (d c b | a b c d) is scipy's 'mirror'
+        mp = ndi.gaussian_filter(small.astype(np.float64), 6.0, mode="mirror")
+        out["border_check_rel_rmse_vs_scipy_mirror"] = {
+            name: rel_rmse(cv2.GaussianBlur(small.astype(np.float64), (k6, k6), 6.0, 6.0,
+                                            borderType=getattr(cv2, name)), mp)
+            for name in ("BORDER_REFLECT", "BORDER_REFLECT_101")
+        }
     return out
 
 
@@ -283,6 +291,66 @@ def _simpleitk(img: np.ndarray, sigma: float, reps: int) -> dict:
     }
 
 
+def photo(shape: tuple[int, int], seed: int = 11) -> np.ndarray:
+    """A photo-like RGB uint8 image: smooth shading, hard-edged shapes, fine texture and noise.
+
+    The camera image (:func:`test_image`) resized for the luminance where it is
+    available, tinted per channel; discs and bars with hard edges; a woven
+    texture; sensor noise.
+    """
+    h, w = shape
+    rng = np.random.default_rng(seed)
+    lum = test_image(max(h, w))[0][:h, :w] / 255.0
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    for c, (tint, phase) in enumerate(((1.0, 0.0), (0.8, 1.0), (0.6, 2.0))):
+        img[..., c] = tint * lum + 0.15 * np.sin(xx / 37.0 + phase) * np.cos(yy / 53.0)
+    for _ in range(12):                                     # hard-edged discs and bars
+        cy, cx, r = rng.uniform(0, h), rng.uniform(0, w), rng.uniform(0.03, 0.12) * min(h, w)
+        disc = (yy - cy) ** 2 + (xx - cx) ** 2 < r * r
+        img[disc] = rng.uniform(0, 1, 3)
+        y0 = int(rng.uniform(0, h))
+        img[y0:y0 + int(r / 4), :] = rng.uniform(0, 1, 3)
+    img += 0.08 * (np.sin(xx * 1.3) * np.sin(yy * 1.7))[..., None]      # fine texture
+    img += 0.03 * rng.standard_normal(img.shape).astype(np.float32)      # sensor noise
+    return (255.0 * np.clip(img, 0.0, 1.0)).astype(np.uint8)
+
+
+def _auto_path(a: np.ndarray, sigma) -> str:
+    """What ``method='auto'`` runs for ``gaussian_filter(a, sigma)`` (per filtered axis).
+
+    'fir32-rows': the float32 FIR over blocks of rows (every axis a FIR, a dtype it takes);
+    'fir': scipy's float64 arithmetic; 'bank:<method>'.
+    """
+    sig = np.broadcast_to(np.asarray(sigma, dtype=float), (a.ndim,))
+    names = set()
+    for ax, s in enumerate(sig):
+        if s <= 1e-15:
+            continue
+        cost = ENGINE.fir_taps_per_order_for(a.dtype, None, 0, a.ndim)
+        plan = select_gaussian(float(s), 0, n=a.shape[ax], wide=True, fir_taps_per_order=cost)
+        names.add("fir" if isinstance(plan, FIRPlan)
+                  else "wide" if isinstance(plan, WidePlan)
+                  else f"bank:{numba_bank.resolve_method('auto')}")
+    if names == {"fir"} and a.dtype in fir_rows.INPUT_DTYPES and a.ndim >= 2:
+        return "fir32-rows"
+    return "+".join(sorted(names))
+
+
+def _opencv_call(cv2, a: np.ndarray, sigma):
+    """OpenCV's GaussianBlur at scipy's radius (truncate 4) and BORDER_REFLECT (scipy's 'reflect'),
+    for a 2-D image or an image with channels last (sigma 0 on them); None otherwise."""
+    sig = np.broadcast_to(np.asarray(sigma, dtype=float), (a.ndim,))
+    if a.ndim == 3 and (sig[2] != 0 or a.shape[2] > 4):
+        return None
+    if a.ndim not in (2, 3) or a.dtype not in (np.uint8, np.uint16, np.float32):
+        return None
+    sy, sx = float(sig[0]), float(sig[1])
+    ky, kx = 2 * int(4.0 * sy + 0.5) + 1, 2 * int(4.0 * sx + 0.5) + 1
+    return partial(cv2.GaussianBlur, a, (kx, ky), sigmaX=sx, sigmaY=sy,
+                   borderType=cv2.BORDER_REFLECT)
+
+
 def everyday(quick: bool) -> dict:
     """Everyday Gaussian calls: small-sigma images of every dtype, a volume, a strided view."""
     rng = np.random.default_rng(3)
@@ -303,27 +371,75 @@ def everyday(quick: bool) -> dict:
         ("1-D float64, sigma 128, truncate 8", line, 128.0, {"truncate": 8.0}),
         ("1-D float64, sigma 128", line, 128.0, {}),
     ]
+    # the rows of the small-sigma targets: 2048 x 2048 images, an RGB photo, volumes
+    big = test_image(256 if quick else 2048)[0]
+    for s in (2.0, 4.0, 8.0):
+        cases.append((f"2-D float32 {big.shape[0]}, sigma {s:g}", big, s, {}))
+    big8 = np.round(big).clip(0, 255).astype(np.uint8)
+    for s in (1.0, 2.0, 4.0):
+        cases.append((f"2-D uint8 {big.shape[0]}, sigma {s:g}", big8, s, {}))
+    rgb = photo((300, 200) if quick else (3000, 2000))
+    for s in (1.0, 2.0, 4.0):
+        cases.append((f"RGB photo uint8, sigma ({s:g}, {s:g}, 0)", rgb, (s, s, 0.0), {}))
+    vshape = (16, 64, 64) if quick else (128, 512, 512)
+    v32 = rng.random(vshape, dtype=np.float32).cumsum(2, dtype=np.float32)
+    v32 = (v32 / v32.max()).astype(np.float32)
+    v16 = (v32 * 4095).astype(np.uint16)                 # a 12-bit scanner's range
+    for vol, name in ((v32, "float32"), (v16, "uint16")):
+        for s in (1.0, 2.0, 3.0, 4.0, (1.0, 3.0, 3.0)):
+            label = f"volume {name}, sigma {s if isinstance(s, tuple) else f'{s:g}'}"
+            cases.append((label, vol, s, {"heavy": True}))
+    strided = np.concatenate([v16, v16], axis=2)[:, ::2, ::2] if not quick else v16[:, ::2, ::2]
+    cases.append(("volume uint16 strided view [:, ::2, ::2], sigma 2", strided, 2.0, {"heavy": True}))
     cv2 = anchor("OpenCV")
     res: dict = {"load_start": load_average(), "cases": []}
     for label, a, sigma, kw in cases:
+        kw = dict(kw)
+        heavy = kw.pop("heavy", False)
         fn = sftwave.gaussian_filter1d if a.ndim == 1 else sftwave.gaussian_filter
         ref = ndi.gaussian_filter1d if a.ndim == 1 else ndi.gaussian_filter
         calls = {"sftwave": partial(fn, a, sigma, **kw), "scipy": partial(ref, a, sigma, **kw)}
-        if cv2 is not None and a.ndim == 2 and a.dtype == np.float32 and not kw:
-            r = int(4.0 * sigma + 0.5)
-            calls["OpenCV"] = partial(cv2.GaussianBlur, a, (2 * r + 1, 2 * r + 1), sigma,
-                                      borderType=cv2.BORDER_REFLECT)
-        t = alternate(calls, 3 if quick else 9)
-        exact = ref(a.astype(np.float64), sigma, truncate=12.0)
-        got = fn(a, sigma, **kw).astype(np.float64)
-        mine = ref(a, sigma, **kw).astype(np.float64)
-        res["cases"].append({"case": label, "shape": list(a.shape), "dtype": str(a.dtype),
-                             "times": t,
-                             "scipy_over_sftwave": t["scipy"]["median_s"] / t["sftwave"]["median_s"],
-                             "opencv_over_sftwave": (t["OpenCV"]["median_s"] / t["sftwave"]["median_s"]
-                                                     if "OpenCV" in t else None),
-                             "error_sftwave": rel_rmse(got, exact),
-                             "error_scipy": rel_rmse(mine, exact)})
+        ocv = _opencv_call(cv2, a, sigma) if cv2 is not None and not kw else None
+        if ocv is not None:
+            calls["OpenCV"] = ocv
+        if heavy:
+            # the forced methods too: 'auto' must be within 10 % of the best of them
+            for m in ("fir", "bank"):
+                try:
+                    fn(a[:2], sigma, method=m)      # the bank has no plan at the smallest sigmas
+                except ValueError:
+                    continue
+                calls[f"sftwave {m}"] = partial(fn, a, sigma, method=m)
+        t = alternate(calls, 3 if (quick or heavy) else 9)
+        if heavy:
+            # volumes: no float64 reference at truncate 12 (minutes each); tests/test_fir_rows.py
+            # checks this path's accuracy against dense float64 sums
+            exact = got = mine = None
+        else:
+            exact = ref(a.astype(np.float64), sigma, truncate=12.0)
+            got = fn(a, sigma, **kw).astype(np.float64)
+            mine = ref(a, sigma, **kw).astype(np.float64)
+        row = {"case": label, "shape": list(a.shape), "dtype": str(a.dtype),
+               "path": _auto_path(a, sigma) if a.ndim > 1 and not kw else None,
+               "times": t,
+               "scipy_over_sftwave": t["scipy"]["median_s"] / t["sftwave"]["median_s"],
+               "opencv_over_sftwave": (t["OpenCV"]["median_s"] / t["sftwave"]["median_s"]
+                                       if "OpenCV" in t else None),
+               "error_sftwave": None if heavy else rel_rmse(got, exact),
+               "error_scipy": None if heavy else rel_rmse(mine, exact)}
+        if ocv is not None and not heavy:
+            row["error_opencv"] = rel_rmse(ocv().astype(np.float64), exact)
+        if heavy:
+            forced = {k.split()[1]: t[k]["median_s"] for k in ("sftwave fir", "sftwave bank")
+                      if k in t}
+            best = min(forced, key=forced.get)
+            row["best_forced"] = best
+            # what 'auto' runs, as a forced method: the same computation when they agree (then
+            # their times differ by the machine's noise alone)
+            row["auto_method"] = "fir" if row["path"] in ("fir", "fir32-rows") else (
+                "bank" if row["path"] and row["path"].startswith("bank") else row["path"])
+            row["auto_over_best_forced"] = t["sftwave"]["median_s"] / forced[best]
+        res["cases"].append(row)
     res["load_end"] = load_average()
     return res
 

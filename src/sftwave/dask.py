@@ -191,6 +191,37 @@ def gaussian_filter1d(input: ArrayLike, sigma: float, axis: int = -1, order: int
                          meta=np.empty((0,) * x.ndim, dtype))
 
 
+def _rows_in_memory(x: Any, dtype: np.dtype, axes, sigmas, orders, truncate: float,
+                    kwargs: dict) -> bool:
+    """Whether :func:`sftwave.gaussian_filter` in memory runs these axes on the CPU engine's
+    float32 FIR over blocks of rows (:mod:`sftwave.engines.numba.fir_rows`): an 8/16-bit or
+    bool input smoothed by FIRs, whose work is then float32 (float32 input is float32 anyway)."""
+    from .engines.numba import ENGINE
+    from .engines.numba._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
+
+    if (x.dtype not in ROWS_INPUT_DTYPES or dtype not in ROWS_OUTPUT_DTYPES
+            or set(kwargs) - {"method"} or kwargs.get("method", "auto") not in ("auto", "fir")):
+        return False
+    from .engines.numba.fir_rows import half_kernel
+    from .engines.numba.vectors import usable
+    from .plans import FIRPlan, select_gaussian
+
+    if not usable():
+        return False
+    for ax, s, o in zip(axes, sigmas, orders):
+        if float(s) <= 1e-15:
+            continue
+        if int(o) != 0:
+            return False
+        plan = select_gaussian(float(s), 0, truncate=truncate, method=kwargs.get("method", "auto"),
+                               n=int(x.shape[ax]), wide=True,
+                               fir_taps_per_order=ENGINE.fir_taps_per_order_for(x.dtype, dtype, 0,
+                                                                                x.ndim))
+        if not isinstance(plan, FIRPlan) or half_kernel(plan.kernel[::-1]) is None:
+            return False
+    return True
+
+
 def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int | Sequence[int] = 0,
                     output: DTypeLike | None = None, mode: str | Sequence[str] = "reflect",
                     cval: float | complex = 0.0, truncate: float = 4.0, *,
@@ -224,6 +255,8 @@ def gaussian_filter(input: ArrayLike, sigma: float | Sequence[float], order: int
         np.dtype(np.complex128) if x.dtype.kind == "c" else np.dtype(np.float64))
     if x.dtype == np.complex64:
         work = np.dtype(np.complex64)
+    if work == np.float64 and _rows_in_memory(x, dtype, axes, sigmas, orders, truncate, kwargs):
+        work = np.dtype(np.float32)     # as the in-memory filter computes it: the same bits
     y = x
     for ax, s, o, m in zip(axes, sigmas, orders, modes):
         if float(s) <= 1e-15:

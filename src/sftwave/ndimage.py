@@ -89,12 +89,16 @@ _ZERO_SIGMA = 1e-15
 
 
 def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncate: float,
-               radius: int | None, method: str, transform: str, tol: float | None
-               ) -> SFTPlan | FIRPlan | WidePlan:
+               radius: int | None, method: str, transform: str, tol: float | None,
+               dtypes: tuple[Any, Any, int] | None = None) -> SFTPlan | FIRPlan | WidePlan:
+    # the engine's cost figure; the CPU engine's depends on the input and output dtypes
+    # (its float32 FIR over blocks of rows for float32 and 8/16-bit images)
+    by_dtype = getattr(eng, "fir_taps_per_order_for", None)
+    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2]) if by_dtype is not None and dtypes is not None
+            else eng.fir_taps_per_order())
     return select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
-                           fir_taps_per_order=eng.fir_taps_per_order(),
-                           wide=engines.CAPABILITIES[name].wide)
+                           fir_taps_per_order=cost, wide=engines.CAPABILITIES[name].wide)
 
 
 def _check_nan_policy(nan_policy: Any, min_weight: Any) -> tuple[str, float]:
@@ -190,7 +194,8 @@ def gaussian_filter1d(
     axis = check_axis(axis, len(x.shape))
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
     plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
-                      radius=radius, method=method, transform=transform, tol=tol)
+                      radius=radius, method=method, transform=transform, tol=tol,
+                      dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
     return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output, bank_method=bank_method,
                 nan_policy=nan_policy, min_weight=min_weight)
 
@@ -272,7 +277,8 @@ def gaussian_filter(
         if s <= _ZERO_SIGMA:
             continue        # scipy's rule: not filtered, whatever the order
         plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
-                          method=method, transform=transform, tol=tol)
+                          method=method, transform=transform, tol=tol,
+                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
         steps.append((ax, plan, m))
     return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
                 nan_policy=nan_policy, min_weight=min_weight)

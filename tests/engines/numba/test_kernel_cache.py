@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     from numba.core.registry import CPUDispatcher
     import sftwave.engines.numba as engine_pkg
     from sftwave.engines.numba import (bank_kernels, fir_kernels, lane_kernels, wide, _jit,
-                                       filters, lanes, bank, scalogram)
+                                       filters, lanes, bank, scalogram, fir_rows)
 
     rng = np.random.default_rng(0)
     x = np.cumsum(rng.standard_normal((3, 2000)), axis=-1)
@@ -40,7 +40,7 @@ CHILD = textwrap.dedent(
 
     report = {}
     for mod in (bank_kernels, fir_kernels, lane_kernels, wide, _jit, filters, lanes, bank,
-                scalogram):
+                scalogram, fir_rows):
         for name, obj in vars(mod).items():
             if isinstance(obj, CPUDispatcher) and obj.__module__ == mod.__name__:
                 s = obj.stats

@@ -9,6 +9,9 @@ Its parts, each a module with one job:
     final kind, every ``decim``-th sample: the scalogram's throughput engine.
 ``fir_kernels``
     Truncated kernels, with scipy's arithmetic (the small scales).
+``fir_rows``
+    Small-sigma smoothing of float32 and 8/16-bit images, photos and volumes
+    in float32 over blocks of rows, every axis in one or two passes.
 ``spectral``
     The exact Morlet wavelet by FFT (short signals with many scales).
 ``wide``
@@ -30,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from ..._checks import check_input_array
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER
 
 __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
-           "FIR_TAPS_PER_ORDER", "FFT_POINT_COST"]
+           "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "FFT_POINT_COST"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
@@ -126,6 +130,37 @@ class NumbaEngine:
         True
         """
         return FFT_POINT_COST
+
+    def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2) -> float:
+        """The cost figure for smoothing one axis of an ``ndim``-D array of ``dtype`` into ``output``.
+
+        :data:`ROWS_TAPS_PER_ORDER` where the float32 FIR over blocks of rows
+        runs it (order 0, input and output dtypes it takes, its explicit
+        vectors usable, at least two dimensions: a single line is one task,
+        on one thread, where the bank's lanes use them all), else
+        :meth:`fir_taps_per_order`.  By the dtypes and ``ndim`` alone: the
+        same plan on every machine and thread count.
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.fir_taps_per_order_for(np.uint8, None, 0)
+        20.0
+        >>> ENGINE.fir_taps_per_order_for(np.float64, None, 0)
+        2.75
+        """
+        try:
+            dt = np.dtype(dtype)
+            out = (output.dtype if isinstance(output, np.ndarray)
+                   else dt if output is None else np.dtype(output))
+        except TypeError:
+            return FIR_TAPS_PER_ORDER
+        if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
+                or out not in ROWS_OUTPUT_DTYPES):
+            return FIR_TAPS_PER_ORDER
+        from .vectors import usable
+
+        return ROWS_TAPS_PER_ORDER if usable() else FIR_TAPS_PER_ORDER
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
         from . import scalogram

@@ -22,7 +22,7 @@ import numpy as np
 from ..._checks import output_array
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
 from .._boundary import MODE_CODES
-from . import bank, lanes
+from . import bank, fir_rows, lanes
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
 from ._jit import kernel
@@ -438,6 +438,25 @@ def cast_into(out: np.ndarray, values: np.ndarray) -> None:
         np.copyto(out, values, casting="unsafe")
 
 
+def _rows_steps(steps) -> list | None:
+    """The steps as :func:`.fir_rows.filter_rows` takes them, or None where it does not apply.
+
+    Every step a symmetric FIR that is not a derivative (:func:`zero_sum`: those keep the
+    float64 path and its removal of offsets), and the explicit vectors usable.
+    """
+    from .vectors import usable
+
+    fast = []
+    for axis, plan, mode in steps:
+        if not isinstance(plan, FIRPlan) or np.iscomplexobj(plan.kernel) or zero_sum(plan):
+            return None
+        half = fir_rows.half_kernel(plan.kernel[::-1])
+        if half is None:
+            return None
+        fast.append((axis, half, mode))
+    return fast if usable() else None
+
+
 def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
     complex_input = x.dtype.kind == "c"
     out = output_array(output, x)
@@ -451,6 +470,10 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
         out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
+    if x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps:
+        fast = _rows_steps(steps)
+        if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
+            return out
     # a C-ordered working array: the paths, and so the result's last bits, depend on the
     # values alone, not on the input's layout (a view, a transpose, a reversed array)
     work = np.asarray(x, dtype=_work_dtype(x.dtype), order="C")
