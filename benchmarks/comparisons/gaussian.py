@@ -25,9 +25,8 @@ import scipy.ndimage as ndi
 import scipy.signal
 
 import sftwave
-from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE, FIR_TAPS_PER_ORDER
+from sftwave.engines.numba import DIRECT_TAPS_PER_ORDER, ENGINE, FIR_TAPS_PER_ORDER, fir_rows
 from sftwave.engines.numba import bank as numba_bank
-from sftwave.engines.numba import fir_rows
 from sftwave.plans import FIRPlan, WidePlan, select_gaussian
 
 from .common import alternate, anchor, load_average, measure, rel_rmse, timed_ms

@@ -36,8 +36,9 @@ convolution.
 from __future__ import annotations
 
 import numpy as np
-from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
+
 from ._jit import kernel, source_index
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 from .vectors import fma, load16, mul, store16
 
 __all__ = ["separable_rows", "ROW_BLOCK"]
