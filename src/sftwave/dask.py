@@ -191,7 +191,7 @@ def gaussian_filter1d(input: ArrayLike, sigma: float, axis: int = -1, order: int
                          meta=np.empty((0,) * x.ndim, dtype))
 
 
-def _rows_in_memory(x: Any, dtype: np.dtype, axes, sigmas, orders, truncate: float,
+def _rows_in_memory(x: Any, dtype: np.dtype, axes: Any, sigmas: Any, orders: Any, truncate: float,
                     kwargs: dict) -> bool:
     """Whether :func:`sftwave.gaussian_filter` in memory runs these axes on the CPU engine's
     float32 FIR over blocks of rows (:mod:`sftwave.engines.numba.fir_rows`): an 8/16-bit or
@@ -308,7 +308,7 @@ def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> tuple[int, np.
     return int(reach), fft
 
 
-def _block_rows(batch, windowed_plans, b: np.ndarray, f: np.ndarray, fs: float, fft: np.ndarray,
+def _block_rows(batch: Any, windowed_plans: Any, b: np.ndarray, f: np.ndarray, fs: float, fft: np.ndarray,
                 **kwargs: Any) -> np.ndarray:
     """One block's rows as the whole signal's call computes them: the frequencies that its
     ``'auto'`` runs by FFT with ``method='fft'``, the others with the windowed plans (a

@@ -908,9 +908,11 @@ class CWT(_Stream):
             if s > limit:
                 raise ValueError(wavelet_too_long(f"freqs (frequency {float(f):g} at fs={self.fs:g})",
                                                   float(s), float(w), None))
-        plans = [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",
-                               fir_taps_per_order=eng.fir_taps_per_order())
-                 for s, w in zip(sigmas, self.xi)]
+        # (no FFT plan: method='fft' is refused above, and 'auto' weighs the FFT only with n)
+        plans = cast("list[SFTPlan | FIRPlan]",
+                     [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",
+                                    fir_taps_per_order=eng.fir_taps_per_order())
+                      for s, w in zip(sigmas, self.xi)])
         super().__init__(plans, mode=mode, cval=check_cval(cval), decim=check_decim(decim))
 
     def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:

@@ -593,7 +593,7 @@ def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method
     # as _auto_with_fft, scale by scale, with the designs of the whole scalogram in one file
     assert n is not None and mode is not None and fft_point_cost is not None
     assert fir_taps_per_order is not None
-    costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
+    costs: dict[str, Any] = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
                  fft_point_cost=fft_point_cost, transform="sft")
     plans: list[SFTPlan | FIRPlan | FFTPlan | None] = [None] * len(checked)
     designed = []
@@ -681,7 +681,7 @@ def _auto_with_fft(sigma: float, xi: float, tol: float, transform: str, n: int,
     the output's precision and the number of lines (so :func:`sftwave.dask.cwt`'s
     blocks choose as the whole array does).
     """
-    costs = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
+    costs: dict[str, Any] = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
                  fft_point_cost=fft_point_cost, transform="sft")
     if _fft_cheaper(*morlet_costs(sigma, xi, tol, **costs)):
         return FFTPlan(sigma, xi)

@@ -358,6 +358,7 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
             s3 = (_prod(shape[:lead]), shape[va] if va is not None else 1, _prod(shape[ha:]))
             steps_.append(_prod(shape[ha + 1:]))
         else:
+            assert va is not None      # a pass filters at least one axis
             s3 = (_prod(shape[:va]), shape[va], _prod(shape[va + 1:]))
             steps_.append(1)
         views.append(s3)

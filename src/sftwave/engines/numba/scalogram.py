@@ -186,8 +186,8 @@ def epoch_sums(arr: np.ndarray, plans, *, axis: int, mode: str, cval, kind: str,
                 step = max(1, LANE_BATCH_SAMPLES // (n + 2 * longest + 2 * decim))
                 for r0 in range(0, nrows, step):
                     r1 = min(nrows, r0 + step)
-                    r, i = np.divmod(np.arange((r1 - r0) * F, dtype=np.int64), F)
-                    table = lanes.LaneTable(tuple(plans), i, r, ((r0 + r) % nrest) * F + i,
+                    r, f_of = np.divmod(np.arange((r1 - r0) * F, dtype=np.int64), F)
+                    table = lanes.LaneTable(tuple(plans), f_of, r, ((r0 + r) % nrest) * F + f_of,
                                             np.zeros(r.size, np.int64), np.full(r.size, n, np.int64))
                     table = table.take(is_bank[table.plan])
                     lanes.run(rows[r0:r1], table, sums, mode=mode, cval=cval, decim=decim,

@@ -35,6 +35,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -121,7 +122,7 @@ def run(x2d: np.ndarray, plans: list, index: list[int], out3: np.ndarray, *, mod
         X = sf.fft(x, axis=-1, workers=workers)
         P = X.shape[-1]
 
-        def spectrum(plan):
+        def spectrum(plan: Any, M: Any = None) -> Any:
             return transfer(plan.sigma, plan.xi, 0.0, 2.0 * math.pi / P, P)
 
         _inverse(sf, X, plans, index, out3, spectrum, n=n, kind=kind, decim=decim,
@@ -153,7 +154,7 @@ def run(x2d: np.ndarray, plans: list, index: list[int], out3: np.ndarray, *, mod
     for M, js in by_length.items():
         X = sf.fft(z, M, axis=-1, workers=workers)
 
-        def spectrum(plan, M=M):
+        def spectrum(plan: Any, M: Any = M) -> Any:
             return _padded_spectrum(sf, plan, n, M, mode)
 
         _inverse(sf, X, [plans[j] for j in js], [index[j] for j in js], out3, spectrum, n=n,
@@ -326,8 +327,10 @@ def _inverse(sf, X: np.ndarray, plans, index, out3, spectrum, *, n: int, kind: s
     for lo, hi, r0, r1 in _blocks(lines, len(plans), M):
         H = np.empty((hi - lo, M), dtype=real_dtype)
         for i, plan in enumerate(plans[lo:hi]):
-            H[i] = _kept(("grid", plan.sigma, plan.xi, M, key, real_dtype),
-                         lambda plan=plan: (spectrum(plan).astype(real_dtype),))[0]
+            def grid(plan: Any = plan) -> tuple[np.ndarray]:
+                return (spectrum(plan).astype(real_dtype),)
+
+            H[i] = _kept(("grid", plan.sigma, plan.xi, M, key, real_dtype), grid)[0]
         Y = X[r0:r1, None, :] * H[None]
         if decim > 1 and M % decim == 0:
             # only every decim-th sample: the spectrum folded decim times, a transform
