@@ -214,6 +214,23 @@ def test_float64_unchanged_bit_for_bit():
     assert np.array_equal(sftwave.gaussian_filter(x, 2.0), ndi.gaussian_filter(x, 2.0))
 
 
+@pytest.mark.parametrize("kw", [dict(method="fir"), dict(radius=6)])
+def test_scipys_kernel_asked_for_by_name_keeps_scipys_bits(kw):
+    """``method='fir'`` and ``radius=`` promise scipy's numbers (the accuracy guide): those
+    calls run scipy's arithmetic (float64), never this float32 path, for float32 images and
+    for integer lines (a 2-D integer image differs from scipy's by one unit at most, as before
+    this path: scipy rounds to the integer type between its axes, sftwave does not)."""
+    ref = {k: v for k, v in kw.items() if k == "radius"}      # scipy's kernel is its FIR
+    x = _image((90, 110), np.float32)
+    assert np.array_equal(sftwave.gaussian_filter(x, 2.0, **kw), ndi.gaussian_filter(x, 2.0, **ref))
+    assert np.array_equal(sftwave.gaussian_filter1d(x, 2.0, axis=0, **kw),
+                          ndi.gaussian_filter1d(x, 2.0, axis=0, **ref))
+    u = _image((90, 110), np.uint8)
+    assert np.array_equal(sftwave.gaussian_filter1d(u, 2.0, **kw), ndi.gaussian_filter1d(u, 2.0, **ref))
+    # and 'auto' (no radius) does take this path: its float32 sums differ in the last bits
+    assert not np.array_equal(sftwave.gaussian_filter(x, 2.0), ndi.gaussian_filter(x, 2.0))
+
+
 def test_auto_prefers_this_fir_by_counts():
     """The cost figure by dtype: a uint8 or float32 image's FIR up to about sigma 20 for the
     bank's 7 frequencies; float64, derivatives and single lines keep the engine's figure."""

@@ -200,7 +200,7 @@ def _rows_in_memory(x: Any, dtype: np.dtype, axes: Any, sigmas: Any, orders: Any
     from .engines.numba._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 
     if (x.dtype not in ROWS_INPUT_DTYPES or dtype not in ROWS_OUTPUT_DTYPES
-            or set(kwargs) - {"method"} or kwargs.get("method", "auto") not in ("auto", "fir")):
+            or set(kwargs) - {"method"} or kwargs.get("method", "auto") != "auto"):
         return False
     from .engines.numba.fir_rows import half_kernel
     from .engines.numba.vectors import usable

@@ -74,6 +74,7 @@ from ._checks import (
 )
 from ._docs import docfiller
 from .engines import nonfinite
+from .engines.numba._rows import scipy_arithmetic
 from .plans import GAUSSIAN_METHODS, select_gaussian
 
 if TYPE_CHECKING:
@@ -193,11 +194,12 @@ def gaussian_filter1d(
     tol = check_tol(tol)
     axis = check_axis(axis, len(x.shape))
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
-                      radius=radius, method=method, transform=transform, tol=tol,
-                      dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
-    return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output, bank_method=bank_method,
-                nan_policy=nan_policy, min_weight=min_weight)
+    with scipy_arithmetic(method == "fir" or radius is not None):
+        plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
+                          radius=radius, method=method, transform=transform, tol=tol,
+                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
+        return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output,
+                    bank_method=bank_method, nan_policy=nan_policy, min_weight=min_weight)
 
 
 @docfiller
@@ -273,15 +275,17 @@ def gaussian_filter(
     tol = check_tol(tol)
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
     steps: list[tuple[int, Any, str]] = []
-    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-        if s <= _ZERO_SIGMA:
-            continue        # scipy's rule: not filtered, whatever the order
-        plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
-                          method=method, transform=transform, tol=tol,
-                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
-        steps.append((ax, plan, m))
-    return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
-                nan_policy=nan_policy, min_weight=min_weight)
+    # scipy's kernel asked for by name (method='fir', radius=): scipy's arithmetic too, its bits
+    with scipy_arithmetic(method == "fir" or any(r is not None for r in radii)):
+        for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
+            if s <= _ZERO_SIGMA:
+                continue        # scipy's rule: not filtered, whatever the order
+            plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
+                              method=method, transform=transform, tol=tol,
+                              dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
+            steps.append((ax, plan, m))
+        return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
+                    nan_policy=nan_policy, min_weight=min_weight)
 
 
 def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..._checks import check_input_array
-from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER, rows_allowed
 
 __all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
            "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "FFT_POINT_COST"]
@@ -156,7 +156,7 @@ class NumbaEngine:
         except TypeError:
             return FIR_TAPS_PER_ORDER
         if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
-                or out not in ROWS_OUTPUT_DTYPES):
+                or out not in ROWS_OUTPUT_DTYPES or not rows_allowed()):
             return FIR_TAPS_PER_ORDER
         from .vectors import usable
 

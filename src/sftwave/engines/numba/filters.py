@@ -26,6 +26,7 @@ from . import bank, fir_rows, lanes
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
 from ._jit import kernel
+from ._rows import rows_allowed
 from .pool import parallel_for
 from .wide import gaussian_wide
 
@@ -470,7 +471,8 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
         out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
-    if x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps:
+    if (x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps
+            and rows_allowed()):
         fast = _rows_steps(steps)
         if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
             return out
