@@ -1022,9 +1022,9 @@ def section_import_time(it: dict, m: dict) -> str:
 
 def section_short_series(r: dict) -> str:
     if "skipped" in r:
-        return "### Short series, many scales (pycwt's use)\n\nSkipped: " + r["skipped"]
+        return "## Short series, many scales: against pycwt\n\nSkipped: " + r["skipped"]
     out = [
-        "### Short series, many scales (pycwt's use)",
+        "## Short series, many scales: against pycwt",
         "",
         "pycwt's Morlet(6) at its default scales (`s0 = 2 dt`, `dj = 1/12`, 133 scales at "
         "N = 4,000) and sftwave at the same scales, on red noise (AR(1), 0.7), the calls "
@@ -1066,6 +1066,7 @@ ORDER = [
     ("cwt", section_cwt),
     ("cwt_few_scales", section_few_scales),
     ("cwt_first_call", section_cwt_first_call),
+    ("short_series", section_short_series),
     ("derivatives", section_derivatives),
     ("nonfinite", section_nonfinite),
     ("mne_dropin", section_mne_dropin),
@@ -1077,7 +1078,6 @@ ORDER = [
     ("crossover", section_crossover),
     ("bank_methods", section_bank),
     ("float32_drift", section_drift),
-    ("short_series", section_short_series),
 ]
 #: sections rendered inside 'Users' workloads' rather than on their own
 WORKLOADS = ("first_scalogram", "eeg", "long_signal", "audio", "design", "everyday_gaussian")

@@ -191,6 +191,18 @@ def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
     return rows if rows.flags.c_contiguous else None
 
 
+
+def _frequency_scales(f: np.ndarray, fs: float) -> Callable[[Any], list[tuple[float, float]]]:
+    """``scales_of(xi)``: the ``(sigma, xi)`` of each checked frequency of ``f`` at ``fs``, with
+    its ``describe(i)`` naming frequency ``i`` in errors (for :func:`_scalogram`)."""
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        xis = check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    return scales_of
+
 def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
                     mode: str, cval: float | complex, output: str, tol: float | None,
                     dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
@@ -313,12 +325,7 @@ def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, fa
     factors = np.asarray(factors, dtype=np.float64)
     if factors.shape != f.shape or not np.all(factors > 0):
         raise ValueError(f"factors must be positive, one per frequency; got {factors!r}")
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xis = check_xi(xi, f.size)
-        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    scales_of = _frequency_scales(f, fs)
     return _scalogram(x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output=output, tol=tol,
                       dtype=np.complex128 if output == "complex" else np.float64, method="auto",
                       transform="auto", bank_method="auto", decim=decim, out=None, workers=workers,
@@ -380,12 +387,7 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
         return None
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xis = check_xi(xi, f.size)
-        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    scales_of = _frequency_scales(f, fs)
     with windowed_plans():   # the sums are the lane kernel's
         eng, arr, plans, run = _plan_scalogram(
             x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
@@ -661,12 +663,7 @@ def cwt(
                         "freqs), which keeps its coordinates and reads fs from its time axis")
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xis = check_xi(xi, f.size)
-        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    scales_of = _frequency_scales(f, fs)
 
     return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
