@@ -396,4 +396,3 @@ def _write(out3: np.ndarray, r0: int, r1: int, cols: list[int], re: np.ndarray,
 
 def _consecutive(cols: list[int]) -> bool:
     return cols[-1] - cols[0] == len(cols) - 1
-
