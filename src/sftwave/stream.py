@@ -10,7 +10,7 @@ concatenated input (within 1e-12 relative in float64, ``tests/test_stream.py``;
 the same plans run, by the same first-order recursion, in float64).  The CWT's
 plans are those with a window: where the batch ``method='auto'`` runs a scale
 of a short signal by FFT (the exact wavelet), the stream equals the batch
-computed within :func:`sftwave.wavelets.windowed_plans`, and the batch's own
+computed within ``sftwave.wavelets.windowed_plans()``, and the batch's own
 ``'auto'`` within the plans' ``tol``.
 
 Latency.  Output ``n`` needs input up to ``n + latency`` (``latency``: the

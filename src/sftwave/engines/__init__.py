@@ -31,7 +31,7 @@ The protocol.  An engine is an object with
   ``steps`` a list of ``(axis, plan, mode)`` applied in turn;
 * ``scalogram(x, plans, axis=, mode=, cval=, kind=, decim=, dtype=, out=,
   workers=, bank_method=, tol=)``: one output row per plan along ``axis``;
-  where :attr:`Capabilities.epoch_sums`, also the kinds ``'sum_power'``,
+  where ``Capabilities.epoch_sums``, also the kinds ``'sum_power'``,
   ``'sum_unit'`` and ``'sum_power_unit'``, which add ``|y|^2`` and ``y / |y|``
   over ``x``'s first axis (the epochs; :mod:`sftwave.mne`'s averaged outputs),
   and ``magnitude(x)`` (all finite, and the largest magnitude).

@@ -9,7 +9,7 @@ A plan is a typed, frozen description that every engine can run:
     A truncated convolution kernel.
 ``WidePlan``
     A Gaussian far wider than the signal, by its exact limit.
-``FFTPlan`` (:mod:`sftwave.plans.spectral`)
+``FFTPlan`` (``sftwave.plans.spectral``)
     The exact Morlet wavelet, applied by FFT (short signals, many scales).
 
 The fits and targets live in :mod:`~sftwave.plans.fit` (the generic

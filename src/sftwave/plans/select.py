@@ -76,7 +76,7 @@ __all__ = [
 #: ``method`` of the Gaussian filters.
 GAUSSIAN_METHODS = ("auto", "fir", "bank")
 
-#: ``method`` of the Morlet transforms (``'fft'``: the exact wavelet by FFT, :mod:`.spectral`).
+#: ``method`` of the Morlet transforms (``'fft'``: the exact wavelet by FFT, ``sftwave.plans.spectral``).
 MORLET_METHODS = ("auto", "fir", "bank", "direct", "multiply", "fft")
 
 #: Without ``tol``, the Gaussian SFT aims at this fraction of scipy's own kernel
@@ -443,7 +443,7 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     transform, whatever ``tol``); ``'auto'``, the bank or the FIR, whichever
     costs less by the engine's ``fir_taps_per_order`` (a complex FIR tap costs
     two real ones; without the figure, the bank wherever one meets ``tol``),
-    or the FFT where it costs less than that (:func:`morlet_costs`; only with
+    or the FFT where it costs less than that (``morlet_costs``; only with
     the signal's length ``n``, its extension ``mode`` and the engine's
     ``fft_point_cost``, the cost of a point-level of its FFT in bank
     component updates).  A signal of

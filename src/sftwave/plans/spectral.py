@@ -36,7 +36,7 @@ The extensions (the engine's :mod:`sftwave.engines.numba.spectral`):
   imaginary part the odd part's with the sine transform).
 * ``constant`` and ``nearest`` pad: a circular convolution of ``M`` points
   equals the linear one on the signal's ``n`` outputs where the wavelet's taps
-  beyond ``M - n`` are negligible: ``M >= n + reach(sigma)`` (:func:`reach`,
+  beyond ``M - n`` are negligible: ``M >= n + reach(sigma)`` (``reach``,
   ``BAND`` sigmas) with ``Psi`` itself; where the reach exceeds the signal, the
   taps ``|k| < n`` are all the outputs read, so the wavelet truncated there is
   exact, ``M >= 2n - 1``, its transfer function by an FFT of its samples.  The
@@ -48,7 +48,7 @@ So the result is the exact transform of the definition (``tests/naive.py``)
 to rounding: relative errors of some 1e-15 in float64, 1e-7 in float32,
 where the bank's are its ``tol`` (1e-4 by default).
 
-The cost model (:func:`fft_work`) counts point-levels of the transforms, ``M
+The cost model (``fft_work``) counts point-levels of the transforms, ``M
 log2 M`` for a complex transform of ``M`` points and half that for a real
 one, plus a few passes over the points; the selector
 (:func:`sftwave.plans.select.select_morlet`) weighs them with the engine's
@@ -83,7 +83,7 @@ class FFTPlan:
 
     Its accuracy is that of the arithmetic (about 1e-15 in float64), not a
     ``tol``; its cost ``O(M log M)`` per row whatever the scale
-    (:func:`fft_work`).  Only the CPU engine runs it; a stream cannot (it
+    (``fft_work``).  Only the CPU engine runs it; a stream cannot (it
     transforms a whole signal at once).
 
     Attributes
@@ -105,7 +105,7 @@ class FFTPlan:
 
     @property
     def radius(self) -> int:
-        """Samples each side beyond which the wavelet is below 2.6e-20 of its peak (:func:`reach`)."""
+        """Samples each side beyond which the wavelet is below 2.6e-20 of its peak (``reach``)."""
         return reach(self.sigma)
 
 
@@ -209,7 +209,7 @@ def transfer(sigma: float, xi: float, omega0: float, step: float, count: int) ->
 
 
 #: Transforms of more points than this run out of the faster caches: their cost per
-#: point-level grows about in proportion (:func:`fft_work`'s factor ``1 + M / CACHE_POINTS``;
+#: point-level grows about in proportion (``fft_work``'s factor ``1 + M / CACHE_POINTS``;
 #: measured on one thread against the bank: 1.0 at 4,000 points, 1.3 at 30,000, 1.8 at
 #: 100,000; docs/performance.md, *Short series, many scales*).
 CACHE_POINTS = 1 << 17
