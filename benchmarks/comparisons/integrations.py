@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import os
 import statistics
@@ -107,15 +108,22 @@ data = np.random.default_rng(0).standard_normal((2, 2, 1500))
 t1 = time.perf_counter()
 if step == "design":
     import sftwave
+    import inspect
     from sftwave.engines import get
+    from sftwave.mne import tfr_array_morlet
     from sftwave.plans.blas import one_blas_thread
     from sftwave.plans.select import select_morlet_scales
-    cost = get("numba").fir_taps_per_order()
+    eng = get("numba")
+    cost = eng.fir_taps_per_order()
+    tol = inspect.signature(tfr_array_morlet).parameters["tol"].default
+    # the plans of the call: its default tol, the transform of its single-precision recursions
+    transform = eng.transform("auto", single=True, complex_input=False, tol=tol,
+                              bank_method=eng.bank_method("auto", 2 * 2 * freqs.size))
     sigmas = n_cycles * sfreq / (2 * np.pi * freqs)
     t2 = time.perf_counter()
     with one_blas_thread():
-        select_morlet_scales([(float(s), float(x)) for s, x in zip(sigmas, n_cycles)], 1e-5,
-                             n=1500, fir_taps_per_order=cost)
+        select_morlet_scales([(float(s), float(x)) for s, x in zip(sigmas, n_cycles)], tol,
+                             n=1500, fir_taps_per_order=cost, transform=transform)
     print(json.dumps({"design_s": time.perf_counter() - t2}))
     raise SystemExit
 if tool == "sftwave":
@@ -162,7 +170,10 @@ def first_tfr(quick: bool) -> dict:
     cases = FIRST_TFR_CASES[:2] if quick else FIRST_TFR_CASES
     rounds = 1 if quick else 3
     have_mne = anchor("MNE") is not None
-    res: dict = {"shape": [2, 2, 1500], "nfreq": 200, "tol": 1e-5, "rounds": rounds,
+    from sftwave.mne import tfr_array_morlet
+
+    tol = inspect.signature(tfr_array_morlet).parameters["tol"].default
+    res: dict = {"shape": [2, 2, 1500], "nfreq": 200, "tol": tol, "rounds": rounds,
                  "load_start": load_average(), "cases": []}
     with tempfile.TemporaryDirectory(prefix="sftwave-first-tfr-") as tmp:
         base = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
