@@ -34,9 +34,12 @@ test: $(VENV)/.stamp-test
 
 # The whole suite with numba's bounds checks on (slower): no kernel may read or
 # write out of bounds on any tested input.  Its own kernel cache, so no kernel
-# compiled without the checks is loaded.
+# compiled without the checks is loaded.  The tests marked simulator (CUDA kernels run by
+# numba-cuda's simulator: plain Python, which numba's bounds checks do not reach) run
+# in make test only.
 test-boundscheck: $(VENV)/.stamp-test
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q \
+	    -m "not simulator"
 
 # Static checks, as CI runs them: pre-commit on every file (ruff with [tool.ruff],
 # mypy on src/sftwave with [tool.mypy], whitespace/final newlines, YAML, TOML).
@@ -98,7 +101,8 @@ clean:
 # module came from elsewhere than the venv's site-packages.  The workbench (the sdist's
 # paper/) is installed beside the wheel because benchmarks/probes/bounded_cost.py, which
 # tests/suites/test_bounded_cost.py runs, uses its timer; its own tests (paper/tests,
-# paper/src) are not run here: the workbench is not in the wheel.
+# paper/src) are not run here: the workbench is not in the wheel.  Nor are the tests marked
+# simulator (the same CUDA kernels, minutes on numba-cuda's simulator, as make test ran them).
 .PHONY: test-wheel test-oldest
 
 BUILD_VENV := .venv-build
@@ -125,7 +129,7 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 	$(WHEEL_PY) -m pip install --quiet $(WHEEL_RUN)/sdist/paper
 	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci $(WHEEL_PY) -m pytest -p installed_only \
 	    -c $(WHEEL_RUN)/sdist/pyproject.toml --rootdir $(CURDIR) --confcutdir $(WHEEL_RUN)/sdist \
-	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache $(WHEEL_RUN)/sdist/tests \
+	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache -m "not simulator" $(WHEEL_RUN)/sdist/tests \
 	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
 
 # test-oldest: the library's whole suite (tests/ and the doctests of src/sftwave) in

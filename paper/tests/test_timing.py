@@ -228,6 +228,7 @@ def test_truncated_kernels(sigma):
 # --------------------------------------------------------------------------- GPU paths
 
 
+@pytest.mark.simulator
 @pytest.mark.skipif(not HAVE_NUMBA_CUDA, reason="numba-cuda is not installed")
 def test_cuda_series_under_the_simulator():
     """The 'cuda' engine and the plain CUDA convolution, run by numba-cuda's simulator on

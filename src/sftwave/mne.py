@@ -315,7 +315,7 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
             if kind == "sum_power":
                 return sums * power_scale
             if kind == "sum_unit":
-                return np.abs(sums) / n_epochs
+                return np.hypot(sums.real, sums.imag) / n_epochs
             out = np.empty(sums.shape[:-1], np.complex128)
             out.real = sums[..., 0] * power_scale
             out.imag = np.hypot(sums[..., 1], sums[..., 2]) / n_epochs
@@ -329,9 +329,10 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     for c0 in range(0, n_chans, block):
         y = coefficients(padded[:, c0:c0 + block])           # (epochs, block, freqs, n_out)
         with np.errstate(invalid="ignore", divide="ignore"):
-            mag = np.abs(y)
+            mag = np.hypot(y.real, y.imag)     # (np.abs of complex: bits vary from call to call)
             if output != "avg_power":
-                itc = np.abs((y / mag).sum(axis=0)) / n_epochs
+                unit = (y / mag).sum(axis=0)
+                itc = np.hypot(unit.real, unit.imag) / n_epochs
         power = (mag ** 2).sum(axis=0) / n_epochs if output != "itc" else None
         if output == "avg_power":
             out[c0:c0 + block] = power

@@ -243,6 +243,7 @@ def test_engine_conforms(name, library, mode):
 
 
 @pytest.mark.slow
+@pytest.mark.simulator
 @pytest.mark.skipif(SIMULATOR, reason="this process runs the CUDA cases itself (test_engine_conforms)")
 def test_cuda_engine_conforms_under_the_simulator():
     """The 'cuda' engine, in a fresh process with the simulator switched on."""

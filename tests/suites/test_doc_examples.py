@@ -165,6 +165,13 @@ def _name(page: Path) -> str:
 RUNNABLE = [p for p in pages() if any(b.kind in ("python", "doctest") for b in blocks_of(p))]
 
 
+def _runnable_params() -> list:
+    """RUNNABLE, a page whose blocks use numba-cuda (run on its simulator) marked ``simulator``."""
+    return [pytest.param(p, marks=pytest.mark.simulator)
+            if any("numba_cuda" in needs(b.code) for b in blocks_of(p)) else p
+            for p in RUNNABLE]
+
+
 def test_the_pages_and_their_blocks_are_found():
     names = {_name(p) for p in pages()}
     assert {"README.md", "docs/index.rst", "docs/guide/tour.rst", "docs/guide/engines.rst",
@@ -209,7 +216,7 @@ def test_the_parsers_tell_python_from_the_rest():
     assert [b.kind for b in markdown_blocks(md)] == ["python", "", "doctest"]
 
 
-@pytest.mark.parametrize("page", RUNNABLE, ids=_name)
+@pytest.mark.parametrize("page", _runnable_params(), ids=_name)
 def test_python_blocks_run_as_written(page, tmp_path):
     name = _name(page)
     blocks = blocks_of(page)

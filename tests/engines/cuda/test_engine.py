@@ -106,6 +106,7 @@ def _report(results, check: str) -> None:
         pytest.skip(cases[0][2].strip().splitlines()[0] if cases[0][2].strip() else "skipped")
 
 
+@pytest.mark.simulator
 @pytest.mark.parametrize("check", _check_names())
 def test_under_simulator(sim_results, check):
     """Each kernel check, run on numba-cuda's simulator (see cuda_checks.py)."""

@@ -373,7 +373,7 @@ def _write(out3: np.ndarray, r0: int, r1: int, cols: list[int], re: np.ndarray,
         elif kind == "power":
             value = re.real * re.real + re.imag * re.imag
         elif kind == "abs":
-            value = np.abs(re)
+            value = np.hypot(re.real, re.imag)     # (numpy 1.24: np.abs of complex gives bits that vary from call to call)
         else:
             value = np.angle(re)
     elif kind == "complex":
