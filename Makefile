@@ -29,8 +29,15 @@ $(VENV)/.stamp-test: pyproject.toml paper/pyproject.toml | $(PY)
 demo: $(VENV)/.stamp-demo
 	$(PY) -m sftwave_paper demo
 
+# The suites run on TEST_WORKERS processes (pytest-xdist), each taking a whole test file
+# at a time (a file's module-level fixtures are made once).  BLAS runs on one thread in
+# each: OpenBLAS's threads spin while they wait, and two processes' spinning threads on
+# two cores made the references' dot products (np.convolve) a hundred times slower.
+TEST_WORKERS ?= 2
+PYTEST := OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+
 test: $(VENV)/.stamp-test
-	$(PY) -m pytest
+	$(PYTEST)
 
 # The whole suite with numba's bounds checks on (slower): no kernel may read or
 # write out of bounds on any tested input.  Its own kernel cache, so no kernel
@@ -38,7 +45,7 @@ test: $(VENV)/.stamp-test
 # numba-cuda's simulator: plain Python, which numba's bounds checks do not reach) run
 # in make test only.
 test-boundscheck: $(VENV)/.stamp-test
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PY) -m pytest -q \
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PYTEST) -q \
 	    -m "not simulator"
 
 # Static checks, as CI runs them: pre-commit on every file (ruff with [tool.ruff],
@@ -127,7 +134,8 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 	$(WHEEL_PY) -m pip install --quiet "$(TORCH_SPEC)"
 	$(WHEEL_PY) -m pip install --quiet "$$(ls dist/sftwave-*.whl)[test,demo,plot]"
 	$(WHEEL_PY) -m pip install --quiet $(WHEEL_RUN)/sdist/paper
-	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci $(WHEEL_PY) -m pytest -p installed_only \
+	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+	    $(WHEEL_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -p installed_only \
 	    -c $(WHEEL_RUN)/sdist/pyproject.toml --rootdir $(CURDIR) --confcutdir $(WHEEL_RUN)/sdist \
 	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache -m "not simulator" $(WHEEL_RUN)/sdist/tests \
 	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
@@ -164,4 +172,5 @@ $(OLDEST_VENV)/.stamp-oldest: pyproject.toml paper/pyproject.toml .ci/oldest-con
 
 test-oldest: $(OLDEST_VENV)/.stamp-oldest
 	$(OLDEST_PY) .ci/oldest.py check
-	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest $(OLDEST_PY) -m pytest tests src/sftwave
+	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+	    $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile tests src/sftwave
