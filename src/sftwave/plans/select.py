@@ -553,6 +553,21 @@ def _morlet_scale(sigma: Any, xi: Any, n: int | None) -> tuple[float, float]:
     return sigma, xi
 
 
+def _checked_scales(scales: Any, n: int | None) -> tuple[tuple[float, float], ...]:
+    """Each ``(sigma, xi)`` of ``scales`` checked by :func:`_morlet_scale` (kept per process where
+    every value is a Python float, as :func:`sftwave.cwt` passes them: a scalogram's many
+    scales are checked once; anything else, a bool for one, is checked every time)."""
+    pairs = [tuple(pair) for pair in scales]
+    if all(len(p) == 2 and type(p[0]) is float and type(p[1]) is float for p in pairs):
+        return _checked_scales_kept(tuple(pairs), n)
+    return tuple(_morlet_scale(s, w, n) for s, w in pairs)
+
+
+@functools.lru_cache(maxsize=32)
+def _checked_scales_kept(scales: tuple, n: int | None) -> tuple[tuple[float, float], ...]:
+    return tuple(_morlet_scale(s, w, n) for s, w in scales)
+
+
 def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method: str = "auto",
                          transform: str = "sft", n: int | None = None,
                          fir_taps_per_order: float | None = None, mode: str | None = None,
@@ -584,17 +599,27 @@ def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method
     options = _morlet_options(tol, method, transform, n, fir_taps_per_order)
     fft_point_cost = _check_cost(fft_point_cost, "fft_point_cost")
     mode = None if mode is None else check_mode(mode)
-    checked = tuple(_morlet_scale(s, w, options[3]) for s, w in scales)
+    checked = _checked_scales(scales, options[3])
     tol, method, transform, n, fir_taps_per_order = options
     if method == "fft":
         return [FFTPlan(s, w) for s, w in checked]
     if not _fft_on_offer(method, n, mode, fft_point_cost, fir_taps_per_order):
         return list(_select_morlet_scales(checked, *options))
-    # as _auto_with_fft, scale by scale, with the designs of the whole scalogram in one file
     assert n is not None and mode is not None and fft_point_cost is not None
     assert fir_taps_per_order is not None
+    return list(_auto_with_fft_scales(checked, tol, transform, n, mode, fft_point_cost,
+                                      fir_taps_per_order))
+
+
+@functools.lru_cache(maxsize=32)
+def _auto_with_fft_scales(checked: tuple[tuple[float, float], ...], tol: float, transform: str,
+                          n: int, mode: str, fft_point_cost: float,
+                          fir_taps_per_order: float) -> tuple[SFTPlan | FIRPlan | FFTPlan, ...]:
+    """:func:`select_morlet_scales`' ``'auto'`` with the FFT on offer, on checked arguments (as
+    ``_auto_with_fft``, scale by scale, with the designs of the whole scalogram in one file);
+    kept per process, so that a repeated call weighs no cost again."""
     costs: dict[str, Any] = dict(n=n, mode=mode, fir_taps_per_order=fir_taps_per_order,
-                 fft_point_cost=fft_point_cost, transform="sft")
+                                 fft_point_cost=fft_point_cost, transform="sft")
     plans: list[SFTPlan | FIRPlan | FFTPlan | None] = [None] * len(checked)
     designed = []
     for i, (s, w) in enumerate(checked):
@@ -615,7 +640,7 @@ def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method
         for i, plan in zip(kept, _select_morlet_scales(tuple(checked[i] for i in kept), tol, "auto",
                                                        transform, n, fir_taps_per_order)):
             plans[i] = plan
-    return [p for p in plans if p is not None]
+    return tuple(p for p in plans if p is not None)
 
 
 def _fft_cheaper(kernel: float, fft: float) -> bool:
