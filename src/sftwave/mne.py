@@ -329,7 +329,7 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     for c0 in range(0, n_chans, block):
         y = coefficients(padded[:, c0:c0 + block])           # (epochs, block, freqs, n_out)
         with np.errstate(invalid="ignore", divide="ignore"):
-            mag = np.hypot(y.real, y.imag)     # (np.abs of complex: bits vary from call to call)
+            mag = np.hypot(y.real, y.imag)     # (numpy 1.24's np.abs of complex: bits varied)
             if output != "avg_power":
                 unit = (y / mag).sum(axis=0)
                 itc = np.hypot(unit.real, unit.imag) / n_epochs

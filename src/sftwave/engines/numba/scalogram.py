@@ -240,5 +240,6 @@ def _kind_of(y: np.ndarray, kind: str) -> np.ndarray:
     if kind == "power":
         return y.real**2 + y.imag**2
     if kind == "abs":
-        return np.hypot(y.real, y.imag)     # (numpy 1.24: np.abs of complex gives bits that vary from call to call)
+        # (not np.abs: numpy 1.24's np.abs of complex gave bits that varied from call to call)
+        return np.hypot(y.real, y.imag)
     return np.angle(y)

@@ -373,7 +373,8 @@ def _write(out3: np.ndarray, r0: int, r1: int, cols: list[int], re: np.ndarray,
         elif kind == "power":
             value = re.real * re.real + re.imag * re.imag
         elif kind == "abs":
-            value = np.hypot(re.real, re.imag)     # (numpy 1.24: np.abs of complex gives bits that vary from call to call)
+            # (not np.abs: numpy 1.24's np.abs of complex gave bits that varied from call to call)
+            value = np.hypot(re.real, re.imag)
         else:
             value = np.angle(re)
     elif kind == "complex":
