@@ -1,0 +1,197 @@
+"""Eigenvalues of fields of 2 x 2 and 3 x 3 symmetric matrices, in closed form, one pass.
+
+Each kernel reads the upper-triangle elements of every pixel's matrix (one
+array each, in scikit-image's order: ``00, 01, 11`` and
+``00, 01, 02, 11, 12, 22``) and writes the eigenvalues in decreasing order,
+``out[k, i]`` the k-th largest of pixel ``i``; no temporary of the image's
+size.  The arithmetic is in float64 whatever the arrays' dtype.
+
+* 2 x 2: ``(a + c)/2 +- hypot(b, (a - c)/2)``, with the matrix scaled by its
+  largest element first (a power of two: exact; no overflow or underflow in
+  the squares).
+* 3 x 3: the trigonometric formula (Smith 1961): ``A = q I + p B``,
+  ``r = det(B)/2 = cos(3 phi)``.  Near a repeated eigenvalue (``|r|`` near 1)
+  the ``acos`` amplifies the rounding of ``r``: there (``1 - |r| < RJACOBI``)
+  the matrix is diagonalised by cyclic Jacobi rotations instead, which are
+  accurate to rounding of the matrix's norm however close the eigenvalues.
+  Diagonal matrices take their diagonal.
+
+A pixel with a non-finite element gets NaN for every eigenvalue.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import kernel
+
+__all__ = ["eigvals_sym2", "eigvals_sym3", "RJACOBI"]
+
+#: Below this ``1 - |r|`` the 3 x 3 kernel switches from the trigonometric formula to Jacobi.
+RJACOBI = 1e-2
+
+
+@kernel(nogil=True)
+def _sym2(a, b, c, out):
+    """``out[0, i] >= out[1, i]``: the eigenvalues of ``[[a, b], [b, c]]`` at every i."""
+    for i in range(a.size):
+        x = float(a[i])
+        y = float(b[i])
+        z = float(c[i])
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+            out[0, i] = math.nan
+            out[1, i] = math.nan
+            continue
+        if y == 0.0:                               # diagonal (also all zero): exact
+            out[0, i] = max(x, z)
+            out[1, i] = min(x, z)
+            continue
+        m = max(abs(x), abs(y), abs(z))
+        m = math.ldexp(1.0, math.frexp(m)[1] - 1)  # a power of two <= m: the scaling is exact
+        x /= m
+        y /= m
+        z /= m
+        mean = 0.5 * (x + z)
+        half = 0.5 * (x - z)
+        h = math.sqrt(y * y + half * half)
+        out[0, i] = (mean + h) * m
+        out[1, i] = (mean - h) * m
+
+
+@kernel(nogil=True)
+def _rotate(app, aqq, apq, arp, arq):
+    """One Jacobi rotation zeroing ``apq`` of a symmetric 3 x 3 matrix (r the third index)."""
+    if apq == 0.0:
+        return app, aqq, 0.0, arp, arq
+    theta = (aqq - app) / (2.0 * apq)
+    t = 1.0 / (abs(theta) + math.sqrt(theta * theta + 1.0))
+    if theta < 0.0:
+        t = -t
+    c = 1.0 / math.sqrt(t * t + 1.0)
+    s = t * c
+    return app - t * apq, aqq + t * apq, 0.0, c * arp - s * arq, s * arp + c * arq
+
+
+@kernel(nogil=True)
+def _jacobi3(a00, a01, a02, a11, a12, a22):
+    """The eigenvalues of a 3 x 3 symmetric matrix by cyclic Jacobi rotations, decreasing."""
+    for _sweep in range(50):
+        if a01 == 0.0 and a02 == 0.0 and a12 == 0.0:
+            break
+        a00, a11, a01, a02, a12 = _rotate(a00, a11, a01, a02, a12)      # p, q, r = 0, 1, 2
+        a00, a22, a02, a01, a12 = _rotate(a00, a22, a02, a01, a12)      # 0, 2, 1
+        a11, a22, a12, a01, a02 = _rotate(a11, a22, a12, a01, a02)      # 1, 2, 0
+        off = a01 * a01 + a02 * a02 + a12 * a12
+        if off <= 1e-36 * (a00 * a00 + a11 * a11 + a22 * a22):
+            break
+    e0 = a00
+    e1 = a11
+    e2 = a22
+    if e0 < e1:
+        e0, e1 = e1, e0
+    if e1 < e2:
+        e1, e2 = e2, e1
+    if e0 < e1:
+        e0, e1 = e1, e0
+    return e0, e1, e2
+
+
+@kernel(nogil=True)
+def _sym3(a00, a01, a02, a11, a12, a22, out, rjacobi):
+    """``out[0, i] >= out[1, i] >= out[2, i]``: the eigenvalues of pixel i's symmetric matrix."""
+    third = 1.0 / 3.0
+    for i in range(a00.size):
+        x00 = float(a00[i])
+        x01 = float(a01[i])
+        x02 = float(a02[i])
+        x11 = float(a11[i])
+        x12 = float(a12[i])
+        x22 = float(a22[i])
+        m = max(abs(x00), abs(x01), abs(x02), abs(x11), abs(x12), abs(x22))
+        if not math.isfinite(m) or m != m:
+            out[0, i] = math.nan
+            out[1, i] = math.nan
+            out[2, i] = math.nan
+            continue
+        if m == 0.0:
+            out[0, i] = 0.0
+            out[1, i] = 0.0
+            out[2, i] = 0.0
+            continue
+        m = math.ldexp(1.0, math.frexp(m)[1] - 1)  # a power of two <= m: the scaling is exact
+        x00 /= m
+        x01 /= m
+        x02 /= m
+        x11 /= m
+        x12 /= m
+        x22 /= m
+        p1 = x01 * x01 + x02 * x02 + x12 * x12
+        if p1 == 0.0:                              # diagonal
+            e0, e1, e2 = _jacobi3(x00, 0.0, 0.0, x11, 0.0, x22)
+        else:
+            q = (x00 + x11 + x22) * third
+            d0 = x00 - q
+            d1 = x11 - q
+            d2 = x22 - q
+            p = math.sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1) / 6.0)
+            b00 = d0 / p
+            b11 = d1 / p
+            b22 = d2 / p
+            b01 = x01 / p
+            b02 = x02 / p
+            b12 = x12 / p
+            r = 0.5 * (b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02)
+                       + b02 * (b01 * b12 - b11 * b02))
+            if 1.0 - abs(r) < rjacobi:
+                e0, e1, e2 = _jacobi3(x00, x01, x02, x11, x12, x22)
+            else:
+                phi = math.acos(r) * third
+                e0 = q + 2.0 * p * math.cos(phi)
+                e2 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi * third)
+                e1 = 3.0 * q - e0 - e2
+                if e1 > e0:                        # rounding: keep the order
+                    e0, e1 = e1, e0
+                if e2 > e1:
+                    e1, e2 = e2, e1
+        out[0, i] = e0 * m
+        out[1, i] = e1 * m
+        out[2, i] = e2 * m
+
+
+def _flat(elems: list[np.ndarray]) -> list[np.ndarray]:
+    """Each element as a contiguous 1-D array (a view where it already is contiguous)."""
+    return [np.ascontiguousarray(e).reshape(-1) for e in elems]
+
+
+def eigvals_sym2(elems: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """The eigenvalues, decreasing, of the field ``[[e0, e1], [e1, e2]]``: shape ``(2,) + e0.shape``.
+
+    Examples
+    --------
+    >>> eigvals_sym2([np.array([2.0]), np.array([1.0]), np.array([2.0])], np.float64).tolist()
+    [[3.0], [1.0]]
+    """
+    shape = elems[0].shape
+    out = np.empty((2, int(np.prod(shape))), dtype=dtype)
+    _sym2(*_flat(elems), out)
+    return out.reshape((2,) + shape)
+
+
+def eigvals_sym3(elems: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """The eigenvalues, decreasing, of a field of 3 x 3 symmetric matrices: shape ``(3,) + shape``.
+
+    ``elems`` are the upper triangle, row by row (``00, 01, 02, 11, 12, 22``).
+
+    Examples
+    --------
+    >>> one = np.ones(1)
+    >>> e = eigvals_sym3([2 * one, one, 0 * one, 2 * one, 0 * one, 5 * one], np.float64)
+    >>> np.round(e.ravel(), 12).tolist()
+    [5.0, 3.0, 1.0]
+    """
+    shape = elems[0].shape
+    out = np.empty((3, int(np.prod(shape))), dtype=dtype)
+    _sym3(*_flat(elems), out, RJACOBI)
+    return out.reshape((3,) + shape)
