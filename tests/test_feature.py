@@ -27,6 +27,7 @@ from naive import exact_gaussian_filter1d, rel_rmse
 
 from sftwave.feature import (
     difference_of_gaussians,
+    frangi,
     hessian_matrix,
     hessian_matrix_eigvals,
     structure_tensor,
@@ -429,3 +430,113 @@ def test_hessian_and_structure_tensor_bad_input():
         hessian_matrix(x, 1.0, use_gaussian_derivatives="yes")
     with pytest.raises(ValueError, match="at least one axis"):
         hessian_matrix(np.float64(1.0), 1.0)
+
+
+# ------------------------------------------------------------------------------------ frangi
+
+
+def frangi_reference(image, sigmas, alpha=0.5, beta=0.5, gamma=None, black_ridges=True,
+                     mode="reflect", tol=TOL):
+    """scikit-image's frangi, written out with numpy (eigenvalues by np.linalg.eigvalsh)."""
+    image = np.asarray(image, dtype=np.float64)
+    if not black_ridges:
+        image = -image
+    out = np.zeros_like(image)
+    n = image.ndim
+    for sigma in sigmas:
+        H = hessian_matrix(image, sigma, mode=mode, use_gaussian_derivatives=True, tol=tol)
+        M = np.empty(image.shape + (n, n))
+        for (i, j), h in zip(upper_pairs(n), H, strict=True):
+            M[..., i, j] = M[..., j, i] = h
+        eigvals = np.moveaxis(np.linalg.eigvalsh(M)[..., ::-1], -1, 0)
+        eigvals = np.take_along_axis(eigvals, abs(eigvals).argsort(0, kind="stable"), 0)
+        lambda1 = eigvals[0]
+        if n == 2:
+            (lambda2,) = np.maximum(eigvals[1:], 1e-10)
+            r_a = np.inf
+            r_b = abs(lambda1) / lambda2
+        else:
+            lambda2, lambda3 = np.maximum(eigvals[1:], 1e-10)
+            r_a = lambda2 / lambda3
+            r_b = abs(lambda1) / np.sqrt(lambda2 * lambda3)
+        s = np.sqrt((eigvals**2).sum(0))
+        if gamma is None:
+            gamma = s.max() / 2
+            if gamma == 0:
+                gamma = 1
+        with np.errstate(over="ignore"):
+            vals = 1.0 - np.exp(-(r_a**2) / (2 * alpha**2))
+            vals *= np.exp(-(r_b**2) / (2 * beta**2))
+        vals *= 1.0 - np.exp(-(s**2) / (2 * gamma**2))
+        out = np.maximum(out, vals)
+    return out
+
+
+def vessel_tree(shape=(96, 96)):
+    """Dark Gaussian-profile lines (a trunk and two branches) on a bright, slightly noisy background."""
+    r, c = np.mgrid[0:shape[0], 0:shape[1]].astype(float)
+    img = np.ones(shape)
+    for (r0, c0, r1, c1, w) in [(5, 48, 90, 48, 2.5), (40, 48, 85, 10, 1.5), (60, 48, 90, 85, 1.2)]:
+        d = np.array([r1 - r0, c1 - c0])
+        length = np.hypot(*d)
+        t = np.clip(((r - r0) * d[0] + (c - c0) * d[1]) / length**2, 0, 1)
+        dist = np.hypot(r - (r0 + t * d[0]), c - (c0 + t * d[1]))
+        img -= 0.8 * np.exp(-dist**2 / (2 * w**2))
+    return img + 0.01 * np.random.default_rng(21).standard_normal(shape), r, c
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"gamma": 0.05}, {"alpha": 0.3, "beta": 0.8},
+                                    {"black_ridges": False}])
+def test_frangi_2d_against_scikit_images_formula(kwargs):
+    img, _, _ = vessel_tree()
+    got = frangi(img, sigmas=[1, 2, 3], tol=TOL, **kwargs)
+    ref = frangi_reference(img, [1, 2, 3], **kwargs)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, ref, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"alpha": 0.8, "gamma": 0.1}, {"black_ridges": False}])
+def test_frangi_3d_against_scikit_images_formula(kwargs):
+    z, r, c = np.mgrid[0:20, 0:22, 0:24].astype(float)
+    img = 1.0 - 0.8 * np.exp(-((r - 11) ** 2 + (c - 12) ** 2) / (2 * 1.5**2))     # a tube along z
+    img -= 0.5 * np.exp(-((z - 10) ** 2) / (2 * 1.2**2))                          # a plate
+    img += 0.01 * np.random.default_rng(22).standard_normal(img.shape)
+    got = frangi(img, sigmas=[1.0, 2.0], tol=TOL, **kwargs)
+    ref = frangi_reference(img, [1.0, 2.0], **kwargs)
+    np.testing.assert_allclose(got, ref, rtol=1e-7, atol=1e-9)
+    if kwargs.get("black_ridges", True):
+        assert got[3, 11, 12] > 0.3 and got[3, 2, 2] < 0.05             # the tube, not the corner
+
+
+def test_frangi_finds_the_vessel_tree():
+    img, r, c = vessel_tree()
+    # at the vessels' widths (gamma is set at the first scale: the noise's at sigma 1)
+    v = frangi(img, sigmas=[2, 3])
+    floor = 10 * np.percentile(v[(np.abs(c - 48) > 12) & (r < 30)], 99)  # away from the tree
+    assert v[20:35, 48].min() > floor                                      # the trunk
+    assert v[75, 18] > floor and v[75, 66] > floor                         # both branches
+
+
+def test_frangi_dtypes_nan_and_errors():
+    img, _, _ = vessel_tree((40, 40))
+    assert frangi(img.astype(np.float32), sigmas=[2]).dtype == np.float32
+    u8 = (img * 200).clip(0, 255).astype(np.uint8)
+    # scikit-image's frangi does not rescale integers (astype float64)
+    np.testing.assert_allclose(frangi(u8, sigmas=[2], gamma=10.0),
+                               frangi(u8.astype(float), sigmas=[2], gamma=10.0))
+    # the deprecated scale_range/scale_step
+    np.testing.assert_array_equal(frangi(img, scale_range=(1, 4), scale_step=1),
+                                  frangi(img, sigmas=[1, 2, 3]))
+    bad = img.copy()
+    bad[20, 20] = np.nan
+    v = frangi(bad, sigmas=[1, 2])
+    assert np.isnan(v[20, 20]) and np.isfinite(v[:3, :3]).all()
+    with pytest.raises(ValueError, match="2-D or 3-D"):
+        frangi(np.ones(10))
+    with pytest.raises(ValueError, match="sigmas"):
+        frangi(img, sigmas=[1, 0])
+    for name in ("alpha", "beta", "gamma"):
+        with pytest.raises(ValueError, match=name):
+            frangi(img, **{name: -1.0})
+    with pytest.raises(TypeError, match="image must be real"):
+        frangi(img.astype(complex))

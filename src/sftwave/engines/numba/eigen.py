@@ -17,6 +17,9 @@ size.  The arithmetic is in float64 whatever the arrays' dtype.
   Diagonal matrices take their diagonal.
 
 A pixel with a non-finite element gets NaN for every eigenvalue.
+
+:func:`frangi_scale` fuses the eigenvalues with Frangi's vesselness of one
+scale and its maximum over the scales: one pass, no eigenvalue arrays.
 """
 
 from __future__ import annotations
@@ -27,37 +30,37 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["eigvals_sym2", "eigvals_sym3", "RJACOBI"]
+__all__ = ["eigvals_sym2", "eigvals_sym3", "frangi_scale", "RJACOBI"]
 
 #: Below this ``1 - |r|`` the 3 x 3 kernel switches from the trigonometric formula to Jacobi.
 RJACOBI = 1e-2
 
 
 @kernel(nogil=True)
+def _eig2(x, y, z):
+    """The eigenvalues ``e0 >= e1`` of ``[[x, y], [y, z]]`` (NaN for a non-finite element)."""
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+        return math.nan, math.nan
+    if y == 0.0:                                   # diagonal (also all zero): exact
+        return max(x, z), min(x, z)
+    m = max(abs(x), abs(y), abs(z))
+    m = math.ldexp(1.0, math.frexp(m)[1] - 1)      # a power of two <= m: the scaling is exact
+    x /= m
+    y /= m
+    z /= m
+    mean = 0.5 * (x + z)
+    half = 0.5 * (x - z)
+    h = math.sqrt(y * y + half * half)
+    return (mean + h) * m, (mean - h) * m
+
+
+@kernel(nogil=True)
 def _sym2(a, b, c, out):
     """``out[0, i] >= out[1, i]``: the eigenvalues of ``[[a, b], [b, c]]`` at every i."""
     for i in range(a.size):
-        x = float(a[i])
-        y = float(b[i])
-        z = float(c[i])
-        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            out[0, i] = math.nan
-            out[1, i] = math.nan
-            continue
-        if y == 0.0:                               # diagonal (also all zero): exact
-            out[0, i] = max(x, z)
-            out[1, i] = min(x, z)
-            continue
-        m = max(abs(x), abs(y), abs(z))
-        m = math.ldexp(1.0, math.frexp(m)[1] - 1)  # a power of two <= m: the scaling is exact
-        x /= m
-        y /= m
-        z /= m
-        mean = 0.5 * (x + z)
-        half = 0.5 * (x - z)
-        h = math.sqrt(y * y + half * half)
-        out[0, i] = (mean + h) * m
-        out[1, i] = (mean - h) * m
+        e0, e1 = _eig2(float(a[i]), float(b[i]), float(c[i]))
+        out[0, i] = e0
+        out[1, i] = e1
 
 
 @kernel(nogil=True)
@@ -99,65 +102,109 @@ def _jacobi3(a00, a01, a02, a11, a12, a22):
 
 
 @kernel(nogil=True)
+def _eig3(x00, x01, x02, x11, x12, x22, rjacobi):
+    """The eigenvalues ``e0 >= e1 >= e2`` of a symmetric 3 x 3 matrix (NaN if one is not finite)."""
+    m = max(abs(x00), abs(x01), abs(x02), abs(x11), abs(x12), abs(x22))
+    if not math.isfinite(m) or m != m:
+        return math.nan, math.nan, math.nan
+    if m == 0.0:
+        return 0.0, 0.0, 0.0
+    m = math.ldexp(1.0, math.frexp(m)[1] - 1)      # a power of two <= m: the scaling is exact
+    x00 /= m
+    x01 /= m
+    x02 /= m
+    x11 /= m
+    x12 /= m
+    x22 /= m
+    p1 = x01 * x01 + x02 * x02 + x12 * x12
+    if p1 == 0.0:                                  # diagonal
+        e0, e1, e2 = _jacobi3(x00, 0.0, 0.0, x11, 0.0, x22)
+    else:
+        third = 1.0 / 3.0
+        q = (x00 + x11 + x22) * third
+        d0 = x00 - q
+        d1 = x11 - q
+        d2 = x22 - q
+        p = math.sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1) / 6.0)
+        b00 = d0 / p
+        b11 = d1 / p
+        b22 = d2 / p
+        b01 = x01 / p
+        b02 = x02 / p
+        b12 = x12 / p
+        r = 0.5 * (b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02)
+                   + b02 * (b01 * b12 - b11 * b02))
+        if 1.0 - abs(r) < rjacobi:
+            e0, e1, e2 = _jacobi3(x00, x01, x02, x11, x12, x22)
+        else:
+            phi = math.acos(r) * third
+            e0 = q + 2.0 * p * math.cos(phi)
+            e2 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi * third)
+            e1 = 3.0 * q - e0 - e2
+            if e1 > e0:                            # rounding: keep the order
+                e0, e1 = e1, e0
+            if e2 > e1:
+                e1, e2 = e2, e1
+    return e0 * m, e1 * m, e2 * m
+
+
+@kernel(nogil=True)
 def _sym3(a00, a01, a02, a11, a12, a22, out, rjacobi):
     """``out[0, i] >= out[1, i] >= out[2, i]``: the eigenvalues of pixel i's symmetric matrix."""
-    third = 1.0 / 3.0
     for i in range(a00.size):
-        x00 = float(a00[i])
-        x01 = float(a01[i])
-        x02 = float(a02[i])
-        x11 = float(a11[i])
-        x12 = float(a12[i])
-        x22 = float(a22[i])
-        m = max(abs(x00), abs(x01), abs(x02), abs(x11), abs(x12), abs(x22))
-        if not math.isfinite(m) or m != m:
-            out[0, i] = math.nan
-            out[1, i] = math.nan
-            out[2, i] = math.nan
-            continue
-        if m == 0.0:
-            out[0, i] = 0.0
-            out[1, i] = 0.0
-            out[2, i] = 0.0
-            continue
-        m = math.ldexp(1.0, math.frexp(m)[1] - 1)  # a power of two <= m: the scaling is exact
-        x00 /= m
-        x01 /= m
-        x02 /= m
-        x11 /= m
-        x12 /= m
-        x22 /= m
-        p1 = x01 * x01 + x02 * x02 + x12 * x12
-        if p1 == 0.0:                              # diagonal
-            e0, e1, e2 = _jacobi3(x00, 0.0, 0.0, x11, 0.0, x22)
-        else:
-            q = (x00 + x11 + x22) * third
-            d0 = x00 - q
-            d1 = x11 - q
-            d2 = x22 - q
-            p = math.sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1) / 6.0)
-            b00 = d0 / p
-            b11 = d1 / p
-            b22 = d2 / p
-            b01 = x01 / p
-            b02 = x02 / p
-            b12 = x12 / p
-            r = 0.5 * (b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02)
-                       + b02 * (b01 * b12 - b11 * b02))
-            if 1.0 - abs(r) < rjacobi:
-                e0, e1, e2 = _jacobi3(x00, x01, x02, x11, x12, x22)
-            else:
-                phi = math.acos(r) * third
-                e0 = q + 2.0 * p * math.cos(phi)
-                e2 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi * third)
-                e1 = 3.0 * q - e0 - e2
-                if e1 > e0:                        # rounding: keep the order
-                    e0, e1 = e1, e0
-                if e2 > e1:
-                    e1, e2 = e2, e1
-        out[0, i] = e0 * m
-        out[1, i] = e1 * m
-        out[2, i] = e2 * m
+        e0, e1, e2 = _eig3(float(a00[i]), float(a01[i]), float(a02[i]), float(a11[i]),
+                           float(a12[i]), float(a22[i]), rjacobi)
+        out[0, i] = e0
+        out[1, i] = e1
+        out[2, i] = e2
+
+
+@kernel(nogil=True)
+def _keep_max(out, i, v):
+    """``out[i] = max(out[i], v)`` with NaN propagated (as ``np.maximum``)."""
+    o = out[i]
+    if o == o and (v != v or v > o):
+        out[i] = v
+
+
+@kernel(nogil=True)
+def _frangi2(h00, h01, h11, out, inv_2b2, inv_2g2):
+    """Frangi's vesselness of one scale, maxed into ``out`` (scikit-image's 2-D formula)."""
+    for i in range(out.size):
+        e0, e1 = _eig2(float(h00[i]), float(h01[i]), float(h11[i]))
+        if abs(e1) < abs(e0):                      # by magnitude, ties in decreasing order
+            e0, e1 = e1, e0
+        l2 = max(e1, 1e-10)
+        rb = abs(e0) / l2
+        s2 = e0 * e0 + e1 * e1
+        v = math.exp(-rb * rb * inv_2b2) * (1.0 - math.exp(-s2 * inv_2g2))
+        if e0 != e0:
+            v = math.nan
+        _keep_max(out, i, v)
+
+
+@kernel(nogil=True)
+def _frangi3(h00, h01, h02, h11, h12, h22, out, inv_2a2, inv_2b2, inv_2g2, rjacobi):
+    """Frangi's vesselness of one scale, maxed into ``out`` (scikit-image's 3-D formula)."""
+    for i in range(out.size):
+        e0, e1, e2 = _eig3(float(h00[i]), float(h01[i]), float(h02[i]), float(h11[i]),
+                           float(h12[i]), float(h22[i]), rjacobi)
+        if abs(e1) < abs(e0):                      # insertion sort by magnitude (stable)
+            e0, e1 = e1, e0
+        if abs(e2) < abs(e1):
+            e1, e2 = e2, e1
+            if abs(e1) < abs(e0):
+                e0, e1 = e1, e0
+        l2 = max(e1, 1e-10)
+        l3 = max(e2, 1e-10)
+        ra = l2 / l3
+        rb = abs(e0) / math.sqrt(l2 * l3)
+        s2 = e0 * e0 + e1 * e1 + e2 * e2
+        v = ((1.0 - math.exp(-ra * ra * inv_2a2)) * math.exp(-rb * rb * inv_2b2)
+             * (1.0 - math.exp(-s2 * inv_2g2)))
+        if e0 != e0:
+            v = math.nan
+        _keep_max(out, i, v)
 
 
 def _flat(elems: list[np.ndarray]) -> list[np.ndarray]:
@@ -195,3 +242,23 @@ def eigvals_sym3(elems: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     out = np.empty((3, int(np.prod(shape))), dtype=dtype)
     _sym3(*_flat(elems), out, RJACOBI)
     return out.reshape((3,) + shape)
+
+
+def frangi_scale(elems: list[np.ndarray], out: np.ndarray, alpha: float, beta: float,
+                 gamma: float) -> None:
+    """Max Frangi's vesselness of one scale (the Hessian's ``elems``) into ``out`` (contiguous), in place.
+
+    Examples
+    --------
+    >>> out = np.zeros(1)
+    >>> frangi_scale([np.zeros(1), np.zeros(1), np.ones(1)], out, 0.5, 0.5, 1.0)
+    >>> round(float(out[0]), 6)      # a line: 1 - exp(-1/2)
+    0.393469
+    """
+    flat = out.reshape(-1)
+    inv_2b2 = 1.0 / (2.0 * beta * beta)
+    inv_2g2 = 1.0 / (2.0 * gamma * gamma)
+    if len(elems) == 3:
+        _frangi2(*_flat(elems), flat, inv_2b2, inv_2g2)
+    else:
+        _frangi3(*_flat(elems), flat, 1.0 / (2.0 * alpha * alpha), inv_2b2, inv_2g2, RJACOBI)
