@@ -66,68 +66,64 @@ def upper_pairs(ndim, order="rc"):
 # ---------------------------------------------------------------------------------- Hessian
 
 
+def skimage_gaussian_hessian(x, sigma, mode, cval=0.0, order="rc"):
+    """scikit-image's Gaussian-derivative Hessian, written with scipy: first derivatives at
+    sigma/sqrt(2) (truncated at 8 sigma, 100 for sigma <= 1), then a first derivative of those."""
+    ndim = x.ndim
+    sigmas = [sigma] * ndim if np.isscalar(sigma) else list(sigma)
+    truncate = 8 if all(s > 1 for s in sigmas) else 100
+    s = [v / math.sqrt(2) for v in sigmas]
+    units = [[int(d == k) for k in range(ndim)] for d in range(ndim)]
+    grads = [ndi.gaussian_filter(x, s, order=units[d], mode=mode, cval=cval, truncate=truncate)
+             for d in range(ndim)]
+    return [ndi.gaussian_filter(grads[a], s, order=units[b], mode=mode, cval=cval, truncate=truncate)
+            for a, b in upper_pairs(ndim, order)]
+
+
 @pytest.mark.parametrize("shape, sigma, mode", [
-    ((40, 37), 1.5, "constant"), ((40, 37), 4.0, "reflect"), ((40, 37), (2.0, 3.5), "nearest"),
-    ((40, 37), 2.5, "wrap"), ((40, 37), 2.0, "mirror"), ((14, 12, 11), 1.7, "reflect"),
+    ((40, 37), 0.8, "constant"), ((40, 37), 1.5, "constant"), ((40, 37), 4.0, "reflect"),
+    ((40, 37), (2.0, 3.5), "nearest"), ((40, 37), 2.5, "wrap"), ((40, 37), 12.0, "mirror"),
+    ((14, 12, 11), 1.7, "reflect"), ((30,), 3.0, "nearest"),
 ])
 @pytest.mark.parametrize("order", ["rc", "xy"])
-def test_hessian_gaussian_derivatives_against_exact(shape, sigma, mode, order):
+def test_hessian_gaussian_derivatives_as_scikit_image(shape, sigma, mode, order):
+    # scikit-image's definition pass for pass (scipy's kernels at truncate 8 are within 1e-14
+    # of the exact Gaussian's; sftwave's filters meet tol against the exact Gaussian)
     if order == "xy" and len(shape) != 2:
         pytest.skip("order='xy' is 2-D only")
     x = image(shape)
     H = hessian_matrix(x, sigma, mode=mode, order=order, use_gaussian_derivatives=True, tol=TOL)
-    sigmas = [sigma] * x.ndim if np.isscalar(sigma) else list(sigma)
-    pairs = upper_pairs(x.ndim, order)
-    assert len(H) == len(pairs) == x.ndim * (x.ndim + 1) // 2
-    for h, (a, b) in zip(H, pairs, strict=True):
-        orders = [0] * x.ndim
-        orders[a] += 1
-        orders[b] += 1
-        ref = exact_filter(x, sigmas, orders, mode=mode)
+    ref = skimage_gaussian_hessian(x, sigma, mode, order=order)
+    assert len(H) == len(ref) == x.ndim * (x.ndim + 1) // 2
+    for h, r in zip(H, ref, strict=True):
         assert h.shape == x.shape and h.dtype == np.float64
-        assert rel_rmse(h, ref) < BOUND, (a, b)
+        assert rel_rmse(h, r) < BOUND
 
 
 def test_hessian_constant_mode_with_cval():
     x = image((30, 33), 1)
     H = hessian_matrix(x, 2.0, mode="constant", cval=1.5, use_gaussian_derivatives=True, tol=TOL)
-    for h, (a, b) in zip(H, upper_pairs(2), strict=True):
-        orders = [0, 0]
-        orders[a] += 1
-        orders[b] += 1
-        assert rel_rmse(h, exact_filter(x, [2.0, 2.0], orders, mode="constant", cval=1.5)) < BOUND
-
-
-def skimage_gaussian_hessian(x, sigma, mode):
-    """scikit-image's Gaussian-derivative Hessian: first derivatives at sigma/sqrt(2), twice."""
-    s = sigma / math.sqrt(2)
-    truncate = 8 if sigma > 1 else 100
-    ndim = x.ndim
-    orders = [[int(d == k) for k in range(ndim)] for d in range(ndim)]
-    grads = [ndi.gaussian_filter(x, s, order=orders[d], mode=mode, truncate=truncate)
-             for d in range(ndim)]
-    return [ndi.gaussian_filter(grads[a], s, order=orders[b], mode=mode, truncate=truncate)
-            for a, b in upper_pairs(ndim)]
+    for h, r in zip(H, skimage_gaussian_hessian(x, 2.0, "constant", cval=1.5), strict=True):
+        assert rel_rmse(h, r) < BOUND
 
 
 @pytest.mark.parametrize("sigma", [2.0, 3.0, 6.0])
-def test_hessian_agrees_with_scikit_images_definition(sigma):
-    # the two kernels are the same continuous operator (d/dx G_{s/sqrt2} * d/dx G_{s/sqrt2}
-    # = d2/dx2 G_s); sampled at s/sqrt(2) >= 1.4 their difference (aliasing ~ exp(-pi^2 s^2 / 4))
-    # and scipy's truncation at 8 sigma are below 1e-8.  With 'wrap' the two agree everywhere;
-    # with the other modes scikit-image's second pass extends the first derivatives by the mode
-    # (not the derivative of the extended image), so they agree only a kernel's reach inside
-    x = image((64, 60), 2)
-    ours = hessian_matrix(x, sigma, mode="wrap", use_gaussian_derivatives=True, tol=TOL)
-    theirs = skimage_gaussian_hessian(x, sigma, "wrap")
-    for a, b in zip(ours, theirs, strict=True):
-        assert rel_rmse(a, b) < BOUND
-    x = image((40 + 20 * int(sigma), 40 + 20 * int(sigma)), 3)
-    inner = (slice(10 * int(sigma), -10 * int(sigma)),) * 2
-    ours = hessian_matrix(x, sigma, mode="reflect", use_gaussian_derivatives=True, tol=TOL)
-    theirs = skimage_gaussian_hessian(x, sigma, "reflect")
-    for a, b in zip(ours, theirs, strict=True):
-        assert rel_rmse(a[inner], b[inner]) < BOUND
+def test_hessian_is_the_gaussians_second_derivative(sigma):
+    # the direct definition: d/dx G_{s/sqrt2} * d/dx G_{s/sqrt2} = d2/dx2 G_s; sampled at
+    # s/sqrt(2) >= 1.4 the two differ by aliasing (~ exp(-pi^2 s^2 / 4)) below 1e-8.  With 'wrap'
+    # they agree everywhere; with the other modes the second pass extends the first derivatives
+    # by the mode (scikit-image's definition), so they agree only beyond the kernels' reach
+    for mode in ("wrap", "reflect"):
+        n = 40 + 20 * int(sigma)
+        x = image((n, n - 3), 2)
+        H = hessian_matrix(x, sigma, mode=mode, use_gaussian_derivatives=True, tol=TOL)
+        inner = (slice(None),) * 2 if mode == "wrap" else (slice(10 * int(sigma), -10 * int(sigma)),) * 2
+        for h, (a, b) in zip(H, upper_pairs(2), strict=True):
+            orders = [0, 0]
+            orders[a] += 1
+            orders[b] += 1
+            ref = exact_filter(x, [sigma, sigma], orders, mode=mode)
+            assert rel_rmse(h[inner], ref[inner]) < BOUND, (mode, a, b)
 
 
 @pytest.mark.parametrize("shape, order", [((30, 29), "rc"), ((30, 29), "xy"), ((12, 10, 9), "rc")])
@@ -144,10 +140,8 @@ def test_hessian_finite_differences_as_scikit_image(shape, order, default):
         assert rel_rmse(h, np.gradient(grads[a], axis=b)) < BOUND
 
 
-def test_hessian_one_dimensional():
+def test_hessian_one_dimensional_finite_differences():
     x = image((60,), 4)
-    (h,) = hessian_matrix(x, 3.0, use_gaussian_derivatives=True, tol=TOL)
-    assert rel_rmse(h, exact_gaussian_filter1d(x, 3.0, 2, mode="constant")) < BOUND
     (g,) = hessian_matrix(x, 3.0, use_gaussian_derivatives=False, tol=TOL)
     ref = np.gradient(np.gradient(exact_gaussian_filter1d(x, 3.0, 0, mode="constant")))
     assert rel_rmse(g, ref) < BOUND
@@ -155,10 +149,10 @@ def test_hessian_one_dimensional():
 
 def test_hessian_of_a_quadratic_is_its_hessian():
     # a direct definition: the Hessian of a quadratic form away from the borders is its matrix
-    r, c = np.mgrid[0:80, 0:80].astype(float)
+    r, c = np.mgrid[0:100, 0:100].astype(float)
     x = 0.5 * (0.3 * r**2 + 2 * 0.2 * r * c - 0.1 * c**2) / 100
     Hrr, Hrc, Hcc = hessian_matrix(x, 3.0, mode="nearest", use_gaussian_derivatives=True, tol=TOL)
-    inner = (slice(30, 50), slice(30, 50))
+    inner = (slice(40, 60), slice(40, 60))
     np.testing.assert_allclose(Hrr[inner], 0.003, rtol=1e-6)
     np.testing.assert_allclose(Hrc[inner], 0.002, rtol=1e-6)
     np.testing.assert_allclose(Hcc[inner], -0.001, rtol=1e-6)
@@ -436,15 +430,15 @@ def test_hessian_and_structure_tensor_bad_input():
 
 
 def frangi_reference(image, sigmas, alpha=0.5, beta=0.5, gamma=None, black_ridges=True,
-                     mode="reflect", tol=TOL):
-    """scikit-image's frangi, written out with numpy (eigenvalues by np.linalg.eigvalsh)."""
+                     mode="reflect"):
+    """scikit-image's frangi, written out with scipy and numpy (eigenvalues by np.linalg.eigvalsh)."""
     image = np.asarray(image, dtype=np.float64)
     if not black_ridges:
         image = -image
     out = np.zeros_like(image)
     n = image.ndim
     for sigma in sigmas:
-        H = hessian_matrix(image, sigma, mode=mode, use_gaussian_derivatives=True, tol=tol)
+        H = skimage_gaussian_hessian(image, sigma, mode)
         M = np.empty(image.shape + (n, n))
         for (i, j), h in zip(upper_pairs(n), H, strict=True):
             M[..., i, j] = M[..., j, i] = h
@@ -503,7 +497,9 @@ def test_frangi_3d_against_scikit_images_formula(kwargs):
     img += 0.01 * np.random.default_rng(22).standard_normal(img.shape)
     got = frangi(img, sigmas=[1.0, 2.0], tol=TOL, **kwargs)
     ref = frangi_reference(img, [1.0, 2.0], **kwargs)
-    np.testing.assert_allclose(got, ref, rtol=1e-7, atol=1e-9)
+    # R_A = l2 / l3 and R_B amplify the Hessians' 1e-8 differences where l3 nears 0 (measured
+    # up to 2e-7 at a few pixels of 10560)
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-6)
     if kwargs.get("black_ridges", True):
         assert got[3, 11, 12] > 0.3 and got[3, 2, 2] < 0.05             # the tube, not the corner
 
@@ -527,10 +523,11 @@ def test_frangi_dtypes_nan_and_errors():
     # the deprecated scale_range/scale_step
     np.testing.assert_array_equal(frangi(img, scale_range=(1, 4), scale_step=1),
                                   frangi(img, sigmas=[1, 2, 3]))
-    bad = img.copy()
-    bad[20, 20] = np.nan
-    v = frangi(bad, sigmas=[1, 2])
-    assert np.isnan(v[20, 20]) and np.isfinite(v[:3, :3]).all()
+    # NaN reaches as far as the two passes' kernels (8 sigma / sqrt(2) each at sigma > 1)
+    bad, _, _ = vessel_tree((80, 80))
+    bad[40, 40] = np.nan
+    v = frangi(bad, sigmas=[2, 3])
+    assert np.isnan(v[40, 40]) and np.isfinite(v[:3, :3]).all()
     with pytest.raises(ValueError, match="2-D or 3-D"):
         frangi(np.ones(10))
     with pytest.raises(ValueError, match="sigmas"):
