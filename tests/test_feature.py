@@ -537,3 +537,22 @@ def test_frangi_dtypes_nan_and_errors():
             frangi(img, **{name: -1.0})
     with pytest.raises(TypeError, match="image must be real"):
         frangi(img.astype(complex))
+
+
+# ------------------------------------------------------------------------------ determinism
+
+
+def test_same_bits_on_any_number_of_threads():
+    import sftwave
+
+    rng = np.random.default_rng(30)
+    elems3 = as_elems(random_symmetric(3, 1 << 16, rng))
+    elems2 = as_elems(random_symmetric(2, 1 << 17, rng))
+    img = image((24, 26, 28), 31)
+    results = []
+    for workers in (1, 3):
+        with sftwave.set_workers(workers):
+            results.append((hessian_matrix_eigvals(elems3), hessian_matrix_eigvals(elems2),
+                            frangi(img, sigmas=[1.5, 2.5])))
+    for a, b in zip(*results, strict=True):
+        np.testing.assert_array_equal(a, b)
