@@ -531,6 +531,10 @@ def test_frangi_dtypes_nan_and_errors():
         frangi(np.ones(10))
     with pytest.raises(ValueError, match="sigmas"):
         frangi(img, sigmas=[1, 0])
+    with pytest.raises(TypeError, match="sigmas"):
+        frangi(img, sigmas=["a"])
+    np.testing.assert_array_equal(frangi(img, sigmas=2), frangi(img, sigmas=[2]))
+    np.testing.assert_array_equal(frangi(img, sigmas=(s for s in [1, 2])), frangi(img, sigmas=[1, 2]))
     for name in ("alpha", "beta", "gamma"):
         with pytest.raises(ValueError, match=name):
             frangi(img, **{name: -1.0})

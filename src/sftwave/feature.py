@@ -242,8 +242,9 @@ def _symmetric_eigenvalues(elems: Any, name: str) -> np.ndarray:
     elif dtype == np.float16:
         dtype = np.dtype(np.float32)
     if n == 1:
-        out = arrays[0].astype(dtype)[np.newaxis]
-        return out
+        return arrays[0].astype(dtype)[np.newaxis]
+    # bool and integer elements as floats (one compiled kernel per float dtype)
+    arrays = [a if a.dtype in (np.float32, np.float64) else a.astype(dtype) for a in arrays]
     if n in (2, 3):
         from .engines.numba.eigen import eigvals_sym2, eigvals_sym3  # numba: imported on first use
 
@@ -601,7 +602,8 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     arr = arr.astype(dtype, copy=False)
     if scale_range is not None and scale_step is not None:
         sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
-    sigma_list = [check_positive(s, "sigmas") for s in np.atleast_1d(np.asarray(list(sigmas)))]
+    scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
+    sigma_list = [check_positive(s, "sigmas") for s in scales]
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
     if gamma is not None:
