@@ -133,7 +133,7 @@ sphinx_gallery_conf = {
 PUBLIC_MODULES = ["sftwave", "sftwave.analysis", "sftwave.mne", "sftwave.stream",
                   "sftwave.dask", "sftwave.xarray", "sftwave.plot", "sftwave.plans",
                   "sftwave.engines", "sftwave.inverse", "sftwave.wavelets", "sftwave.workers",
-                  "sftwave.datasets"]
+                  "sftwave.datasets", "sftwave.feature"]
 
 
 def _check_api_pages(app) -> None:

@@ -57,7 +57,7 @@ def layer(module: str) -> str:
         return top
     if top in ("cli", "__main__"):
         return "cli"
-    return "api"                            # ndimage, wavelets, apply, workers, datasets
+    return "api"                            # ndimage, wavelets, apply, workers, datasets, feature
 
 
 def is_package(module: str) -> bool:

@@ -53,6 +53,7 @@ PUBLIC = {
     "sftwave.plans": None,
     "sftwave.engines": None,
     "sftwave.datasets": None,
+    "sftwave.feature": None,
     "sftwave.dask": "dask",
     "sftwave.xarray": "xarray",
     "sftwave.mne": "mne",
