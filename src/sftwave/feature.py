@@ -52,6 +52,7 @@ from numpy.typing import ArrayLike
 from ._checks import (
     check_axis,
     check_choice,
+    check_cval,
     check_input_array,
     check_mode,
     check_positive,
@@ -96,13 +97,6 @@ def _check_order(order: Any, ndim: int) -> str:
     if order == "xy" and ndim != 2:
         raise ValueError(f"order='xy' is only supported for 2-D images; got a {ndim}-D image")
     return order
-
-
-def _check_cval(cval: Any) -> float:
-    """A real ``cval``."""
-    if isinstance(cval, (bool, np.bool_)) or not np.isscalar(cval) or not np.isreal(cval):
-        raise TypeError(f"cval must be a real number; got {cval!r}")
-    return float(cval)
 
 
 def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
@@ -183,7 +177,7 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         raise ValueError("image must have at least one axis; got a 0-d array")
     sigmas = _sigmas(sigma, ndim)
     mode = check_mode(mode)
-    cval = _check_cval(cval)
+    cval = check_cval(cval)
     order = _check_order(order, ndim)
     tol = check_tol(tol)
     if use_gaussian_derivatives is not None and not isinstance(use_gaussian_derivatives,
@@ -374,7 +368,7 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
                          f"after squeezing")
     sigmas = _sigmas(sigma, image.ndim)
     mode = check_mode(mode)
-    cval = _check_cval(cval)
+    cval = check_cval(cval)
     order = _check_order(order, image.ndim)
     tol = check_tol(tol)
     derivatives = [ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
@@ -495,7 +489,7 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
         raise ValueError(f"high_sigma must be at least low_sigma on every axis; got "
                          f"low_sigma={low_sigma!r}, high_sigma={high_sigma!r}")
     mode = check_mode(mode)
-    cval = _check_cval(cval)
+    cval = check_cval(cval)
     truncate = check_truncate(truncate)
     tol = check_tol(tol)
 
@@ -609,7 +603,7 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     if gamma is not None:
         gamma = check_positive(gamma, "gamma")
     mode = check_mode(mode)
-    cval = _check_cval(cval)
+    cval = check_cval(cval)
     tol = check_tol(tol)
     if not black_ridges:
         arr = -arr
