@@ -299,8 +299,8 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         y = coefficients(padded)
         if output == "power":
             return y.real ** 2 + y.imag ** 2
-        if output == "phase":
-            return np.angle(y)
+        if output == "phase":      # contiguous parts: numpy 1.24's arctan2 varied with strides
+            return np.arctan2(np.ascontiguousarray(y.imag), np.ascontiguousarray(y.real))
         return y
     if zero_mean and n_epochs:
         # the engine adds the epochs' power and phasors as it computes them (MNE's wavelet

@@ -922,7 +922,8 @@ class CWT(_Stream):
         elif self.output == "abs":
             z = np.hypot(re, im)
         elif self.output == "phase":
-            z = np.arctan2(im, re)
+            # contiguous parts: numpy 1.24's arctan2 varied with strides
+            z = np.arctan2(np.ascontiguousarray(im), np.ascontiguousarray(re))
         else:
             z = np.empty(re.shape, np.complex128)
             z.real, z.imag = re, im

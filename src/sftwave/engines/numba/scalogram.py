@@ -242,4 +242,4 @@ def _kind_of(y: np.ndarray, kind: str) -> np.ndarray:
     if kind == "abs":
         # (not np.abs: numpy 1.24's np.abs of complex gave bits that varied from call to call)
         return np.hypot(y.real, y.imag)
-    return np.angle(y)
+    return spectral.phase(y.real, y.imag)

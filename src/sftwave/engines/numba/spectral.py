@@ -376,7 +376,7 @@ def _write(out3: np.ndarray, r0: int, r1: int, cols: list[int], re: np.ndarray,
             # (not np.abs: numpy 1.24's np.abs of complex gave bits that varied from call to call)
             value = np.hypot(re.real, re.imag)
         else:
-            value = np.angle(re)
+            value = phase(re.real, re.imag)
     elif kind == "complex":
         if target is not None:
             target.real = re
@@ -388,11 +388,18 @@ def _write(out3: np.ndarray, r0: int, r1: int, cols: list[int], re: np.ndarray,
     elif kind == "abs":
         value = np.hypot(re, im)
     else:
-        value = np.arctan2(im, re)
+        value = phase(re, im)
     if target is not None:
         target[...] = value
     else:
         out3[r0:r1, cols] = value
+
+
+def phase(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    """``arctan2(im, re)`` of contiguous copies: numpy 1.24 gave other bits for strided parts (its
+    vector loop runs on contiguous arrays only), so the same values gave another phase by
+    another path."""
+    return np.arctan2(np.ascontiguousarray(im), np.ascontiguousarray(re))
 
 
 def _consecutive(cols: list[int]) -> bool:
