@@ -352,3 +352,57 @@ def test_nonfinite_confined_on_the_cuda_engine(ce, cuda):
     assert not cuda_engine.all_finite(cuda.to_device(x))
     g = sftwave.gaussian_filter1d(x, 6.0, engine="cuda")
     assert np.isnan(g[:5]).all() and np.isposinf(g[150]) and np.isfinite(g[60:100]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_all_finite_flags_each_kind_of_nonfinite(ce, cuda, dtype):
+    """The flag kernel: finite arrays pass; one NaN, +inf or -inf anywhere (either part of a
+    complex element) fails; a huge finite sum (float32 max, many times) still passes."""
+    x = np.full(1000, np.finfo(np.float32).max, dtype=dtype)
+    assert ce.all_finite(cuda.to_device(x))        # a sum would overflow; no element does
+    bad = [np.nan, np.inf, -np.inf]
+    if np.dtype(dtype).kind == "c":
+        bad += [complex(1, np.nan), complex(0, -np.inf)]
+    for v in bad:
+        for where in (0, 517, 999):
+            y = x.copy()
+            y[where] = v
+            assert not ce.all_finite(cuda.to_device(y)), (v, where)
+    assert ce.all_finite(cuda.to_device(x[:0]))
+
+
+def test_second_call_copies_no_constants_and_allocates_no_buffers(ce, cuda, plans, monkeypatch):
+    """A repeated call reuses the plan's device constants and the thread's stage buffers
+    (no host-to-device copy but the input's, no new device array but the result); a call of
+    another shape, plan or dtype then gets its own, and every result stays exact."""
+    ce.release_workspace()
+    plan, other = plans["morlet-direct"], plans["gauss-s3"]
+    x = np.random.default_rng(9).standard_normal((2, 90))
+    d = cuda.to_device(x)
+    first = ce.filter1d(d, plan).copy_to_host()
+    counts = {"to_device": 0, "device_array": 0}
+    real_to_device, real_device_array = cuda.to_device, cuda.device_array
+
+    def counting(name, fn):
+        def wrapped(*args, **kwargs):
+            counts[name] += 1
+            return fn(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(cuda, "to_device", counting("to_device", real_to_device))
+    monkeypatch.setattr(cuda, "device_array", counting("device_array", real_device_array))
+    again = ce.filter1d(d, plan).copy_to_host()
+    assert counts == {"to_device": 0, "device_array": 1}      # the result alone
+    np.testing.assert_array_equal(again, first)
+    # another length, another plan, float32: the kept buffers and constants are reused
+    # only where they fit, and every result stays within rounding of the definition
+    for arr, p in ((x[:, :50], plan), (x[:, :7], plan), (x, other), (x.astype(np.float32), plan)):
+        y = ce.filter1d(cuda.to_device(np.ascontiguousarray(arr)), p).copy_to_host()
+        tol = rounding_bound(p, arr, np.finfo(np.float32 if arr.dtype == np.float32
+                                              else np.float64).eps)
+        ref = np.stack([reference(row, p) for row in arr.astype(np.float64)])
+        assert np.max(np.abs(y - ref)) <= tol
+    ce.release_workspace()
+    counts.update(to_device=0, device_array=0)
+    np.testing.assert_array_equal(ce.filter1d(d, plan).copy_to_host(), first)
+    assert counts["to_device"] >= 2 and counts["device_array"] >= 3   # made anew

@@ -40,7 +40,10 @@ from __future__ import annotations
 import importlib.util
 import math
 import numbers
+import threading
 import warnings
+import weakref
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -65,6 +68,14 @@ _NUMBA_CUDA_PACKAGE = "numba_cuda"
 
 #: Largest grid dimension y (lines, times channel chunks, per launch).
 _GRID_Y = 65535
+
+#: A thread keeps its last call's stage buffers for the next call of the same
+#: shape when they take at most this many bytes (allocating them again costs
+#: more than the kernels on short lines).
+WORKSPACE_KEEP_BYTES = 256 << 20
+
+#: How many plans' device constants (frequencies and coefficients) are kept.
+CONSTANTS_KEPT = 64
 
 
 # --------------------------------------------------------------------------- sizes
@@ -104,6 +115,18 @@ def padded_length(n: int, L: int) -> int:
 # --------------------------------------------------------------------------- numba.cuda
 
 
+def _restore_numpy_names() -> None:
+    """Give numpy back ``row_stack`` (an alias of ``vstack``), which numpy 2.5 removed.
+
+    numba-cuda 0.30.4 registers its device version of ``np.row_stack`` when
+    it compiles its first kernel and fails with an AttributeError under
+    numpy >= 2.5.  The alias it had until numpy 2.4 is restored, and only
+    where it is missing.
+    """
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack  # noqa: NPY201 (the alias numba-cuda needs)
+
+
 def _cuda():
     """``numba.cuda``, or a clear error when it cannot run kernels here."""
     if importlib.util.find_spec(_NUMBA_CUDA_PACKAGE) is None:
@@ -111,6 +134,7 @@ def _cuda():
             "the 'cuda' engine needs the numba-cuda package: pip install 'sftwave[cuda]' "
             "(on a GPU machine, numba-cuda[cu12] or numba-cuda[cu13] to match the driver)"
         )
+    _restore_numpy_names()
     from numba import cuda
 
     if not cuda.is_available():
@@ -143,27 +167,96 @@ def is_device(x: Any) -> bool:
     return bool(getattr(x, "__cuda_ndarray__", False)) or hasattr(x, "__cuda_array_interface__")
 
 
-_SUM = None
-
-
 def all_finite(x: Any) -> bool:
-    """Whether a numba device array holds no NaN or infinity, by one reduction on the device.
+    """Whether a numba device array holds no NaN or infinity, by one pass on the device.
 
-    Its sum is finite unless an element is not (a NaN or an infinity
-    survives the sum) or the sum overflows (then the caller takes the
-    non-finite path, which is correct for finite input too, only slower).
-    Only a scalar comes back to the host.
+    A kernel raises a flag at the first element that is not finite (real or
+    imaginary part); only the flag comes back to the host.
     """
-    global _SUM
     if np.dtype(x.dtype).kind not in "fc" or x.size == 0:
         return True
     cuda = _cuda()
-    if _SUM is None:
-        _SUM = cuda.reduce(lambda a, b: a + b)
+    from . import kernels as ck
+
     flat = x.reshape(x.size) if x.is_c_contiguous() or x.is_f_contiguous() else (
         cuda.to_device(x.copy_to_host().ravel()))
-    total = _SUM(flat)
-    return bool(np.isfinite(total))
+    flag = _thread_flag(cuda)
+    flag.copy_to_device(_ZERO_FLAG)
+    tpb = ck.POINTWISE_THREADS
+    ck.finite_flag()[min(-(-flat.size // tpb), 1024), tpb](flat, flag)
+    return int(flag.copy_to_host()[0]) == 0
+
+
+_ZERO_FLAG = np.zeros(1, dtype=np.int32)
+_LOCAL = threading.local()
+
+
+def _context(cuda) -> Any:
+    """The current CUDA context (on the simulator, whose contexts are made anew on
+    every call, the ``numba.cuda`` module stands for the one context)."""
+    from numba import config
+
+    return cuda if getattr(config, "ENABLE_CUDASIM", False) else cuda.current_context()
+
+
+def _thread_flag(cuda):
+    """This thread's one-element int32 device array, in the current context."""
+    ctx = _context(cuda)
+    kept = getattr(_LOCAL, "flag", None)
+    if kept is None or kept[0]() is not ctx:
+        kept = (weakref.ref(ctx), cuda.device_array(1, dtype=np.int32))
+        _LOCAL.flag = kept
+    return kept[1]
+
+
+_CONSTANTS: OrderedDict = OrderedDict()
+_CONSTANTS_LOCK = threading.Lock()
+
+
+def _device_constants(cuda, arrays: tuple[np.ndarray, ...]) -> tuple:
+    """Device copies of small constant arrays, kept per context for the next call.
+
+    Keyed by the arrays' bytes, so a plan made again reuses them; at most
+    :data:`CONSTANTS_KEPT` sets are kept, the least recently used leave first.
+    """
+    ctx = _context(cuda)
+    key = (id(ctx),) + tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
+    with _CONSTANTS_LOCK:
+        hit = _CONSTANTS.get(key)
+        if hit is not None and hit[0]() is ctx:
+            _CONSTANTS.move_to_end(key)
+            return hit[1]
+    dev = tuple(cuda.to_device(a) for a in arrays)
+    with _CONSTANTS_LOCK:
+        _CONSTANTS[key] = (weakref.ref(ctx), dev)
+        while len(_CONSTANTS) > CONSTANTS_KEPT:
+            _CONSTANTS.popitem(last=False)
+    return dev
+
+
+def _workspace(cuda, shape: tuple, dtype: np.dtype, count: int) -> list:
+    """``count`` device arrays of ``shape``: this thread's last ones when they match.
+
+    Reuse is safe because every kernel of this module runs on the default
+    stream in order: the next call's kernels start after the last call's end.
+    """
+    ctx = _context(cuda)
+    key = (shape, dtype.str, count)
+    kept = getattr(_LOCAL, "workspace", None)
+    if kept is not None and kept[0]() is ctx and kept[1] == key:
+        return kept[2]
+    bufs = [cuda.device_array(shape, dtype=dtype) for _ in range(count)]
+    size = count * math.prod(shape) * dtype.itemsize
+    _LOCAL.workspace = (weakref.ref(ctx), key, bufs) if size <= WORKSPACE_KEEP_BYTES else None
+    return bufs
+
+
+def release_workspace() -> None:
+    """Drop this thread's kept stage buffers and every kept plan constant."""
+    _LOCAL.workspace = None
+    _LOCAL.flag = None
+    with _CONSTANTS_LOCK:
+        _CONSTANTS.clear()
 
 
 def library(x: Any) -> str:
@@ -269,7 +362,8 @@ def _run(cuda, x3, out3, *, n_out: int, L: int, pad_before: int, n_ext: int, mod
                  for v in (np.real(c[0]), np.real(c[1]), np.imag(c[0]), np.imag(c[1]))]
     chunk, nchunks = _chunking(nch, wdt)
     k = ck.kernels(chunk, wdt.name)
-    d_nu_hi, d_nu_lo = cuda.to_device(nu_hi), cuda.to_device(nu_lo)
+    consts = _device_constants(cuda, (nu_hi, nu_lo) if plan is None else (nu_hi, nu_lo, *coefs))
+    d_nu_hi, d_nu_lo = consts[:2]
     if plan is None:
         output = k.sum_add_i if out_kind == "add_i" else k.sum_set
 
@@ -277,17 +371,16 @@ def _run(cuda, x3, out3, *, n_out: int, L: int, pad_before: int, n_ext: int, mod
             return (h, line0, inner, n_out, S, R, out3)
     else:
         output = {"real": k.sft_real, "complex": k.sft_complex, "add_i": k.sft_add_i}[out_kind]
-        d_coefs = [cuda.to_device(v) for v in coefs]
+        d_coefs = consts[2:]
 
         def output_args(h, line0, R):
             return (h, line0, inner, n_out, L, S, R, d_nu_hi, d_nu_lo, *d_coefs, out3)
 
     batch = max(1, min(lines, _GRID_Y // nchunks, BUFFER_ELEMENTS // (nch * npad)))
     shape = (batch, nch, npad)
-    g1 = cuda.device_array(shape, dtype=wdt)
-    h2 = cuda.device_array(shape, dtype=wdt)
-    g2 = cuda.device_array(shape, dtype=wdt) if S > 1 else h2
-    h1 = cuda.device_array(shape, dtype=wdt) if S > 1 else h2
+    bufs = _workspace(cuda, shape, wdt, 4 if S > 1 else 2)
+    g1, h2 = bufs[0], bufs[1]
+    g2, h1 = (bufs[2], bufs[3]) if S > 1 else (h2, h2)
     tpb = ck.POINTWISE_THREADS
     stage_blocks = -(-npad // 64)  # eight groups of eight rows per block
     with warnings.catch_warnings():

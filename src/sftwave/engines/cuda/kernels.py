@@ -108,6 +108,28 @@ def digit_reverse(r: int, digits: int) -> int:
 
 
 @cache
+def finite_flag():
+    """The kernel ``finite_flag(x, flag)``: ``flag[0] = 1`` where an element of the
+    1-D array ``x`` (either part, if complex) is not finite; a grid-stride loop."""
+    global cuda
+    from numba import cuda as _cuda
+
+    cuda = _cuda
+
+    @cuda.jit
+    def finite_flag(x, flag):
+        i = cuda.grid(1)
+        step = cuda.gridsize(1)
+        while i < x.size:
+            v = x[i]
+            if not (math.isfinite(v.real) and math.isfinite(v.imag)):
+                flag[0] = 1
+            i += step
+
+    return finite_flag
+
+
+@cache
 def kernels(chunk: int, dtype_name: str) -> SimpleNamespace:
     r"""Build (once per chunk size and dtype) the three kernels.
 
