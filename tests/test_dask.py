@@ -160,3 +160,126 @@ def test_blocks_on_the_threaded_scheduler_share_the_threads(probe):
     assert _bits(got, sd.gaussian_filter1d(several, 5.0).compute(scheduler="sync"))
     for r in range(3):
         assert _bits(got[r], sftwave.gaussian_filter1d(x[r], 5.0))
+
+
+# --------------------------------------------------------------------------- image features
+
+def _image(shape, seed=0, dtype=np.float64):
+    """A smooth random field plus a few sharp edges, with a NaN that crosses chunk borders."""
+    rng = np.random.default_rng(seed)
+    img = sftwave.gaussian_filter(rng.standard_normal(shape), 2.0)
+    img[tuple(slice(s // 3, s // 2) for s in shape)] += 3.0
+    img[tuple(s // 2 for s in shape)] = np.nan
+    return img.astype(dtype)
+
+
+def _close_list(got, ref, rel):
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref):
+        assert isinstance(g, da.Array)
+        _close(g.compute(), r, rel)
+
+
+_FEATURE_CHUNKS = [(40, 50), (7, 90), (130, 11)]
+
+
+@pytest.mark.parametrize("chunks", _FEATURE_CHUNKS)
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
+@pytest.mark.parametrize("gd", [True, False])
+def test_hessian_matrix_any_chunking(chunks, mode, gd):
+    from sftwave import feature
+
+    img = _image((130, 90))
+    for sigma in (0.8, 3.0, (2.0, 9.0)):
+        H = sd.hessian_matrix(da.from_array(img, chunks=chunks), sigma, mode=mode, cval=0.3,
+                              use_gaussian_derivatives=gd)
+        _close_list(H, feature.hessian_matrix(img, sigma, mode=mode, cval=0.3,
+                                              use_gaussian_derivatives=gd), 1e-12)
+
+
+def test_hessian_and_structure_eigenvalues_3d_and_float32():
+    from sftwave import feature
+
+    vol = _image((30, 26, 34), seed=1, dtype=np.float32)
+    dvol = da.from_array(vol, chunks=(9, 13, 17))
+    H = sd.hessian_matrix(dvol, 2.5, mode="reflect", use_gaussian_derivatives=True)
+    ref = feature.hessian_matrix(vol, 2.5, mode="reflect", use_gaussian_derivatives=True)
+    assert [h.dtype for h in H] == [r.dtype for r in ref] == [np.float32] * 6
+    _close_list(H, ref, 1e-5)       # float32 recursions, started at another sample per block
+    ev = sd.hessian_matrix_eigvals(H)
+    assert ev.shape == (3,) + vol.shape and ev.chunks[0] == (3,)
+    _close(ev.compute(), feature.hessian_matrix_eigvals(ref), 1e-5)
+    A = sd.structure_tensor(dvol, 1.5, mode="nearest")
+    refA = feature.structure_tensor(vol, 1.5, mode="nearest")
+    _close_list(A, refA, 1e-5)
+    _close(sd.structure_tensor_eigenvalues(A).compute(),
+           feature.structure_tensor_eigenvalues(refA), 1e-5)
+
+
+@pytest.mark.parametrize("chunks", _FEATURE_CHUNKS)
+@pytest.mark.parametrize("mode", ["constant", "reflect", "wrap"])
+def test_structure_tensor_any_chunking(chunks, mode):
+    from sftwave import feature
+
+    img = _image((130, 90), seed=2)
+    for sigma in (1.0, 6.0):
+        A = sd.structure_tensor(da.from_array(img, chunks=chunks), sigma, mode=mode, cval=-1.0,
+                                order="xy")
+        _close_list(A, feature.structure_tensor(img, sigma, mode=mode, cval=-1.0, order="xy"),
+                    1e-12)
+
+
+@pytest.mark.parametrize("chunks", _FEATURE_CHUNKS)
+def test_difference_of_gaussians_any_chunking(chunks):
+    from sftwave import feature
+
+    img = _image((130, 90), seed=3)
+    for low, high, mode in ((1.0, None, "nearest"), (2.0, 20.0, "reflect"), ((0.0, 3.0), (4.0, 5.0),
+                                                                             "wrap")):
+        d = sd.difference_of_gaussians(da.from_array(img, chunks=chunks), low, high, mode=mode)
+        _close(d.compute(), feature.difference_of_gaussians(img, low, high, mode=mode), 1e-12)
+    rgb = np.stack([img, 2 * img, -img], axis=-1)
+    d = sd.difference_of_gaussians(da.from_array(rgb, chunks=chunks + (1,)), 1.5, 4.0,
+                                   channel_axis=-1)
+    _close(d.compute(), feature.difference_of_gaussians(rgb, 1.5, 4.0, channel_axis=-1), 1e-12)
+
+
+@pytest.mark.parametrize("gamma", [None, 0.05])
+@pytest.mark.parametrize("black_ridges", [True, False])
+def test_frangi_any_chunking(gamma, black_ridges):
+    from sftwave import feature
+
+    img = np.ones((120, 100))
+    img[:, 50] = 0.0
+    img[60, :] = 0.2
+    img += 0.05 * _image((120, 100), seed=4)       # a NaN too: gamma over the finite pixels
+    for chunks in ((40, 30), (120, 7)):
+        v = sd.frangi(da.from_array(img, chunks=chunks), sigmas=[1, 2, 4], gamma=gamma,
+                      black_ridges=black_ridges)
+        ref = feature.frangi(img, sigmas=[1, 2, 4], gamma=gamma, black_ridges=black_ridges)
+        _close(v.compute(), ref, 1e-12)
+    vol = _image((24, 20, 22), seed=5, dtype=np.float32)
+    v = sd.frangi(da.from_array(vol, chunks=10), sigmas=[1.0, 2.0])
+    assert v.dtype == np.float32
+    _close(v.compute(), feature.frangi(vol, sigmas=[1.0, 2.0]), 1e-5)
+
+
+def test_feature_bad_arguments_fail_at_the_call():
+    """Checked when the lazy array is made, by the in-memory function's own checks."""
+    x = da.zeros((50, 40), chunks=20)
+    with pytest.raises(ValueError, match="sigma"):
+        sd.hessian_matrix(x, -1.0)
+    with pytest.raises(ValueError, match="mode"):
+        sd.structure_tensor(x, 1.0, mode="edge")
+    with pytest.raises(ValueError, match="high_sigma"):
+        sd.difference_of_gaussians(x, 3.0, 1.0)
+    with pytest.raises(ValueError, match="2-D or 3-D"):
+        sd.frangi(da.zeros(30, chunks=10))
+    with pytest.raises(TypeError, match="complex"):
+        sd.hessian_matrix(da.zeros((10, 10), dtype=complex, chunks=5), 1.0)
+    with pytest.raises(ValueError, match="H_elems"):
+        sd.hessian_matrix_eigvals([x, x])
+    with pytest.raises(ValueError, match="one shape"):
+        sd.structure_tensor_eigenvalues([x, x, da.zeros((50, 41), chunks=20)])
+    with pytest.raises(TypeError, match="H_elems"):
+        sd.hessian_matrix_eigvals(x)

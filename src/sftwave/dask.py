@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -62,7 +62,8 @@ from .plans import select_gaussian
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt"]
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "hessian_matrix", "hessian_matrix_eigvals",
+           "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -391,3 +392,318 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     chunks = arr.chunks[:-1] + ((f.size,), out_chunks)
     return g.map_blocks(block, dtype=out_dtype, chunks=chunks, new_axis=[last],
                         meta=np.empty((0,) * (arr.ndim + 1), out_dtype))
+
+
+# --------------------------------------------------------------------------- image features
+
+
+def _filter_reach(shape: tuple, sigmas: Sequence[float], orders: Sequence[int], axes: Sequence[int],
+                  truncate: float, tol: float | None) -> list[int | None]:
+    """Per axis of an image, the samples one :func:`sftwave.gaussian_filter` call reads from
+    each side (None: the exact wide-kernel limit, which needs the whole axis)."""
+    reach: list[int | None] = [0] * len(shape)
+    for ax, s, o in zip(axes, sigmas, orders, strict=True):
+        if float(s) > 0:
+            reach[ax] = _gaussian_reach(float(s), int(o), int(shape[ax]),
+                                        {"truncate": truncate, "tol": tol})
+    return reach
+
+
+def _add_reach(*reaches: list[int | None]) -> list[int | None]:
+    """The reach of filters applied one after another: the sum, per axis."""
+    return [None if any(r is None for r in rs) else sum(rs)
+            for rs in zip(*reaches, strict=True)]
+
+
+def _max_reach(*reaches: list[int | None]) -> list[int | None]:
+    """The reach of filters applied side by side: the largest, per axis."""
+    return [None if any(r is None for r in rs) else max(rs)
+            for rs in zip(*reaches, strict=True)]
+
+
+def _hessian_reach(shape: tuple, sigma: Any, use_gaussian_derivatives: Any,
+                   tol: float | None) -> list[int | None]:
+    """Per axis, the samples :func:`sftwave.feature.hessian_matrix` reads from each side."""
+    from ._scale_space import derivative_truncate
+
+    ndim = len(shape)
+    sigmas = [float(s) for s in per_axis(sigma, ndim, "sigma")]
+    axes = list(range(ndim))
+    if use_gaussian_derivatives:         # two first-derivative passes at sigma / sqrt(2)
+        scaled = [s / np.sqrt(2.0) for s in sigmas]
+        truncate = derivative_truncate(sigmas)
+        one = _max_reach(_filter_reach(shape, scaled, [0] * ndim, axes, truncate, tol),
+                         _filter_reach(shape, scaled, [1] * ndim, axes, truncate, tol))
+        return _add_reach(one, one)
+    smooth = _filter_reach(shape, sigmas, [0] * ndim, axes, 4.0, tol)
+    return _add_reach(smooth, [2] * ndim)  # np.gradient twice: one sample each
+
+
+def _overlapped(fn: Any, x: Any, reach: list[int | None], dtype: np.dtype, count: int | None,
+                wraps: bool, **kwargs: Any) -> Any:
+    """``fn`` (an in-memory function of an image) block by block on ``x``, each block extended
+    by ``reach`` samples of its neighbours and cut back afterwards: equal to ``fn(x)``.
+
+    An axis whose reach is None, or at least its length, and every filtered axis when
+    ``wraps`` (``mode='wrap'``, whose extension reads the far end) is taken whole.  ``count``: ``fn``
+    returns that many arrays of the image's shape (a list); None: one array.
+    ``kwargs`` go to ``fn`` and may hold ``dask.delayed`` values.
+    """
+    from dask.array.overlap import overlap, trim_internal
+
+    depth = {}
+    for ax, r in enumerate(reach):
+        n = int(x.shape[ax])
+        if r is None or r >= n or (wraps and r > 0):
+            x = x.rechunk({ax: n})
+            r = 0
+        elif r > 0:
+            x = _rechunk_axis(x, ax, 2 * r + 1)
+        depth[ax] = int(r)
+    nblocks = x.npartitions
+
+    def block(b: np.ndarray, **kw: Any) -> np.ndarray:
+        with pool.limit(_block_workers(nblocks)):
+            out = fn(b, **kw)
+        return np.stack(out) if count is not None else out
+
+    g = overlap(x, depth=depth, boundary="none")
+    meta = np.empty((0,) * (x.ndim + (count is not None)), dtype)
+    if count is None:
+        y = g.map_blocks(block, dtype=dtype, meta=meta, **kwargs)
+        return trim_internal(y, depth, boundary="none")
+    y = g.map_blocks(block, new_axis=0, chunks=((count,),) + g.chunks, dtype=dtype, meta=meta,
+                     **kwargs)
+    y = trim_internal(y, {0: 0, **{ax + 1: r for ax, r in depth.items()}}, boundary="none")
+    return [y[i] for i in range(count)]
+
+
+def _tiny(x: Any) -> np.ndarray:
+    """A 3 x 3 (x 3 ...) image of ``x``'s dtype and number of axes: the in-memory function
+    called on it checks the arguments at once and tells the result's dtype."""
+    return np.zeros((3,) * x.ndim, dtype=x.dtype)
+
+
+def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
+                   cval: float = 0, order: str = "rc", use_gaussian_derivatives: bool | None = None,
+                   *, tol: float | None = None) -> list[Any]:
+    """:func:`sftwave.feature.hessian_matrix` of a dask array, lazily (same arguments).
+
+    Each block is extended by exactly the samples its filters read (the
+    Gaussian passes' half-windows and, without Gaussian derivatives, one sample
+    per ``np.gradient``), so the elements equal the in-memory ones.
+
+    See Also
+    --------
+    sftwave.feature.hessian_matrix : The same in memory.
+    hessian_matrix_eigvals : The eigenvalues of the elements, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(0).standard_normal((300, 200))
+    >>> H = hessian_matrix(da.from_array(img, chunks=100), 4.0, use_gaussian_derivatives=True)
+    >>> ref = feature.hessian_matrix(img, 4.0, use_gaussian_derivatives=True)
+    >>> all(np.allclose(h.compute(), r, rtol=0, atol=1e-12) for h, r in zip(H, ref))
+    True
+    """
+    from . import feature
+
+    da, x = _dask_array(image)
+    kw: dict[str, Any] = dict(sigma=sigma, mode=mode, cval=cval, order=order,
+              use_gaussian_derivatives=use_gaussian_derivatives, tol=tol)
+    tiny = feature.hessian_matrix(_tiny(x), **kw)
+    reach = _hessian_reach(x.shape, sigma, use_gaussian_derivatives, tol)
+    return _overlapped(feature.hessian_matrix, x, reach, tiny[0].dtype, len(tiny),
+                       check_mode(mode) == "wrap", **kw)
+
+
+def _pointwise_stack(fn: Any, elems: Sequence[Any], name: str) -> Any:
+    """``fn`` (elements to a stacked ``(n,) + shape`` array) block by block on dask arrays."""
+    if not len(elems):
+        fn([])                                   # its own error: no elements
+    da, first = _dask_array(elems[0])
+    arrays = [first] + [_dask_array(e)[1] for e in elems[1:]]
+    if any(a.shape != first.shape for a in arrays):
+        raise ValueError(f"{name} must all have one shape; got {[a.shape for a in arrays]}")
+    arrays = [a.rechunk(first.chunks) for a in arrays]
+    tiny = fn([np.zeros((1,) * first.ndim, a.dtype) for a in arrays])   # checks the count
+    n, dtype = tiny.shape[0], tiny.dtype
+    return da.map_blocks(lambda *b: fn(list(b)), *arrays, new_axis=0,
+                         chunks=((n,),) + first.chunks, dtype=dtype,
+                         meta=np.empty((0,) * (first.ndim + 1), dtype))
+
+
+def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> Any:
+    """:func:`sftwave.feature.hessian_matrix_eigvals` of dask arrays, lazily, block by block.
+
+    See Also
+    --------
+    sftwave.feature.hessian_matrix_eigvals : The same in memory.
+    hessian_matrix : The elements, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(1).standard_normal((120, 90))
+    >>> ev = hessian_matrix_eigvals(hessian_matrix(da.from_array(img, chunks=50), 2.0))
+    >>> ref = feature.hessian_matrix_eigvals(feature.hessian_matrix(img, 2.0))
+    >>> ev.shape == ref.shape and bool(np.allclose(ev.compute(), ref, rtol=0, atol=1e-12))
+    True
+    """
+    from . import feature
+
+    if isinstance(H_elems, (str, bytes)) or not isinstance(H_elems, Sequence):
+        raise TypeError(f"H_elems must be a list of arrays; got {type(H_elems).__name__}")
+    return _pointwise_stack(feature.hessian_matrix_eigvals, H_elems, "H_elems")
+
+
+def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
+                     cval: float = 0, order: str = "rc", *, tol: float | None = None) -> list[Any]:
+    """:func:`sftwave.feature.structure_tensor` of a dask array, lazily (same arguments).
+
+    Each block is extended by one sample for the Sobel derivatives plus the
+    Gaussian's half-window, so the elements equal the in-memory ones.
+
+    See Also
+    --------
+    sftwave.feature.structure_tensor : The same in memory.
+    structure_tensor_eigenvalues : Its eigenvalues, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(2).standard_normal((200, 150)).astype(np.float32)
+    >>> A = structure_tensor(da.from_array(img, chunks=64), 3.0)
+    >>> ref = feature.structure_tensor(img, 3.0)
+    >>> all(a.dtype == r.dtype and np.allclose(a.compute(), r, atol=1e-5) for a, r in zip(A, ref))
+    True
+    """
+    from . import feature
+
+    da, x = _dask_array(image)
+    kw: dict[str, Any] = dict(sigma=sigma, mode=mode, cval=cval, order=order, tol=tol)
+    tiny = feature.structure_tensor(_tiny(x), **kw)
+    ndim = x.ndim
+    smooth = _filter_reach(x.shape, per_axis(sigma, ndim, "sigma"), [0] * ndim,
+                           list(range(ndim)), 4.0, tol)
+    return _overlapped(feature.structure_tensor, x, _add_reach(smooth, [1] * ndim),
+                       tiny[0].dtype, len(tiny), check_mode(mode) == "wrap", **kw)
+
+
+def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike]) -> Any:
+    """:func:`sftwave.feature.structure_tensor_eigenvalues` of dask arrays, lazily.
+
+    See Also
+    --------
+    sftwave.feature.structure_tensor_eigenvalues : The same in memory.
+    structure_tensor : The elements, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(3).standard_normal((80, 80))
+    >>> ev = structure_tensor_eigenvalues(structure_tensor(da.from_array(img, chunks=40), 1.5))
+    >>> ref = feature.structure_tensor_eigenvalues(feature.structure_tensor(img, 1.5))
+    >>> bool(np.allclose(ev.compute(), ref, rtol=0, atol=1e-12))
+    True
+    """
+    from . import feature
+
+    if isinstance(A_elems, (str, bytes)) or not isinstance(A_elems, Sequence):
+        raise TypeError(f"A_elems must be a list of arrays; got {type(A_elems).__name__}")
+    return _pointwise_stack(feature.structure_tensor_eigenvalues, A_elems, "A_elems")
+
+
+def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float],
+                            high_sigma: float | Sequence[float] | None = None, *,
+                            mode: str = "nearest", cval: float = 0, channel_axis: int | None = None,
+                            truncate: float = 4.0, tol: float | None = None) -> Any:
+    """:func:`sftwave.feature.difference_of_gaussians` of a dask array, lazily (same arguments).
+
+    See Also
+    --------
+    sftwave.feature.difference_of_gaussians : The same in memory.
+    gaussian_filter : One Gaussian, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(4).standard_normal((150, 150))
+    >>> d = difference_of_gaussians(da.from_array(img, chunks=60), 2.0, 8.0)
+    >>> bool(np.allclose(d.compute(), feature.difference_of_gaussians(img, 2.0, 8.0), atol=1e-12))
+    True
+    """
+    from . import feature
+
+    da, x = _dask_array(image)
+    kw: dict[str, Any] = dict(low_sigma=low_sigma, high_sigma=high_sigma, mode=mode, cval=cval,
+              channel_axis=channel_axis, truncate=truncate, tol=tol)
+    tiny = feature.difference_of_gaussians(_tiny(x), **kw)
+    spatial = list(range(x.ndim))
+    if channel_axis is not None:
+        spatial.remove(check_axis(channel_axis, x.ndim, "channel_axis"))
+    low = [float(s) for s in per_axis(low_sigma, len(spatial), "low_sigma")]
+    high = ([1.6 * s for s in low] if high_sigma is None
+            else [float(s) for s in per_axis(high_sigma, len(spatial), "high_sigma")])
+    reach = _max_reach(*(_filter_reach(x.shape, s, [0] * len(spatial), spatial, truncate, tol)
+                         for s in (low, high)))
+    return _overlapped(feature.difference_of_gaussians, x, reach, tiny.dtype, None,
+                       check_mode(mode) == "wrap", **kw)
+
+
+def frangi(image: ArrayLike, sigmas: Any = range(1, 10, 2),
+           scale_range: tuple[float, float] | None = None, scale_step: float | None = None,
+           alpha: float = 0.5, beta: float = 0.5, gamma: float | None = None,
+           black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
+           tol: float | None = None) -> Any:
+    """:func:`sftwave.feature.frangi` of a dask array, lazily (same arguments).
+
+    Each block is extended by the widest scale's reach.  With ``gamma=None``
+    the default structuredness weight is a reduction over the whole image (half
+    the largest Hessian norm at the first scale), so the first scale's Hessian
+    is computed twice: once for that reduction, once in the blocks.
+
+    See Also
+    --------
+    sftwave.feature.frangi : The same in memory.
+    hessian_matrix : The Hessian at one scale, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.ones((120, 100))
+    >>> img[:, 50] = 0.0                        # a dark vertical line
+    >>> v = frangi(da.from_array(img, chunks=40), sigmas=[1, 2])
+    >>> bool(np.allclose(v.compute(), feature.frangi(img, sigmas=[1, 2]), rtol=0, atol=1e-12))
+    True
+    """
+    import dask
+
+    from . import feature
+    from ._scale_space import frangi_gamma, hessian_norm2
+
+    da, x = _dask_array(image)
+    if scale_range is not None and scale_step is not None:
+        sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
+    scales = [float(s) for s in sigmas] if isinstance(sigmas, Iterable) else [sigmas]
+    kw: dict[str, Any] = dict(sigmas=scales, alpha=alpha, beta=beta, black_ridges=black_ridges,
+                              mode=mode, cval=cval, tol=tol)
+    dtype = feature.frangi(_tiny(x), gamma=gamma, **kw).dtype
+    reach = _max_reach(*(_hessian_reach(x.shape, s, True, tol) for s in scales))
+    if gamma is None:
+        signed = x.astype(dtype) if black_ridges else -x.astype(dtype)
+        H = hessian_matrix(signed, scales[0], mode=mode, cval=cval, use_gaussian_derivatives=True,
+                           tol=tol)
+        norm2 = da.map_blocks(lambda *b: hessian_norm2(b, x.ndim), *H, dtype=np.float64)
+        top = da.where(da.isfinite(norm2), norm2, 0.0).max()
+        gamma = dask.delayed(frangi_gamma)(top)
+    return _overlapped(feature.frangi, x, reach, dtype, None, check_mode(mode) == "wrap",
+                       gamma=gamma, **kw)
+

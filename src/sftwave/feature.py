@@ -60,6 +60,7 @@ from ._checks import (
     check_truncate,
     per_axis,
 )
+from ._scale_space import derivative_truncate, finite_max, frangi_gamma, hessian_norm2
 from .ndimage import gaussian_filter
 
 __all__ = ["hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
@@ -193,7 +194,7 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         # derivative of those, each pass extended by `mode` and truncated at 8 sigma
         # (100 for sigma <= 1), where sftwave's filters take scipy's kernel (small sigma)
         # or meet `tol` at a cost independent of sigma
-        truncate = 8.0 if all(s > 1 for s in sigmas) else 100.0
+        truncate = derivative_truncate(sigmas)
         scaled = [s / math.sqrt(2.0) for s in sigmas]
         units = [[int(k == d) for k in range(ndim)] for d in range(ndim)]
         gradients = [gaussian_filter(image, scaled, order=units[d], mode=mode, cval=cval,
@@ -613,12 +614,6 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     for sigma in sigma_list:
         H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
         if gamma is None:
-            n = arr.ndim
-            norm2 = sum((1.0 if i == j else 2.0) * np.square(h, dtype=np.float64)
-                        for (i, j), h in zip(combinations_with_replacement(range(n), 2), H,
-                                             strict=True))
-            finite = norm2[np.isfinite(norm2)]
-            top = float(finite.max()) if finite.size else 0.0
-            gamma = np.sqrt(top) / 2 if top > 0 else 1.0
+            gamma = frangi_gamma(finite_max(hessian_norm2(H, arr.ndim)))
         frangi_scale(H, out, alpha, beta, gamma)
     return out.astype(dtype, copy=False)

@@ -52,7 +52,7 @@ from ..._checks import check_axis, check_cval, check_mode
 from ...plans.fit import SFTPlan
 from .._boundary import MODE_CODES
 
-__all__ = ["available", "filter1d", "sliding_sum", "stages", "padded_length"]
+__all__ = ["available", "filter1d", "sliding_sum", "stages", "padded_length", "release_workspace"]
 
 #: Bytes of shared memory a block's tiles may take (two (16, 8) tiles per
 #: channel).  48 KiB is the static limit of every CUDA GPU; 32 KiB leaves room
