@@ -10,6 +10,7 @@
 * :mod:`.cwt`: the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and
   MNE, and the users' workloads (first scalogram, EEG epochs, long signal,
   audio, plan design);
+* :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
@@ -20,7 +21,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, gaussian, integrations
+from . import cwt, features, gaussian, integrations
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -55,6 +56,9 @@ SECTIONS = {
     "stream": (integrations.stream, "stream throughput against the batch functions; long-run drift"),
     "dask": (integrations.dask_scaling, "sftwave.dask on a 2-worker LocalCluster"),
     "import_time": (integrations.import_time, "import sftwave against scipy.ndimage, numba, numpy"),
+    "features": (features.features,
+                 "scale-space image features (Hessian, structure tensor, DoG, Frangi) against "
+                 "scikit-image"),
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),

@@ -40,6 +40,7 @@ ANCHORS = {
     "ssqueezepy": ("ssqueezepy", ("ssqueezepy",)),
     "pycwt": ("pycwt", ("pycwt",)),
     "dask.distributed": ("distributed", ("distributed",)),
+    "scikit-image": ("skimage", ("scikit-image",)),
 }
 
 #: anchors found missing in the current section: display name -> reason (compare.py resets it)

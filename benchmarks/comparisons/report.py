@@ -1056,6 +1056,37 @@ def section_short_series(r: dict) -> str:
     return "\n".join(out).rstrip()
 
 
+def section_features(r: dict) -> str:
+    title = "## Image features: against scikit-image"
+    if "skipped" in r:
+        return f"{title}\n\nSkipped: " + r["skipped"]
+    out = [
+        title,
+        "",
+        f"`sftwave.feature` against scikit-image's functions of the same names, on "
+        f"{r['image']}, with the same arguments (the Hessian with "
+        "`use_gaussian_derivatives=True`). The calls take turns (medians); the two slowest "
+        "scikit-image calls are timed once. Ratio: scikit-image's time over sftwave's. "
+        "Difference: the relative RMS difference between the two results (scikit-image "
+        "truncates its Gaussians, sftwave's meet their `tol` untruncated).",
+        "",
+    ]
+    rows = []
+    for c in r["cases"]:
+        t = c["times"]
+        ratio_v = c["skimage_over_sftwave"]
+        target = "–" if c["target"] is None else f"≥ {c['target']:g}×"
+        met = "–" if c["target"] is None else _met(ratio_v >= c["target"])
+        rows.append([c["case"], ms(1e3 * t["sftwave"]["median_s"]),
+                     ms(1e3 * t["scikit-image"]["median_s"]), ratio(ratio_v), target, met,
+                     err(c["difference"])])
+    out += [table(["call", "sftwave ms", "scikit-image ms", "ratio", "target", "met",
+                   "difference"], rows), "",
+            f"Load {r.get('load_start') or 0:.1f} at the start, {r.get('load_end') or 0:.1f} at "
+            "the end."]
+    return "\n".join(out).rstrip()
+
+
 # ----------------------------------------------------------------------------- the page
 
 #: (section name, renderer of its result) in the page's order, after the header, the
@@ -1067,6 +1098,7 @@ ORDER = [
     ("cwt_few_scales", section_few_scales),
     ("cwt_first_call", section_cwt_first_call),
     ("short_series", section_short_series),
+    ("features", section_features),
     ("derivatives", section_derivatives),
     ("nonfinite", section_nonfinite),
     ("mne_dropin", section_mne_dropin),
