@@ -1,0 +1,88 @@
+"""
+Scale-space image features: vessels, orientation and blobs
+==========================================================
+
+:mod:`sftwave.feature` has scikit-image's functions for features built from
+Gaussian derivatives, with its names, arguments and results, and every Gaussian
+at a cost that does not grow with ``sigma``.  The image is synthetic: a tree of
+dark vessels of several widths on an uneven bright background, under noise, as
+in a retina photograph.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from sftwave import feature
+
+rng = np.random.default_rng(1)
+n = 384
+yy, xx = np.mgrid[0:n, 0:n].astype(float)
+image = 0.8 + 0.15 * np.cos(xx / 90.0) * np.sin(yy / 70.0)        # uneven illumination
+inside = np.zeros(image.shape, bool)                                 # where the vessels are
+
+
+def vessel(points, width, depth=0.5):
+    """Darken the image along a polyline with a Gaussian profile of the given width."""
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:]):
+        t = np.clip(((xx - x0) * (x1 - x0) + (yy - y0) * (y1 - y0))
+                    / ((x1 - x0) ** 2 + (y1 - y0) ** 2), 0, 1)
+        d2 = (xx - x0 - t * (x1 - x0)) ** 2 + (yy - y0 - t * (y1 - y0)) ** 2
+        image[:] -= depth * np.exp(-d2 / (2 * width ** 2)) * (image > 0.2)
+        inside[:] |= d2 <= width ** 2
+
+
+vessel([(20, 190), (120, 180), (200, 150), (300, 90), (370, 40)], 3.0)     # the trunk
+vessel([(120, 180), (170, 260), (230, 330), (260, 380)], 2.0)              # branches
+vessel([(200, 150), (250, 210), (340, 240)], 1.5)
+vessel([(300, 90), (330, 150), (380, 170)], 1.2)
+vessel([(170, 260), (90, 320), (40, 370)], 1.2)
+image += 0.03 * rng.standard_normal(image.shape)
+image = image.astype(np.float32)
+
+# %%
+# Vessels by Frangi's filter
+# --------------------------
+# :func:`sftwave.feature.frangi` combines the Hessian's eigenvalues over several
+# scales; dark ridges on a bright background by default.  Each scale costs the
+# same, however wide.
+
+vesselness = feature.frangi(image, sigmas=[1, 2, 3, 4])
+
+# %%
+# Orientation by the structure tensor
+# -----------------------------------
+# The eigenvalues of the structure tensor give a coherence map: 1 where the
+# gradients share one direction (the vessels' walls), 0 in flat or isotropic
+# regions.
+
+A = feature.structure_tensor(image, sigma=3.0, mode="reflect")
+l1, l2 = feature.structure_tensor_eigenvalues(A)
+coherence = ((l1 - l2) / (l1 + l2 + 1e-12)) ** 2
+
+# %%
+# Blob-like structure by the Hessian
+# ----------------------------------
+# Both eigenvalues of the Hessian positive and large: a dark blob of about
+# the scale's size (here, the vessels' junctions and the widest segments).
+
+H = feature.hessian_matrix(image, sigma=6.0, use_gaussian_derivatives=True)
+e1, e2 = feature.hessian_matrix_eigvals(H)
+blobness = np.where(e2 > 0, e2, 0.0) * 36.0                    # scale-normalised: sigma**2
+
+fig, axes = plt.subplots(1, 4, figsize=(11, 3.0), layout="constrained")
+for ax, im, title in zip(axes, (image, vesselness, coherence, blobness),
+                         ("image", "frangi, sigmas 1-4", "structure tensor coherence, sigma 3",
+                          "smaller Hessian eigenvalue, sigma 6")):
+    ax.imshow(im, cmap="gray", vmax=np.percentile(im, 99.5))
+    ax.set_title(title, fontsize=9)
+    ax.set_axis_off()
+plt.show()
+
+# %%
+# How well the vessels are found
+# ------------------------------
+# The vesselness is high on the planted vessels and low elsewhere: the mean
+# response within each vessel's width of its centre line, against the rest.
+
+print(f"mean vesselness on the vessels {vesselness[inside].mean():.3f}, "
+      f"elsewhere {vesselness[~inside].mean():.4f}")
