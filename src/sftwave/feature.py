@@ -25,6 +25,10 @@ Conventions, as scikit-image's:
   (no ``sigma**2`` factor); multiply the elements by ``sigma**2`` for the
   scale-normalised Hessian of Lindeberg's scale space.
 * **Eigenvalues** come in decreasing order, shape ``(ndim,) + image.shape``.
+* **Array types**: NumPy arrays, and array-API arrays (torch tensors, CuPy arrays) on the
+  'xp' engine, returned as the same type on the same device (torch keeps its autograd
+  graph). There, ``np.gradient`` and scipy's Sobel are array code, and the eigenvalues
+  come from the library's ``linalg.eigvalsh``.
 * **NaN** is confined as the filters confine it (:func:`sftwave.gaussian_filter`,
   ``nan_policy='propagate'``): a non-finite pixel spoils only the outputs whose
   kernels reach it; a matrix with a non-finite element has NaN eigenvalues.
@@ -49,6 +53,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import engines
 from ._checks import (
     check_axis,
     check_choice,
@@ -68,7 +73,12 @@ __all__ = ["hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
 
 
 def _as_float(image: Any, name: str = "image") -> np.ndarray:
-    """scikit-image's ``img_as_float`` (float16 to float32, integers rescaled by their range)."""
+    """scikit-image's ``img_as_float`` (float16 to float32, integers rescaled by their range);
+    an array-API array (torch, CuPy) stays one, on its device."""
+    if _is_xp(image):
+        from .engines.array_api.features import as_float
+
+        return as_float(image, name)
     arr = check_input_array(image, name)
     kind = arr.dtype.kind
     if kind == "c":
@@ -85,6 +95,20 @@ def _as_float(image: Any, name: str = "image") -> np.ndarray:
     if arr.dtype not in (np.float32, np.float64):
         return arr.astype(np.float64)
     return arr
+
+
+def _is_xp(x: Any) -> bool:
+    """Whether ``x`` is an array-API array that is not numpy's (torch, CuPy): the 'xp' engine's."""
+    return not isinstance(x, np.ndarray) and engines.resolve_engine(None, x) == "xp"
+
+
+def _gradient(a: Any, axis: int) -> Any:
+    """``np.gradient(a, axis=axis)``, also for array-API arrays."""
+    if _is_xp(a):
+        from .engines.array_api.features import gradient
+
+        return gradient(a, axis)
+    return np.gradient(a, axis=axis)
 
 
 def _sigmas(sigma: Any, ndim: int, name: str = "sigma", *, allow_zero: bool = False) -> list[float]:
@@ -202,8 +226,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         return [gaussian_filter(gradients[ax0], scaled, order=units[ax1], mode=mode, cval=cval,
                                 truncate=truncate, tol=tol) for ax0, ax1 in pairs]
     smoothed = gaussian_filter(image, sigmas, mode=mode, cval=cval, tol=tol)
-    gradients = np.gradient(smoothed) if ndim > 1 else [np.gradient(smoothed)]
-    return [np.gradient(gradients[ax0], axis=ax1) for ax0, ax1 in pairs]
+    gradients = [_gradient(smoothed, ax) for ax in range(ndim)]
+    return [_gradient(gradients[ax0], ax1) for ax0, ax1 in pairs]
 
 
 def _n_axes(count: int, name: str) -> int:
@@ -217,6 +241,8 @@ def _n_axes(count: int, name: str) -> int:
 
 def _symmetric_eigenvalues(elems: Any, name: str) -> np.ndarray:
     """The eigenvalues, decreasing, of the field given by its upper-triangle elements."""
+    if isinstance(elems, (list, tuple)) and elems and all(_is_xp(e) for e in elems):
+        return _symmetric_eigenvalues_xp(list(elems), name)
     if isinstance(elems, np.ndarray):
         elems = list(elems)
     if not isinstance(elems, (list, tuple)):
@@ -253,6 +279,28 @@ def _symmetric_eigenvalues(elems: Any, name: str) -> np.ndarray:
     eigs = np.linalg.eigvalsh(matrices)[..., ::-1]
     eigs[bad] = np.nan
     return np.moveaxis(eigs, -1, 0).astype(dtype)
+
+
+def _symmetric_eigenvalues_xp(elems: list[Any], name: str) -> Any:
+    """:func:`_symmetric_eigenvalues` for array-API arrays (the library's ``eigvalsh``)."""
+    from .engines.array_api.features import symmetric_eigenvalues
+    from .engines.array_api.filters import namespace
+
+    n = _n_axes(len(elems), name)
+    xp = namespace(elems[0])
+    shape = tuple(elems[0].shape)
+    for i, a in enumerate(elems):
+        if xp.isdtype(a.dtype, "complex floating"):
+            raise TypeError(f"{name}[{i}] must be real; got dtype {a.dtype}")
+        if tuple(a.shape) != shape:
+            raise ValueError(f"{name}'s arrays must have one shape; {name}[0] has {shape}, "
+                             f"{name}[{i}] has {tuple(a.shape)}")
+    dtype = xp.result_type(*elems)
+    if not xp.isdtype(dtype, "real floating") or dtype == xp.float64:
+        dtype = xp.float64
+    elif dtype != xp.float32:
+        dtype = xp.float32
+    return symmetric_eigenvalues([xp.astype(a, dtype) for a in elems], n)
 
 
 def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> np.ndarray:
@@ -363,7 +411,14 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     """
     from scipy import ndimage as ndi
 
-    image = np.squeeze(_as_float(image))
+    image = _as_float(image)
+    xp_input = _is_xp(image)
+    if xp_input:
+        from .engines.array_api.features import sobel
+
+        image = image[tuple(0 if k == 1 else slice(None) for k in image.shape)]  # np.squeeze
+    else:
+        image = np.squeeze(image)
     if image.ndim < 2:
         raise ValueError(f"image must have at least 2 axes longer than 1; got shape {image.shape} "
                          f"after squeezing")
@@ -372,7 +427,8 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     cval = check_cval(cval)
     order = _check_order(order, image.ndim)
     tol = check_tol(tol)
-    derivatives = [ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
+    derivatives = [sobel(image, i, mode, cval) if xp_input else
+                   ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
     if order == "xy":
         derivatives.reverse()
     return [gaussian_filter(d0 * d1, sigmas, mode=mode, cval=cval, tol=tol)
@@ -497,7 +553,7 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
     def smooth(sigmas: list[float]) -> np.ndarray:
         axes = [ax for ax, s in zip(spatial, sigmas, strict=True) if s > 0]
         if not axes:
-            return image.copy()
+            return image * 1 if _is_xp(image) else image.copy()
         return gaussian_filter(image, [s for s in sigmas if s > 0], mode=mode, cval=cval,
                                truncate=truncate, axes=axes, tol=tol)
 
@@ -588,13 +644,23 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     >>> bool(v[10, 10] > 0.5) and bool(v[10, 3] < 0.05)
     True
     """
-    arr = check_input_array(image, "image")
-    if arr.dtype.kind == "c":
-        raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+    xp_input = _is_xp(image)
+    arr: Any = image if xp_input else check_input_array(image, "image")
+    if xp_input:
+        from .engines.array_api.filters import device_of, namespace
+
+        xp = namespace(arr)
+        if xp.isdtype(arr.dtype, "complex floating"):
+            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+        dtype = xp.float32 if arr.dtype in (xp.float16, xp.float32) else xp.float64
+        arr = xp.astype(arr, dtype)
+    else:
+        if arr.dtype.kind == "c":
+            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+        dtype = np.float32 if arr.dtype in (np.float16, np.float32) else np.float64
+        arr = arr.astype(dtype, copy=False)
     if arr.ndim not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {arr.shape}")
-    dtype = np.float32 if arr.dtype in (np.float16, np.float32) else np.float64
-    arr = arr.astype(dtype, copy=False)
+        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {tuple(arr.shape)}")
     if scale_range is not None and scale_step is not None:
         sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
     scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
@@ -608,6 +674,20 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     tol = check_tol(tol)
     if not black_ridges:
         arr = -arr
+    if xp_input:
+        from .engines.array_api.features import frangi_scale as frangi_scale_xp
+
+        out_xp = xp.zeros(tuple(arr.shape), dtype=xp.float64, device=device_of(arr))
+        for sigma in sigma_list:
+            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
+                               tol=tol)
+            if gamma is None:
+                norm2 = sum((1.0 if i == j else 2.0) * xp.astype(h, xp.float64) ** 2
+                            for (i, j), h in zip(combinations_with_replacement(range(arr.ndim), 2),
+                                                 H, strict=True))
+                gamma = frangi_gamma(float(xp.max(xp.where(xp.isfinite(norm2), norm2, 0.0))))
+            out_xp = frangi_scale_xp(H, out_xp, alpha, beta, gamma)
+        return xp.astype(out_xp, dtype)
     from .engines.numba.eigen import frangi_scale  # numba: imported on first use
 
     out = np.zeros(arr.shape, dtype=np.float64)

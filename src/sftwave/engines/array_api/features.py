@@ -1,0 +1,161 @@
+"""The image features' own steps in array-API code (torch, CuPy): for :mod:`sftwave.feature`.
+
+The Gaussian filters of the features run on the array-API engine through
+:func:`sftwave.gaussian_filter`; what is left is here, each step the
+definition the numpy path follows:
+
+* :func:`as_float`: scikit-image's ``img_as_float`` dtype rules;
+* :func:`gradient`: ``np.gradient`` (unit spacing, first-order edges);
+* :func:`sobel`: ``scipy.ndimage.sobel`` (the line extended by ``mode``);
+* :func:`symmetric_eigenvalues`: eigenvalues of a symmetric field, decreasing,
+  by the library's ``linalg.eigvalsh`` (NaN where an element is not finite);
+* :func:`frangi_scale`: Frangi's vesselness of one scale, maxed into a running
+  result, as :func:`sftwave.engines.numba.eigen.frangi_scale` computes it.
+
+Results are new arrays of the input's library and device; torch tensors keep
+their autograd graph where the operations allow it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+import numpy as np
+
+from .filters import fir1d, namespace
+
+
+def as_float(x: Any, name: str = "image") -> Any:
+    """scikit-image's ``img_as_float`` for an array-API array: float32 stays float32, float16
+    becomes float32, integers are rescaled by their dtype's range and bool is 0.0/1.0 (float64).
+    """
+    xp = namespace(x)
+    dt = x.dtype
+    if xp.isdtype(dt, "complex floating"):
+        raise TypeError(f"{name} must be real (bool, integer or float); got dtype {dt}")
+    if dt == xp.bool:
+        return xp.astype(x, xp.float64)
+    if xp.isdtype(dt, "integral"):
+        top = float(xp.iinfo(dt).max)
+        out = xp.astype(x, xp.float64) * (1.0 / top)
+        return out if xp.isdtype(dt, "unsigned integer") else xp.maximum(out, -1.0)
+    if dt in (xp.float32, xp.float64):
+        return x
+    return xp.astype(x, xp.float32)
+
+
+def _take(xp, x: Any, axis: int, start: int, stop: int) -> Any:
+    idx = [slice(None)] * len(x.shape)
+    idx[axis] = slice(start, stop)
+    return x[tuple(idx)]
+
+
+def gradient(x: Any, axis: int) -> Any:
+    """``np.gradient(x, axis=axis)``: central differences inside, one-sided at the two ends.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gradient(np.array([1.0, 2.0, 4.0, 7.0]), 0).tolist()
+    [1.0, 1.5, 2.5, 3.0]
+    """
+    xp = namespace(x)
+    n = int(x.shape[axis])
+    if n < 2:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                         "(edge_order + 1) elements are required.")
+    first = _take(xp, x, axis, 1, 2) - _take(xp, x, axis, 0, 1)
+    last = _take(xp, x, axis, n - 1, n) - _take(xp, x, axis, n - 2, n - 1)
+    inner = (_take(xp, x, axis, 2, n) - _take(xp, x, axis, 0, n - 2)) / 2.0
+    return xp.concat([first, inner, last], axis=axis)
+
+
+def sobel(x: Any, axis: int, mode: str, cval: float) -> Any:
+    """``scipy.ndimage.sobel(x, axis, mode=mode, cval=cval)``: the difference ``[-1, 0, 1]``
+    along ``axis`` and the smoothing ``[1, 2, 1]`` along every other axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import ndimage as ndi
+    >>> a = np.arange(12.0).reshape(3, 4) ** 2
+    >>> bool(np.allclose(sobel(a, 1, "reflect", 0.0), ndi.sobel(a, 1, mode="reflect")))
+    True
+    """
+    y = fir1d(x, np.array([1.0, 0.0, -1.0]), axis=axis, mode=mode, cval=cval)  # a convolution
+    for ax in range(len(x.shape)):
+        if ax != axis:
+            y = fir1d(y, np.array([1.0, 2.0, 1.0]), axis=ax, mode=mode, cval=cval)
+    return y
+
+
+def symmetric_eigenvalues(elems: list[Any], n: int) -> Any:
+    """The eigenvalues, decreasing, of the symmetric ``n`` x ``n`` field given by its upper
+    triangle (row by row): shape ``(n,) + shape``, NaN where an element is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> one = np.ones(1)
+    >>> symmetric_eigenvalues([2 * one, one, 2 * one], 2).ravel().tolist()
+    [3.0, 1.0]
+    """
+    xp = namespace(elems[0])
+    if n == 1:
+        return elems[0][None, ...]
+    rows: list[list[Any]] = [[None] * n for _ in range(n)]
+    for (i, j), a in zip(combinations_with_replacement(range(n), 2), elems, strict=True):
+        rows[i][j] = rows[j][i] = a
+    m = xp.stack([xp.stack(r, axis=-1) for r in rows], axis=-2)          # shape + (n, n)
+    bad = xp.logical_not(xp.all(xp.isfinite(m), axis=(-2, -1)))
+    m = xp.where(bad[..., None, None], xp.zeros_like(m), m)
+    eigs = xp.linalg.eigvalsh(m)                                            # increasing
+    eigs = xp.where(bad[..., None], xp.full_like(eigs, float("nan")), eigs)
+    return xp.stack([eigs[..., n - 1 - k] for k in range(n)], axis=0)
+
+
+def _by_magnitude(xp, e: list[Any]) -> list[Any]:
+    """The eigenvalues reordered by magnitude, increasing (a stable compare-and-swap network,
+    ties keeping the decreasing order), as the numba kernel orders them."""
+    def swap(i: int, j: int) -> None:
+        s = xp.abs(e[j]) < xp.abs(e[i])
+        e[i], e[j] = xp.where(s, e[j], e[i]), xp.where(s, e[i], e[j])
+
+    swap(0, 1)
+    if len(e) == 3:
+        swap(1, 2)
+        swap(0, 1)
+    return e
+
+
+def frangi_scale(elems: list[Any], out: Any, alpha: float, beta: float, gamma: float) -> Any:
+    """``out`` maxed with Frangi's vesselness of one scale (the Hessian's ``elems``), NaN
+    propagated; a new array (float64), in scikit-image's formula.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = frangi_scale([np.zeros(1), np.zeros(1), np.ones(1)], np.zeros(1), 0.5, 0.5, 1.0)
+    >>> round(float(out[0]), 6)      # a line: 1 - exp(-1/2)
+    0.393469
+    """
+    xp = namespace(out)
+    n = 2 if len(elems) == 3 else 3
+    h = [xp.astype(a, xp.float64) for a in elems]
+    eig = symmetric_eigenvalues(h, n)
+    e = _by_magnitude(xp, [eig[k, ...] for k in range(n)])
+    s2 = sum(v * v for v in e)
+    structure = 1.0 - xp.exp(-s2 / (2.0 * gamma * gamma))
+    if n == 2:
+        rb = xp.abs(e[0]) / xp.maximum(e[1], 1e-10)
+        v = xp.exp(-rb * rb / (2.0 * beta * beta)) * structure
+    else:
+        l2, l3 = xp.maximum(e[1], 1e-10), xp.maximum(e[2], 1e-10)
+        ra = l2 / l3
+        rb = xp.abs(e[0]) / xp.sqrt(l2 * l3)
+        v = ((1.0 - xp.exp(-ra * ra / (2.0 * alpha * alpha)))
+             * xp.exp(-rb * rb / (2.0 * beta * beta)) * structure)
+    v = xp.where(xp.isnan(e[0]), xp.full_like(v, float("nan")), v)
+    keep = xp.isnan(out) | (~xp.isnan(v) & (v <= out))
+    return xp.where(keep, out, v)
