@@ -65,6 +65,20 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     shape = moved.shape
     n = shape[-1]
     x2d = np.ascontiguousarray(moved).reshape(-1, n)
+    if _rows_transposed_pay(x2d, plan, method):
+        # many rows along the last axis: blocks of rows turned into columns, so that the
+        # kernel for non-last axes runs them side by side (docs/performance.md)
+        direct = (out is not None and out.dtype == x.dtype and axis == x.ndim - 1
+                  and out.flags.c_contiguous and _writable_in_place(x2d, out.reshape(-1, n)))
+        res = out.reshape(-1, n) if direct and out is not None else np.empty(x2d.shape, x.dtype)
+        _bank_rows_transposed(x2d, plan, mode, cval, res)
+        if direct and out is not None:
+            return out
+        res = np.moveaxis(res.reshape(shape), -1, axis)
+        if out is None:
+            return res
+        cast_into(out, res)
+        return out
     if method == "iir1" and x.dtype in (np.float32, np.float64) and _lanes_pay(x2d, plan):
         direct = (out is not None and out.dtype in (np.float32, np.float64)
                   and axis == x.ndim - 1 and out.flags.c_contiguous)
@@ -164,6 +178,74 @@ def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray
                             np.tile(edges[:-1], rows), np.tile(edges[1:], rows))
     lanes.run(x2d, table, out2d[:, :, None], mode=mode, cval=cval, kind="real",
               dtype=np.float64)
+
+
+#: Rows the last-axis bank turns into columns at a time (the kernel for non-last axes then
+#: runs them side by side, :data:`bank_kernels.INNER_BLOCK` per task) ...
+_TRANSPOSED_ROWS = 256
+
+#: ... where there are at least this many rows (fewer go row by row, or to the lanes).
+_TRANSPOSED_MIN_ROWS = 2 * _numba.INNER_BLOCK
+
+#: Samples per tile of the transposing copies.
+_TILE = 64
+
+
+def _rows_transposed_pay(x2d: np.ndarray, plan, method: str) -> bool:
+    """Whether the last-axis bank takes ``x2d``'s rows in transposed blocks: the ``iir1``
+    method on float32/float64 rows, at least :data:`_TRANSPOSED_MIN_ROWS` of them; decided
+    by the shape alone, so the result's bits do not depend on the machine."""
+    return (method == "iir1" and x2d.dtype in (np.float32, np.float64)
+            and x2d.shape[0] >= _TRANSPOSED_MIN_ROWS and x2d.shape[1] >= 1)
+
+
+@kernel(nogil=True)
+def _rows_to_columns(lo, hi, x2d, r0, buf):
+    """``buf[t, j] = x2d[r0 + j, t]`` for the tiles ``[lo, hi)`` of :data:`_TILE` samples."""
+    n, m = buf.shape
+    for tile in range(lo, hi):
+        t0 = tile * _TILE
+        t1 = min(n, t0 + _TILE)
+        for j in range(m):
+            for t in range(t0, t1):
+                buf[t, j] = x2d[r0 + j, t]
+
+
+@kernel(nogil=True)
+def _columns_to_rows(lo, hi, buf, r0, out2d):
+    """``out2d[r0 + j, t] = buf[t, j]`` for the tiles ``[lo, hi)`` of :data:`_TILE` samples."""
+    n, m = buf.shape
+    for tile in range(lo, hi):
+        t0 = tile * _TILE
+        t1 = min(n, t0 + _TILE)
+        for j in range(m):
+            for t in range(t0, t1):
+                out2d[r0 + j, t] = buf[t, j]
+
+
+def _bank_rows_transposed(x2d: np.ndarray, plan, mode: str, cval: float,
+                          out2d: np.ndarray) -> None:
+    """The iir1 bank along the rows of ``x2d`` (C-contiguous), blocks of
+    :data:`_TRANSPOSED_ROWS` rows at a time turned into columns and back.
+
+    Each block is copied into a column buffer, filtered there by the kernel for
+    non-last axes (:func:`_bank_inner_axis`, the columns side by side on explicit
+    vectors) and copied back, so that the work per row is the vectorised recursion
+    instead of one scalar recursion per row.  Beyond the output, two buffers of one
+    block each.  ``out2d`` may be ``x2d``: a block is read before it is written.
+    """
+    rows, n = x2d.shape
+    b = min(rows, _TRANSPOSED_ROWS)
+    tiles = -(-n // _TILE)
+    cin = np.empty((n, b), x2d.dtype)
+    cout = np.empty((n, b), x2d.dtype)
+    for r0 in range(0, rows, b):
+        m = min(b, rows - r0)
+        if m < b:
+            cin, cout = np.empty((n, m), x2d.dtype), np.empty((n, m), x2d.dtype)
+        parallel_for(_rows_to_columns, tiles, x2d, r0, cin, work=float(n * m))
+        _bank_inner_axis(cin, 0, plan, mode, cval, cout)
+        parallel_for(_columns_to_rows, tiles, cout, r0, out2d, work=float(n * m))
 
 
 def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
