@@ -43,14 +43,19 @@ REL = {np.float64: 1e-9, np.float32: 2e-4}
 @pytest.mark.parametrize("gd", [True, False])
 @pytest.mark.parametrize("mode", ["constant", "reflect", "nearest"])
 def test_hessian_matrix_and_eigvals(dtype, gd, mode):
+    """With Gaussian derivatives the default accuracy is tol=1e-7, which the two engines may
+    meet by different plans (the CPU engine's can be attenuated ones): each pass within
+    1e-7 of the exact kernel, two passes per element, so the elements agree within 20 tol of
+    their largest magnitude (the bound tests/test_feature.py uses against the exact filter)."""
     img = _image((40, 52), dtype)
     t = torch.from_numpy(img)
+    rel = max(REL[dtype], 20 * 1e-7) if gd else REL[dtype]
     for sigma in (1.0, 3.0):
         H = feature.hessian_matrix(t, sigma, mode=mode, cval=0.5, use_gaussian_derivatives=gd)
         ref = feature.hessian_matrix(img, sigma, mode=mode, cval=0.5, use_gaussian_derivatives=gd)
         for h, r in zip(H, ref, strict=True):
-            _close(h, r, REL[dtype])
-        _close(feature.hessian_matrix_eigvals(H), feature.hessian_matrix_eigvals(ref), REL[dtype])
+            _close(h, r, rel)
+        _close(feature.hessian_matrix_eigvals(H), feature.hessian_matrix_eigvals(ref), rel)
 
 
 def test_3d_eigenvalues_and_nan():

@@ -9,6 +9,12 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+#: The default accuracy of the Gaussian-derivative Hessian's filters: about float32's
+#: resolution, which the recursions meet at a cost independent of sigma (scikit-image's
+#: truncation at 8 sigma, a kernel error near 1e-14, only a truncated kernel reaches,
+#: at a cost that grows with sigma).
+DERIVATIVE_TOL = 1e-7
+
 
 def derivative_truncate(sigmas: Sequence[float]) -> float:
     """scikit-image's truncation of its Gaussian-derivative Hessian: 8 sigma, 100 for sigma <= 1."""

@@ -38,9 +38,11 @@ definition, pass for pass: the first derivatives of the Gaussian of
 ``sigma / sqrt(2)`` along each axis, then a first derivative of those (each
 pass extended by ``mode``, scipy's kernels truncated at 8 sigma, or 100 for
 sigma <= 1), which is the second derivative of the Gaussian of ``sigma`` in the
-continuous limit.  sftwave's filters take scipy's own kernel where it is short
-and otherwise meet ``tol`` at a cost that does not depend on ``sigma`` (by
-default within about 1e-9 of scipy's result at that truncation, as measured).
+continuous limit.  scikit-image's kernels at 8 sigma have a kernel error near
+1e-14, which only a truncated kernel (a cost that grows with ``sigma``) reaches.
+sftwave's default there is ``tol=1e-7``, about float32's resolution, met at a
+cost that does not depend on ``sigma``; a smaller ``tol`` buys more accuracy
+(down to 1e-9 still by the recursions, below that by scipy's kernel).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ from ._checks import (
     check_truncate,
     per_axis,
 )
-from ._scale_space import derivative_truncate, finite_max, frangi_gamma, hessian_norm2
+from ._scale_space import DERIVATIVE_TOL, derivative_truncate, finite_max, frangi_gamma, hessian_norm2
 from .ndimage import gaussian_filter
 
 __all__ = ["hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
@@ -156,6 +158,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         True; pass it explicitly).
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+        None: with Gaussian derivatives 1e-7 (a cost independent of ``sigma``; see
+        the module's notes), otherwise the filters' own default.
 
     Returns
     -------
@@ -219,6 +223,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         # (100 for sigma <= 1), where sftwave's filters take scipy's kernel (small sigma)
         # or meet `tol` at a cost independent of sigma
         truncate = derivative_truncate(sigmas)
+        if tol is None:
+            tol = DERIVATIVE_TOL
         scaled = [s / math.sqrt(2.0) for s in sigmas]
         units = [[int(k == d) for k in range(ndim)] for d in range(ndim)]
         gradients = [gaussian_filter(image, scaled, order=units[d], mode=mode, cval=cval,
