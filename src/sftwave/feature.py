@@ -999,7 +999,7 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> y, x = np.mgrid[:64, :64]
     >>> image = np.exp(-((y - 30) ** 2 + (x - 25) ** 2) / (2 * 4.0**2))
     >>> blob_dog(image, min_sigma=1, max_sigma=10, threshold=0.05)
-    array([[30.   , 25.   ,  2.56 ]])
+    array([[30.  , 25.  ,  2.56]])
     """
     image = _blob_input(image)
     scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, image.ndim, image.dtype)
