@@ -718,8 +718,8 @@ def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel:
         return none
     four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
     width = (0,) * (3 - ndim) + tuple(border)
-    mask = local_peaks(four, thr_exact, (width[0], width[1], width[2]))
-    index = np.nonzero(mask.reshape(cube.shape))
+    flat = local_peaks(four, thr_exact, (width[0], width[1], width[2]))
+    index = np.unravel_index(flat, cube.shape)
     values = cube[index]
     coords = np.stack(index[1:] + index[:1], axis=1)
     order = np.lexsort(coords.T[::-1].tolist() + [-values])

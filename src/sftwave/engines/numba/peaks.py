@@ -1,4 +1,4 @@
-"""Local maxima of a scale-space cube over the 3 x 3 (x 3) x 3 neighbourhood, one pass.
+"""Local maxima of a scale-space cube over the 3 x 3 (x 3) x 3 neighbourhood, no cube-sized temporary.
 
 The cube is ``(scales, planes, rows, columns)`` (a 2-D image's cube has one
 plane).  A point is a peak where its value exceeds the threshold and no
@@ -37,38 +37,61 @@ def _is_max(cube, s, p, r, c, v):
 
 
 @kernel(nogil=True)
-def _peak_lines(lo, hi, cube, thr, p0, p1, r0, r1, c0, c1, mask):
-    """Mark in ``mask`` the peaks of the lines ``lo .. hi`` (flat ``(scale, plane, row)`` index)."""
+def _peak_lines(lo, hi, cube, thr, p0, p1, r0, r1, c0, c1, counts, offsets, found):
+    """The peaks of the lines ``lo .. hi`` (flat ``(scale, plane, row)`` index).
+
+    With ``found`` empty: their number per line into ``counts``; else their
+    column indices into ``found[offsets[t]:]`` (the lines with ``counts[t] > 0`` only).
+    """
     ns, np_, nr, nc = cube.shape
+    write = found.size > 0
     for t in range(lo, hi):
+        if write and counts[t] == 0:
+            continue
         s = t // (np_ * nr)
         p = (t // nr) % np_
         r = t % nr
         if p < p0 or p >= p1 or r < r0 or r >= r1:
             continue
+        k = 0
         for c in range(c0, c1):
             v = cube[s, p, r, c]
             if v > thr and _is_max(cube, s, p, r, c, v):
-                mask[s, p, r, c] = 1
+                if write:
+                    found[offsets[t] + k] = c
+                k += 1
+        if not write:
+            counts[t] = k
 
 
 def local_peaks(cube: np.ndarray, threshold: float, border: tuple[int, int, int]) -> np.ndarray:
-    """The peaks of a contiguous ``(scales, planes, rows, columns)`` cube: a uint8 mask of its shape.
+    """The flat indices, increasing, of the peaks of a contiguous ``(scales, planes, rows, columns)`` cube.
 
     ``threshold`` is compared with the cube's values exactly (give it in the
     cube's dtype); ``border`` the widths, along planes, rows and columns, in
-    which no peak is taken (scikit-image's ``exclude_border``).
+    which no peak is taken (scikit-image's ``exclude_border``).  Two passes: the
+    peaks counted per line, then their places written for the lines that have some.
 
     Examples
     --------
     >>> cube = np.zeros((3, 1, 5, 5), dtype=np.float32)
     >>> cube[1, 0, 2, 3] = 1.0
-    >>> [tuple(int(i) for i in ix) for ix in zip(*np.nonzero(local_peaks(cube, 0.5, (0, 0, 0))))]
-    [(1, 0, 2, 3)]
+    >>> [int(i) for i in local_peaks(cube, 0.5, (0, 0, 0))] == [25 + 2 * 5 + 3]
+    True
     """
     ns, np_, nr, nc = cube.shape
-    mask = np.zeros(cube.shape, dtype=np.uint8)
     bp, br, bc = border
-    parallel_for(_peak_lines, ns * np_ * nr, cube, float(threshold), bp, np_ - bp, br, nr - br,
-                 bc, nc - bc, mask, work=2.0 * cube.size)
-    return mask
+    nlines = ns * np_ * nr
+    counts = np.zeros(nlines, dtype=np.intp)
+    bounds = (float(threshold), bp, np_ - bp, br, nr - br, bc, nc - bc)
+    none = np.empty(0, dtype=np.intp)
+    parallel_for(_peak_lines, nlines, cube, *bounds, counts, none, none, work=2.0 * cube.size)
+    total = int(counts.sum())
+    if total == 0:
+        return none
+    offsets = np.zeros(nlines, dtype=np.intp)
+    np.cumsum(counts[:-1], out=offsets[1:])
+    columns = np.empty(total, dtype=np.intp)
+    parallel_for(_peak_lines, nlines, cube, *bounds, counts, offsets, columns, work=2.0 * total)
+    lines = np.repeat(np.arange(nlines, dtype=np.intp), counts)
+    return lines * nc + columns
