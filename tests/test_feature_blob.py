@@ -400,3 +400,16 @@ def test_empty_as_scikit_image():
         for func, ref in [(blob_log, sf.blob_log), (blob_dog, sf.blob_dog)]:
             mine, theirs = func(image), ref(image)
             assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
+
+
+def test_same_blobs_on_any_number_of_threads():
+    import sftwave
+
+    image = image_2d(np.float32) + 0.05 * np.random.default_rng(5).random((128, 136), np.float32)
+    results = []
+    for workers in (1, 3):
+        with sftwave.set_workers(workers):
+            results.append((blob_log(image, threshold=0.02, **GRID_2D),
+                            blob_dog(image, min_sigma=1, max_sigma=10, threshold=0.02)))
+    for a, b in zip(*results, strict=True):
+        np.testing.assert_array_equal(a, b)
