@@ -106,6 +106,10 @@ def test_ridges_find_the_vessel_tree():
 def test_ridges_dtypes_and_errors():
     img, _, _ = vessel_tree((40, 40))
     for func in (sato, meijering):
+        # any memory layout: a transposed (Fortran-ordered) image and a strided view
+        np.testing.assert_array_equal(func(img.T, sigmas=[2]), func(img.T.copy(), sigmas=[2]))
+        wide = np.repeat(img, 2, axis=1)
+        np.testing.assert_array_equal(func(wide[:, ::2], sigmas=[2]), func(img, sigmas=[2]))
         assert func(img.astype(np.float32), sigmas=[2]).dtype == np.float32
         assert func(img.astype(np.float16), sigmas=[2]).dtype == np.float32
         u8 = (img * 200).clip(0, 255).astype(np.uint8)       # not rescaled (scikit-image's rule)
@@ -145,3 +149,21 @@ def test_as_scikit_image(name, dtype):
     vol = tube_3d().astype(dtype)
     np.testing.assert_allclose(ours(vol, sigmas=[1, 2]), theirs(vol, sigmas=[1, 2]), rtol=0,
                                atol=1e-8 if dtype == np.float64 else 2e-6)
+
+
+def test_nan_is_confined_and_threads_do_not_matter():
+    import sftwave
+
+    img, _, _ = vessel_tree((80, 80))
+    img[40, 40] = np.nan
+    for func in (sato, meijering):
+        v = func(img, sigmas=[2, 3])
+        assert np.isnan(v[40, 40]) and np.isfinite(v[:3, :3]).all()
+    img, _, _ = vessel_tree()
+    vol = tube_3d()
+    results = []
+    for workers in (1, 3):
+        with sftwave.set_workers(workers):
+            results.append([func(x, sigmas=[1.5, 3]) for func in (sato, meijering) for x in (img, vol)])
+    for a, b in zip(*results, strict=True):
+        np.testing.assert_array_equal(a, b)

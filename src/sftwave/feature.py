@@ -1102,8 +1102,9 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
     Notes
     -----
     The Hessian as in :func:`frangi` (scikit-image's two first-derivative passes at
-    ``sigma / sqrt(2)``, each at a cost independent of ``sigma``), its eigenvalues
-    in closed form by the numba kernels of :func:`hessian_matrix_eigvals`.
+    ``sigma / sqrt(2)``, each at a cost independent of ``sigma``); then one pass of a
+    numba kernel forms the eigenvalues (in closed form, as :func:`hessian_matrix_eigvals`),
+    the response and the running maximum, with no eigenvalue arrays.
 
     References
     ----------
@@ -1122,13 +1123,12 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
     (10, True)
     """
     arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol)
-    out = np.zeros_like(arr)
+    from .engines.numba.eigen import sato_scale  # numba: imported on first use
+
+    out = np.zeros(arr.shape, dtype=arr.dtype)           # C-contiguous: the kernel writes it flat
     for sigma in sigma_list:
         H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-        eigs = np.maximum(hessian_matrix_eigvals(H)[:-1], 0)
-        vals = eigs[0] if len(eigs) == 1 else np.sqrt(eigs[0] * eigs[1])
-        vals *= sigma**2
-        np.maximum(out, vals, out=out)
+        sato_scale(H, out, sigma)
     return out
 
 
@@ -1182,7 +1182,8 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
 
     Notes
     -----
-    The Hessian and its eigenvalues as in :func:`sato`.  The normalisation by the
+    The Hessian, its eigenvalues and the response in one pass as in :func:`sato`
+    (one array per scale, for the normalisation).  The normalisation by the
     largest value over the image makes a NaN pixel's reach the whole image at
     that scale where the largest value is NaN; the maximum is taken over the
     non-NaN values here (scikit-image's would be NaN).
@@ -1211,13 +1212,13 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
             raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
         if not math.isfinite(float(alpha)):
             raise ValueError(f"alpha must be finite; got {alpha!r}")
-    mix = (np.full((n, n), alpha) + (1 - alpha) * np.eye(n)).astype(arr.dtype)
+    from .engines.numba.eigen import meijering_scale  # numba: imported on first use
+
+    alpha = float(np.asarray(alpha, dtype=arr.dtype))      # scikit-image mixes in the image's dtype
     out = np.zeros_like(arr)
     for sigma in sigma_list:
         H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-        mixed = np.tensordot(mix, hessian_matrix_eigvals(H), 1)
-        vals = np.take_along_axis(mixed, abs(mixed).argmax(0)[None], 0)[0]
-        np.maximum(vals, 0, out=vals)
+        vals = meijering_scale(H, alpha, arr.dtype)
         top = _nan_extreme(vals, largest=True)
         if top > 0:
             vals /= top
