@@ -262,6 +262,9 @@ def test_exclude_border():
     assert len(blob_log(image, exclude_border=(0, 6), **kw)) == 2
     assert len(blob_log(image, exclude_border=True, **kw)) == 2       # True counts as 1
     assert len(blob_dog(image, min_sigma=1, max_sigma=5, threshold=0.1, exclude_border=6)) == 1
+    edge = planted((64, 64), [(0, 30, 2.0, 1.0), (40, 40, 3.0, 1.0)])   # a blob on the first row
+    assert len(blob_log(edge, **kw)) == 2
+    assert len(blob_log(edge, exclude_border=True, **kw)) == 1       # as scikit-image: 1 pixel
 
 
 def test_threshold_rel_and_none():
@@ -354,6 +357,7 @@ def skimage_feature():
     dict(threshold=0.1, dtype=np.float32),
     dict(threshold=None, threshold_rel=0.5),
     dict(threshold=0.1, exclude_border=(30, 10)),
+    dict(threshold=0.1, exclude_border=True, image=planted((64, 64), [(0, 30, 2.0, 1.0)])),
     dict(threshold=0.1, log_scale=True, num_sigma=12),
     dict(threshold=0.1, overlap=0.0),
     dict(threshold=0.1, min_sigma=(1, 2), max_sigma=(10, 20)),
@@ -361,7 +365,8 @@ def skimage_feature():
 def test_blob_log_as_scikit_image(kwargs):
     sf = skimage_feature()
     kwargs = dict(GRID_2D, **kwargs)
-    image = image_2d(kwargs.pop("dtype", np.float64))
+    image = kwargs.pop("image", None)
+    image = image_2d(kwargs.pop("dtype", np.float64)) if image is None else image
     mine, theirs = blob_log(image, **kwargs), sf.blob_log(image, **kwargs)
     assert mine.dtype == theirs.dtype
     np.testing.assert_array_equal(sorted_rows(mine), sorted_rows(theirs))
