@@ -722,7 +722,7 @@ def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel:
     index = np.unravel_index(flat, cube.shape)
     values = cube[index]
     coords = np.stack(index[1:] + index[:1], axis=1)
-    order = np.lexsort(coords.T[::-1].tolist() + [-values])
+    order = np.lexsort([*coords.T[::-1], -values])
     return coords[order]
 
 
