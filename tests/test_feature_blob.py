@@ -375,7 +375,8 @@ def test_blob_log_as_scikit_image(kwargs):
 def test_blob_log_as_scikit_image_3d():
     sf = skimage_feature()
     image = image_3d(np.float32)
-    for kwargs in [dict(GRID_3D, threshold=0.1), dict(GRID_3D, threshold=0.1, exclude_border=13)]:
+    for kwargs in [dict(GRID_3D, threshold=0.1), dict(GRID_3D, threshold=0.1, exclude_border=13),
+                   dict(GRID_3D, threshold=0.1, min_sigma=(1, 1, 1.5), max_sigma=(4, 4, 6))]:
         np.testing.assert_array_equal(sorted_rows(blob_log(image, **kwargs)),
                                       sorted_rows(sf.blob_log(image, **kwargs)))
 
