@@ -243,6 +243,18 @@ def test_prune_against_the_direct_definition(ndim, sigma_dim, overlap):
                                   naive_prune(blobs, overlap, sigma_dim, pairs))
 
 
+def test_prune_order_of_a_chain():
+    """A drops B, B would drop C: scikit-image's order of the pairs decides whether C stays."""
+    blobs = np.array([[10.0, 10.0, 3.0], [10.0, 13.0, 2.0], [10.0, 15.5, 1.0],
+                      [40.0, 40.0, 2.0], [40.0, 41.0, 1.5]])                 # and a lone pair
+    reach = 2 * 3.0 * math.sqrt(2)
+    pairs = list(spatial.cKDTree(blobs[:, :2]).query_pairs(reach))
+    want = naive_prune(blobs, 0.1, 1, pairs)
+    np.testing.assert_array_equal(_prune_blobs(blobs, 0.1, 1), want)
+    # in either order, the larger of the lone pair stays and its smaller goes
+    assert [40.0, 40.0, 2.0] in want.tolist() and [40.0, 41.0, 1.5] not in want.tolist()
+
+
 def test_prune_keeps_the_larger_blob():
     blobs = np.array([[10.0, 10.0, 2.0], [10.0, 11.0, 4.0], [30.0, 30.0, 1.0]])
     np.testing.assert_array_equal(_prune_blobs(blobs, 0.5, 1), blobs[1:])

@@ -45,7 +45,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Iterable, Sequence
-from itertools import combinations_with_replacement
+from itertools import chain, combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -768,26 +768,32 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int) -> np.ndarra
     """scikit-image's ``_prune_blobs``: of two blobs overlapping by more than ``overlap``, drop the smaller.
 
     The candidate pairs are scikit-image's (a KD-tree's pairs within twice the
-    largest sigma times sqrt(ndim)), taken in its order; their overlaps are
-    computed at once.  A dropped blob drops no other (in scikit-image too: its
-    sigma is 0), so the pairs are walked once, keeping the survivors; of two
-    blobs of equal sigma, the one listed first is dropped, as in scikit-image.
+    largest sigma times sqrt(ndim)); their overlaps are computed at once.  A
+    dropped blob drops no other (in scikit-image too: its sigma is 0), so the
+    overlapping pairs are walked once, keeping the survivors; of two blobs of
+    equal sigma, the one listed first is dropped, as in scikit-image.  Where a
+    blob is in two overlapping pairs the walk's order matters: it is then
+    scikit-image's (the KD-tree's set of pairs, iterated).
     """
     from scipy import spatial
+
+    from .engines.numba.peaks import survivors  # numba: imported on first use
 
     ndim = blobs.shape[1] - sigma_dim
     reach = 2 * blobs[:, -sigma_dim:].max() * math.sqrt(ndim)
     tree = spatial.cKDTree(blobs[:, :-sigma_dim])
-    pairs = np.array(list(tree.query_pairs(reach)), dtype=np.intp).reshape(-1, 2)
-    if len(pairs) == 0:
+    pairs = tree.query_pairs(reach, output_type="ndarray").astype(np.intp, copy=False)
+    over = pairs[_blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
+    if np.bincount(over.ravel(), minlength=1).max(initial=0) > 1:
+        # a blob in two overlapping pairs: the order of the walk matters, and scikit-image's is
+        # the iteration order of the KD-tree's set of pairs (slower to build: Python tuples)
+        found = tree.query_pairs(reach)
+        pairs = np.fromiter(chain.from_iterable(found), dtype=np.intp, count=2 * len(found))
+        pairs = pairs.reshape(-1, 2)
+        over = pairs[_blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
+    if len(over) == 0:
         return blobs
-    over = _blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap
-    sigma = blobs[:, -1]
-    alive = np.ones(len(blobs), dtype=bool)
-    for i, j in pairs[over].tolist():
-        if alive[i] and alive[j]:
-            alive[j if sigma[i] > sigma[j] else i] = False
-    return blobs[alive]
+    return blobs[survivors(over, blobs[:, -1])]
 
 
 def _blobs(cube: np.ndarray, sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,

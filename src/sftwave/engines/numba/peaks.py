@@ -11,6 +11,9 @@ its neighbours from being one (no comparison with NaN is true).
 The lines ``(scale, plane, row)`` are independent: the kernel runs over
 ranges of them on sftwave's thread pool (:func:`.pool.parallel_for`), with
 the same result on any number of threads.
+
+:func:`survivors` walks the overlapping pairs of blobs in scikit-image's order
+(``_prune_blobs``), serially: which blobs the pruning keeps.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for
 
-__all__ = ["local_peaks"]
+__all__ = ["local_peaks", "survivors"]
 
 
 @kernel(nogil=True)
@@ -95,3 +98,35 @@ def local_peaks(cube: np.ndarray, threshold: float, border: tuple[int, int, int]
     parallel_for(_peak_lines, nlines, cube, *bounds, counts, offsets, columns, work=2.0 * total)
     lines = np.repeat(np.arange(nlines, dtype=np.intp), counts)
     return lines * nc + columns
+
+
+@kernel(nogil=True)
+def _walk_pairs(pairs, sigma, alive):
+    """scikit-image's pruning walk: for each pair in order, if both blobs are alive, drop the smaller."""
+    for k in range(pairs.shape[0]):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        if alive[i] and alive[j]:
+            if sigma[i] > sigma[j]:
+                alive[j] = False
+            else:
+                alive[i] = False
+
+
+def survivors(pairs: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """Which blobs survive the overlapping ``pairs`` (in order), ``sigma`` deciding which is dropped.
+
+    Of a pair whose blobs are both alive, the one of smaller ``sigma`` is
+    dropped (the first of equals), as scikit-image's ``_prune_blobs`` does; a
+    dropped blob drops no other.  A serial walk (the order matters).
+
+    Examples
+    --------
+    >>> pairs = np.array([[0, 1], [1, 2]])
+    >>> survivors(pairs, np.array([3.0, 2.0, 1.0])).tolist()      # 1 is dropped, so 2 stays
+    [True, False, True]
+    """
+    alive = np.ones(len(sigma), dtype=np.bool_)
+    _walk_pairs(np.ascontiguousarray(pairs, dtype=np.intp), np.ascontiguousarray(sigma, np.float64),
+                alive)
+    return alive
