@@ -151,6 +151,8 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 #     engine's tests skip (importorskip("numba_cuda"): tests/engines/cuda/test_engine.py,
 #     the simulator run of tests/suites/test_conformance.py, docs/gpu.md's example in
 #     tests/suites/test_doc_examples.py);
+#   scikit-image is left out: scikit-image >= 0.25 needs scipy >= 1.11.4.  The comparisons
+#     with it skip (importorskip in tests/test_feature*.py);
 #   pycwt 0.5.0b0 (numpy >= 2) is replaced by pycwt 0.4.0b0 (numpy >= 1.24), the same API.
 # The workbench (paper/, its own pyproject.toml) is installed, as make test does (the
 # probe that tests/suites/test_bounded_cost.py runs uses its timer), but its tests are

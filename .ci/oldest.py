@@ -31,6 +31,9 @@ OMIT = {
     "numba-cuda": "left out: every numba-cuda >= 0.30 needs numba >= 0.60; the 'cuda' engine's "
                   "tests skip (tests/engines/cuda/test_engine.py, the simulator run of "
                   "tests/suites/test_conformance.py, docs/gpu.md's example)",
+    "scikit-image": "left out: scikit-image >= 0.25 needs scipy >= 1.11.4; the comparisons "
+                    "with it skip (importorskip in tests/test_feature*.py); the direct "
+                    "definitions still run",
 }
 #: Test requirements replaced in the oldest environment, and why.
 REPLACE = {
@@ -39,7 +42,7 @@ REPLACE = {
 }
 #: Optional packages whose versions are printed by `check`.
 SHOWN = ["torch", "array-api-compat", "hypothesis", "pytest", "mne", "dask", "distributed", "xarray",
-         "pandas", "pycwt", "PyWavelets", "matplotlib", "llvmlite", "numba-cuda"]
+         "pandas", "pycwt", "PyWavelets", "matplotlib", "llvmlite", "numba-cuda", "scikit-image"]
 
 
 def canonical(name: str) -> str:

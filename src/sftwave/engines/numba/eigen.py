@@ -22,6 +22,9 @@ are independent: the kernels run over ranges of them on sftwave's thread pool
 
 :func:`frangi_scale` fuses the eigenvalues with Frangi's vesselness of one
 scale and its maximum over the scales: one pass, no eigenvalue arrays.
+:func:`sato_scale` and :func:`meijering_scale` do the same for Sato's tubeness
+and Meijering's neuriteness (whose normalisation by the largest value of the
+scale needs the scale's response as one array).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for
 
-__all__ = ["eigvals_sym2", "eigvals_sym3", "frangi_scale", "RJACOBI"]
+__all__ = ["eigvals_sym2", "eigvals_sym3", "frangi_scale", "sato_scale", "meijering_scale", "RJACOBI"]
 
 #: Below this ``1 - |r|`` the 3 x 3 kernel switches from the trigonometric formula to Jacobi.
 RJACOBI = 1e-2
@@ -274,3 +277,97 @@ def frangi_scale(elems: list[np.ndarray], out: np.ndarray, alpha: float, beta: f
     else:
         parallel_for(_frangi3, n, *_flat(elems), flat, 1.0 / (2.0 * alpha * alpha), inv_2b2,
                      inv_2g2, RJACOBI, work=2 * WORK3 * n)
+
+
+@kernel(nogil=True)
+def _sato2(lo, hi, h00, h01, h11, out, s2):
+    """Sato's tubeness of one scale, maxed into ``out[lo:hi]``: ``s2 max(e0, 0)`` (2-D)."""
+    for i in range(lo, hi):
+        e0, e1 = _eig2(float(h00[i]), float(h01[i]), float(h11[i]))
+        v = s2 * e0 if e0 > 0.0 else 0.0
+        if e0 != e0:
+            v = math.nan
+        _keep_max(out, i, v)
+
+
+@kernel(nogil=True)
+def _sato3(lo, hi, h00, h01, h02, h11, h12, h22, out, s2, rjacobi):
+    """Sato's tubeness of one scale, maxed into ``out[lo:hi]``: ``s2 sqrt(max(e0, 0) max(e1, 0))``."""
+    for i in range(lo, hi):
+        e0, e1, e2 = _eig3(float(h00[i]), float(h01[i]), float(h02[i]), float(h11[i]),
+                           float(h12[i]), float(h22[i]), rjacobi)
+        v = s2 * math.sqrt(e0 * e1) if e1 > 0.0 else 0.0         # e0 >= e1
+        if e0 != e0:
+            v = math.nan
+        _keep_max(out, i, v)
+
+
+@kernel(nogil=True)
+def _meijering2(lo, hi, h00, h01, h11, vals, alpha):
+    """Meijering's response of one scale into ``vals[lo:hi]``: the mixed eigenvalue of largest
+    magnitude (the first of equals), clipped below at 0 (2-D)."""
+    for i in range(lo, hi):
+        e0, e1 = _eig2(float(h00[i]), float(h01[i]), float(h11[i]))
+        v0 = e0 + alpha * e1
+        v1 = e1 + alpha * e0
+        v = v0 if abs(v0) >= abs(v1) else v1
+        v = v if v > 0.0 else 0.0
+        if e0 != e0:
+            v = math.nan
+        vals[i] = v
+
+
+@kernel(nogil=True)
+def _meijering3(lo, hi, h00, h01, h02, h11, h12, h22, vals, alpha, rjacobi):
+    """Meijering's response of one scale into ``vals[lo:hi]`` (3-D; see :func:`_meijering2`)."""
+    for i in range(lo, hi):
+        e0, e1, e2 = _eig3(float(h00[i]), float(h01[i]), float(h02[i]), float(h11[i]),
+                           float(h12[i]), float(h22[i]), rjacobi)
+        v = e0 + alpha * (e1 + e2)
+        v1 = e1 + alpha * (e0 + e2)
+        if abs(v1) > abs(v):
+            v = v1
+        v2 = e2 + alpha * (e0 + e1)
+        if abs(v2) > abs(v):
+            v = v2
+        v = v if v > 0.0 else 0.0
+        if e0 != e0:
+            v = math.nan
+        vals[i] = v
+
+
+def sato_scale(elems: list[np.ndarray], out: np.ndarray, sigma: float) -> None:
+    """Max Sato's tubeness of one scale (the Hessian's ``elems``) into ``out`` (contiguous), in place.
+
+    Examples
+    --------
+    >>> out = np.zeros(1)
+    >>> sato_scale([np.ones(1), np.zeros(1), np.zeros(1)], out, 2.0)
+    >>> float(out[0])                # sigma**2 times the largest eigenvalue, 1
+    4.0
+    """
+    flat = out.reshape(-1)
+    n = flat.size
+    if len(elems) == 3:
+        parallel_for(_sato2, n, *_flat(elems), flat, sigma * sigma, work=WORK2 * n)
+    else:
+        parallel_for(_sato3, n, *_flat(elems), flat, sigma * sigma, RJACOBI, work=WORK3 * n)
+
+
+def meijering_scale(elems: list[np.ndarray], alpha: float, dtype: np.dtype) -> np.ndarray:
+    """Meijering's response of one scale (not yet normalised): an array of ``elems[0]``'s shape.
+
+    Examples
+    --------
+    >>> v = meijering_scale([np.ones(1), np.zeros(1), np.full(1, -3.0)], 0.5, np.float64)
+    >>> float(v[0])                  # mixed: 1 - 1.5 and -3 + 0.5; the larger magnitude is < 0
+    0.0
+    """
+    shape = elems[0].shape
+    n = int(np.prod(shape))
+    vals = np.empty(n, dtype=dtype)
+    if len(elems) == 3:
+        parallel_for(_meijering2, n, *_flat(elems), vals, alpha, work=WORK2 * n)
+    else:
+        parallel_for(_meijering3, n, *_flat(elems), vals, alpha, RJACOBI, work=WORK3 * n)
+    return vals.reshape(shape)
