@@ -283,3 +283,23 @@ def test_feature_bad_arguments_fail_at_the_call():
         sd.structure_tensor_eigenvalues([x, x, da.zeros((50, 41), chunks=20)])
     with pytest.raises(TypeError, match="H_elems"):
         sd.hessian_matrix_eigvals(x)
+
+
+@pytest.mark.parametrize("name", ["sato"])
+@pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
+def test_ridge_filters_any_chunking(name, mode):
+    from sftwave import feature
+
+    img = np.ones((110, 96))
+    img[:, 40] = 0.0
+    img[70, :] = 0.3
+    img += 0.05 * _image((110, 96), seed=6)
+    for chunks in ((40, 30), (110, 9)):
+        got = getattr(sd, name)(da.from_array(img, chunks=chunks), sigmas=[1, 3], mode=mode,
+                                black_ridges=False)
+        _close(got.compute(), getattr(feature, name)(img, sigmas=[1, 3], mode=mode,
+                                                     black_ridges=False), 1e-12)
+    vol = _image((20, 22, 18), seed=7, dtype=np.float32)
+    got = getattr(sd, name)(da.from_array(vol, chunks=9), sigmas=[1.5])
+    assert got.dtype == np.float32
+    _close(got.compute(), getattr(feature, name)(vol, sigmas=[1.5]), 1e-5)

@@ -63,7 +63,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "hessian_matrix", "hessian_matrix_eigvals",
-           "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi"]
+           "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
+           "sato"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -424,7 +425,7 @@ def _max_reach(*reaches: list[int | None]) -> list[int | None]:
 def _hessian_reach(shape: tuple, sigma: Any, use_gaussian_derivatives: Any,
                    tol: float | None) -> list[int | None]:
     """Per axis, the samples :func:`sftwave.feature.hessian_matrix` reads from each side."""
-    from ._scale_space import derivative_truncate
+    from ._scale_space import DERIVATIVE_TOL, derivative_truncate
 
     ndim = len(shape)
     sigmas = [float(s) for s in per_axis(sigma, ndim, "sigma")]
@@ -432,6 +433,7 @@ def _hessian_reach(shape: tuple, sigma: Any, use_gaussian_derivatives: Any,
     if use_gaussian_derivatives:         # two first-derivative passes at sigma / sqrt(2)
         scaled = [s / np.sqrt(2.0) for s in sigmas]
         truncate = derivative_truncate(sigmas)
+        tol = DERIVATIVE_TOL if tol is None else tol
         one = _max_reach(_filter_reach(shape, scaled, [0] * ndim, axes, truncate, tol),
                          _filter_reach(shape, scaled, [1] * ndim, axes, truncate, tol))
         return _add_reach(one, one)
@@ -707,3 +709,46 @@ def frangi(image: ArrayLike, sigmas: Any = range(1, 10, 2),
     return _overlapped(feature.frangi, x, reach, dtype, None, check_mode(mode) == "wrap",
                        gamma=gamma, **kw)
 
+
+def _ridge_filter(name: str, image: ArrayLike, sigmas: Any, kw: dict[str, Any]) -> Any:
+    """A ridge filter of :mod:`sftwave.feature` block by block, each block extended by the
+    widest scale's Hessian reach (for filters without a reduction over the image: not
+    ``meijering``, which scales each scale's response by its maximum over the image)."""
+    from . import feature
+
+    fn = getattr(feature, name)
+    da, x = _dask_array(image)
+    scales = [float(s) for s in sigmas] if isinstance(sigmas, Iterable) else [sigmas]
+    dtype = fn(_tiny(x), scales, **kw).dtype
+    reach = _max_reach(*(_hessian_reach(x.shape, s, True, kw.get("tol")) for s in scales))
+    return _overlapped(lambda b, **k: fn(b, scales, **k), x, reach, dtype, None,
+                       check_mode(kw["mode"]) == "wrap", **kw)
+
+
+def sato(image: ArrayLike, sigmas: Any = range(1, 10, 2), black_ridges: bool = True,
+         mode: str = "reflect", cval: float = 0, *, tol: float | None = None) -> Any:
+    """:func:`sftwave.feature.sato` of a dask array, lazily (same arguments).
+
+    See Also
+    --------
+    sftwave.feature.sato : The same in memory.
+    frangi : Frangi's vesselness, lazily.
+
+    Notes
+    -----
+    ``meijering``, ``blob_log`` and ``blob_dog`` have no lazy version here: each
+    reduces over the whole image (Meijering's response is divided by its maximum at
+    every scale; the blobs are peaks of the whole scale space, pruned in pairs).
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.ones((90, 80))
+    >>> img[:, 40] = 0.0
+    >>> r = sato(da.from_array(img, chunks=30), sigmas=[1, 2])
+    >>> bool(np.allclose(r.compute(), feature.sato(img, sigmas=[1, 2]), rtol=0, atol=1e-12))
+    True
+    """
+    return _ridge_filter("sato", image, sigmas,
+                         dict(black_ridges=black_ridges, mode=mode, cval=cval, tol=tol))
