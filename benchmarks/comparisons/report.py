@@ -1068,7 +1068,8 @@ def section_features(r: dict) -> str:
         "`use_gaussian_derivatives=True`). The calls take turns (medians); the two slowest "
         "scikit-image calls are timed once. Ratio: scikit-image's time over sftwave's. "
         "Difference: the relative RMS difference between the two results (scikit-image "
-        "truncates its Gaussians, sftwave's meet their `tol` untruncated).",
+        "truncates its Gaussians, sftwave's meet their `tol` untruncated); for the blobs, "
+        "of the sorted detections where both found as many, and the two counts.",
         "",
     ]
     rows = []
@@ -1077,9 +1078,11 @@ def section_features(r: dict) -> str:
         ratio_v = c["skimage_over_sftwave"]
         target = "–" if c["target"] is None else f"≥ {c['target']:g}×"
         met = "–" if c["target"] is None else _met(ratio_v >= c["target"])
+        diff = err(c["difference"])
+        if "detections" in c:
+            diff += f" ({c['detections'][0]:,} and {c['detections'][1]:,} blobs)"
         rows.append([c["case"], ms(1e3 * t["sftwave"]["median_s"]),
-                     ms(1e3 * t["scikit-image"]["median_s"]), ratio(ratio_v), target, met,
-                     err(c["difference"])])
+                     ms(1e3 * t["scikit-image"]["median_s"]), ratio(ratio_v), target, met, diff])
     out += [table(["call", "sftwave ms", "scikit-image ms", "ratio", "target", "met",
                    "difference"], rows), "",
             f"Load {r.get('load_start') or 0:.1f} at the start, {r.get('load_end') or 0:.1f} at "
