@@ -753,7 +753,7 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
     for i, f in enumerate(frequencies):
         sx = _sigma_prefactor(bandwidth) / f if sigma_x is None else sigma_x
         sy = _sigma_prefactor(bandwidth) / f if sigma_y is None else sigma_y
-        scale = np.exp(1j * offset) / (2 * math.pi * sx * sy)
+        scale = complex(math.cos(offset), math.sin(offset)) / (2 * math.pi * sx * sy)
         groups: dict[tuple, list[tuple[int, float, float]]] = {}
         direct = []
         for t, theta in enumerate(thetas):
@@ -775,23 +775,27 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
             else:
                 built.append((key, col, row))
         if built:
-            # one pass over the image for every column plan of this frequency
-            u = _passes(eng, work, [c[0] for _, c, _ in built], 1, mode, ecval)
-            for j, (key, (_, csum), (rplan, rsum)) in enumerate(built):
+            # one pass down the columns (axis 0) for every |ky| plan of this frequency, then
+            # along the rows (axis 1, contiguous) of its real and imaginary parts with |kx|
+            u = _passes(eng, work, [r[0] for _, _, r in built], 0, mode, ecval)
+            for j, (key, (cplan, csum), (_, rsum)) in enumerate(built):
                 ab = np.stack([u[j].real, u[j].imag])
-                pa, pb = _passes(eng, ab, [rplan], 1, mode, ecval)[0]  # along the rows of each
+                pa, pb = _passes(eng, ab, [cplan], 2, mode, ecval)[0]
                 for t, sgx, sgy in groups[key]:
-                    # (c + i sgy s) * (a + i sgx b), with c + i s the row kernel and a + i b the
-                    # column pass at |kx|: Pa + i sgx Pb, or where sgy < 0 the conjugate of
-                    # (c + i s) * (a - i sgx b) = Pa - i sgx Pb
-                    res = pa + (1j * sgx * sgy) * pb
-                    if sgy < 0:
+                    # (c + i sgx s) * (a + i sgy b), with c + i s the row kernel at |kx| and
+                    # a + i b the column pass at |ky|: Pa + i sgy Pb, or where sgx < 0 the
+                    # conjugate of (c + i s) * (a - i sgy b) = Pa - i sgy Pb; written in place
+                    # as scale * w, or conj(conj(scale) * w) where sgx < 0
+                    res = out[i, t]
+                    sc = scale if sgx > 0 else scale.conjugate()
+                    np.multiply(pb, sc * (1j * sgx * sgy), out=res)
+                    res += sc * pa
+                    if sgx < 0:
                         np.conjugate(res, out=res)
-                    res *= scale
                     if shift:
-                        ksum = (csum if sgx > 0 else csum.conjugate()) * (rsum if sgy > 0 else rsum.conjugate())
+                        ksum = ((csum if sgx > 0 else csum.conjugate())
+                                * (rsum if sgy > 0 else rsum.conjugate()))
                         res += cval * scale * ksum
-                    out[i, t] = res
         for t in direct:
             g = _gabor_kernel(f, thetas[t], sx, sy, n_stds, offset)
             img64 = image.astype(np.float64)
