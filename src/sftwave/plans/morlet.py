@@ -56,7 +56,7 @@ import numpy as np
 from . import tables
 from .blas import single_threaded_blas
 from .cache import on_disk
-from .fit import ASFT_DECAY, SFTPlan, fit_plan, kernel_error, reference_numerics, truncated_kernel
+from .fit import ASFT_DECAY, FIRPlan, SFTPlan, fit_plan, kernel_error, reference_numerics, truncated_kernel
 from .gaussian import gaussian_fit, gaussian_norm
 from .tables import asymptotic_ratio
 
@@ -68,6 +68,7 @@ __all__ = [
     "morlet_plan",
     "predicted_components",
     "fir_morlet",
+    "modulated_plan",
     "fir_min_taps",
     "resolution",
     "P_D_MAX",
@@ -212,14 +213,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     # exp(-k^2 / 2 sigma^2) = Z * G[k], with G the unit-sum sampled Gaussian that g fits
     amp = Cxi / (math.pi**0.25 * math.sqrt(sigma)) * gaussian_norm(sigma)
     A, B = g.coef[0, 0], g.coef[0, 1]
-    Cp = A - 1j * B  # h_G[k] = Re sum_p C_p w_p^(k+K)
-    phase = np.exp(-1j * theta * K)
-    # C_p w_p^(k+K) e^{i theta k} = C_p e^{-i theta K} (w_p e^{i theta})^(k+K), and likewise conj
-    freqs: dict[float, complex] = {}
-    for om, c in zip(g.omegas, Cp):
-        for f, d in ((om - theta, 0.5 * amp * c * phase), (-(om + theta), 0.5 * amp * np.conj(c) * phase)):
-            key = round(f, 15)
-            freqs[key] = freqs.get(key, 0.0) + d
+    freqs = _carrier_terms(g, theta, amp)
     omegas = list(freqs)
     coef_re = [freqs[f] for f in omegas]
     coef_im = [1j * freqs[f] for f in omegas]
@@ -235,6 +229,52 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     err = kernel_error(plan, morlet_target(sigma, xi), sigma, resolution=resolution(sigma, xi),
                        walk=walk)
     return SFTPlan(plan.omegas, plan.alpha, plan.length, plan.lag, coef, err, info)
+
+
+def _carrier_terms(g: SFTPlan, theta: float, amp: float) -> dict[float, complex]:
+    """The components of ``amp * h_G[k] * exp(i theta k)``, ``h_G`` a real plan's kernel: frequency -> weight."""
+    A, B = g.coef[0, 0], g.coef[0, 1]
+    Cp = A - 1j * B  # h_G[k] = Re sum_p C_p w_p^(k+K)
+    phase = np.exp(-1j * theta * g.lag)
+    # C_p w_p^(k+K) e^{i theta k} = C_p e^{-i theta K} (w_p e^{i theta})^(k+K), and likewise conj
+    freqs: dict[float, complex] = {}
+    for om, c in zip(g.omegas, Cp):
+        for f, d in ((om - theta, 0.5 * amp * c * phase), (-(om + theta), 0.5 * amp * np.conj(c) * phase)):
+            key = round(f, 15)
+            freqs[key] = freqs.get(key, 0.0) + d
+    return freqs
+
+
+def modulated_plan(plan: SFTPlan | FIRPlan, theta: float, amp: float = 1.0) -> SFTPlan | FIRPlan:
+    """A real one-output plan's kernel times ``amp * exp(i theta k)``: a complex plan of the same window.
+
+    Each component of frequency ``omega_p`` becomes two, of frequencies
+    ``omega_p - theta`` and ``-(omega_p + theta)`` (as :func:`multiply_plan`
+    does for the Morlet wavelet); a FIR's taps are multiplied.  The carrier has
+    unit modulus, so the kernel's relative RMSE is the real plan's:
+    ``plan.error`` carries over.
+
+    Examples
+    --------
+    >>> from sftwave.plans.gaussian import gaussian_plan
+    >>> from sftwave.plans.fit import plan_kernel
+    >>> g = gaussian_plan(8.0, 0, 1e-5, "sft")
+    >>> k, h = plan_kernel(modulated_plan(g, 0.5))
+    >>> bool(np.allclose(h, plan_kernel(g)[1] * np.exp(0.5j * k), atol=1e-14))
+    True
+    """
+    if isinstance(plan, FIRPlan):
+        r = plan.radius
+        carrier = np.exp(1j * theta * np.arange(-r, r + 1, dtype=np.float64))
+        return FIRPlan(plan.kernel * (amp * carrier), plan.error)
+    if np.iscomplexobj(plan.coef) or plan.coef.shape[0] != 1:
+        raise ValueError("modulated_plan takes a real plan of one output")
+    freqs = _carrier_terms(plan, theta, amp)
+    omegas = list(freqs)
+    coef = np.array([[[freqs[f] for f in omegas], [1j * freqs[f] for f in omegas]]], dtype=np.complex128)
+    info = dict(plan.info, carrier=theta)
+    return SFTPlan(np.array(omegas, dtype=np.float64), plan.alpha, plan.length, plan.lag, coef,
+                   plan.error, info)
 
 
 # --------------------------------------------------------------------------- layout and plans
