@@ -182,10 +182,12 @@ def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray
 
 #: Rows the last-axis bank turns into columns at a time (the kernel for non-last axes then
 #: runs them side by side, :data:`bank_kernels.INNER_BLOCK` per task) ...
-_TRANSPOSED_ROWS = 256
+_TRANSPOSED_ROWS = 4 * _numba.INNER_BLOCK
 
-#: ... where there are at least this many rows (fewer go row by row, or to the lanes).
-_TRANSPOSED_MIN_ROWS = 2 * _numba.INNER_BLOCK
+#: ... where there are at least this many rows (fewer go row by row, or to the lanes): the
+#: one block buffer is then at most a quarter of the array (scipy's memory rule: about one
+#: output, and a block of lines).
+_TRANSPOSED_MIN_ROWS = 4 * _TRANSPOSED_ROWS
 
 #: Samples per tile of the transposing copies.
 _TILE = 64
@@ -228,24 +230,24 @@ def _bank_rows_transposed(x2d: np.ndarray, plan, mode: str, cval: float,
     """The iir1 bank along the rows of ``x2d`` (C-contiguous), blocks of
     :data:`_TRANSPOSED_ROWS` rows at a time turned into columns and back.
 
-    Each block is copied into a column buffer, filtered there by the kernel for
-    non-last axes (:func:`_bank_inner_axis`, the columns side by side on explicit
+    Each block is copied into a column buffer, filtered there in place by the kernel
+    for non-last axes (:func:`_bank_inner_axis`, the columns side by side on explicit
     vectors) and copied back, so that the work per row is the vectorised recursion
-    instead of one scalar recursion per row.  Beyond the output, two buffers of one
-    block each.  ``out2d`` may be ``x2d``: a block is read before it is written.
+    instead of one scalar recursion per row.  Beyond the output, one buffer of one
+    block.  ``out2d`` may be ``x2d``: a block is read before it is written.
     """
     rows, n = x2d.shape
     b = min(rows, _TRANSPOSED_ROWS)
     tiles = -(-n // _TILE)
-    cin = np.empty((n, b), x2d.dtype)
-    cout = np.empty((n, b), x2d.dtype)
+    cols = np.empty((n, b), x2d.dtype)
     for r0 in range(0, rows, b):
         m = min(b, rows - r0)
         if m < b:
-            cin, cout = np.empty((n, m), x2d.dtype), np.empty((n, m), x2d.dtype)
-        parallel_for(_rows_to_columns, tiles, x2d, r0, cin, work=float(n * m))
-        _bank_inner_axis(cin, 0, plan, mode, cval, cout)
-        parallel_for(_columns_to_rows, tiles, cout, r0, out2d, work=float(n * m))
+            del cols
+            cols = np.empty((n, m), x2d.dtype)
+        parallel_for(_rows_to_columns, tiles, x2d, r0, cols, work=float(n * m))
+        _bank_inner_axis(cols, 0, plan, mode, cval, cols)
+        parallel_for(_columns_to_rows, tiles, cols, r0, out2d, work=float(n * m))
 
 
 def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
