@@ -1,4 +1,4 @@
-"""Scale-space image features against scikit-image: :mod:`sftwave.feature`.
+"""Scale-space image features against scikit-image (Gabor also against OpenCV): :mod:`sftwave.feature`.
 
 Every row times sftwave's function and scikit-image's of the same name on the
 same image, with the same arguments, the calls taking turns (medians), except
@@ -20,23 +20,64 @@ from .common import alternate, anchor, load_average, rel_rmse, seconds_once
 from .gaussian import test_image
 
 
-def _pair(label: str, ours, theirs, rounds: int, *, target: float | None, once: bool = False) -> dict:
-    """One row: both calls timed (alternating; scikit-image once and cold where ``once``)."""
+def _pair(label: str, ours, theirs, rounds: int, *, target: float | None, once: bool = False,
+          anchor: str = "scikit-image", compare: bool = True) -> dict:
+    """One row: both calls timed (alternating; the anchor once and cold where ``once``);
+    ``compare``: the results are the same quantity (not OpenCV's differently scaled kernel)."""
     if once:
         ours()                                       # sftwave's compilation, untimed
         t_ours = alternate({"sftwave": ours}, rounds)["sftwave"]
         t_theirs_s, ref = seconds_once(theirs)
-        times = {"sftwave": t_ours, "scikit-image": {"median_s": t_theirs_s, "min_s": t_theirs_s,
-                                                     "all_s": [t_theirs_s]}}
+        times = {"sftwave": t_ours, "anchor": {"median_s": t_theirs_s, "min_s": t_theirs_s,
+                                               "all_s": [t_theirs_s]}}
     else:
-        times = alternate({"sftwave": ours, "scikit-image": theirs}, rounds)
-        ref = theirs()
-    got, ref = np.asarray(ours(), np.float64), np.asarray(ref, np.float64)
-    same = got.shape == ref.shape
-    diff = rel_rmse(got, ref) if same and got.size else (0.0 if same else None)
-    extra = {"detections": [len(got), len(ref)]} if label.startswith("blob") else {}
-    return {"case": label, "times": times, "target": target, "difference": diff, **extra,
-            "skimage_over_sftwave": times["scikit-image"]["median_s"] / times["sftwave"]["median_s"]}
+        times = alternate({"sftwave": ours, "anchor": theirs}, rounds)
+        ref = theirs() if compare else None
+    extra: dict = {}
+    diff = None
+    if compare:
+        got, ref = np.asarray(ours(), np.float64), np.asarray(ref, np.float64)
+        same = got.shape == ref.shape
+        diff = rel_rmse(got, ref) if same and got.size else (0.0 if same else None)
+        if label.startswith("blob"):
+            extra["detections"] = [len(got), len(ref)]
+    return {"case": label, "anchor": anchor, "times": times, "target": target, "difference": diff,
+            **extra, "anchor_over_sftwave": times["anchor"]["median_s"] / times["sftwave"]["median_s"]}
+
+
+def _gabor_rows(cases: list, img: np.ndarray, quick: bool) -> None:
+    """A bank of 8 orientations at one frequency, real and imaginary parts, against OpenCV's
+    ``getGaborKernel`` + ``filter2D`` (its kernel cut at 3 sigma, float32, BORDER_REFLECT)
+    and scikit-image's ``gabor`` (the full 2-D kernel, at sigma 4 only: at 16 and 32 it takes
+    minutes to hours)."""
+    cv2 = anchor("OpenCV")
+    import skimage.filters as skfl
+
+    thetas = np.arange(8) * np.pi / 8
+    freq = 0.1
+    for sigma in ((4.0,) if quick else (4.0, 16.0, 32.0)):
+        ours = partial(feature.gabor_bank, img, freq, thetas, sigma_x=sigma, sigma_y=sigma)
+        if cv2 is not None:
+            k = 2 * int(np.ceil(3 * sigma)) + 1
+            kernels = [(cv2.getGaborKernel((k, k), sigma, th, 1 / freq, 1.0, psi, ktype=cv2.CV_32F))
+                       for th in thetas for psi in (0.0, -np.pi / 2)]
+
+            def opencv(kernels=kernels):
+                return [cv2.filter2D(img, cv2.CV_32F, kk, borderType=cv2.BORDER_REFLECT)
+                        for kk in kernels]
+
+            cases.append(_pair(f"gabor_bank, 8 orientations, sigma {sigma:g}", ours, opencv,
+                               2 if quick else 3, target=1.0, anchor="OpenCV", compare=False))
+        if sigma == 4.0:
+            def skimage_bank(sigma=sigma):
+                out = np.empty((1, 8) + img.shape, np.complex64)
+                for j, th in enumerate(thetas):
+                    re, im = skfl.gabor(img, freq, th, sigma_x=sigma, sigma_y=sigma)
+                    out[0, j] = re + 1j * im
+                return out
+
+            cases.append(_pair(f"gabor_bank, 8 orientations, sigma {sigma:g}", ours, skimage_bank,
+                               1, target=100.0, once=True))
 
 
 def _blob_rows(fn, img, kw) -> np.ndarray:
@@ -84,6 +125,7 @@ def features(quick: bool) -> dict:
     cases.append(_pair("blob_log, 10 sigmas 2..32",
                        partial(_blob_rows, feature.blob_log, img, blobs),
                        partial(_blob_rows, skf.blob_log, img, blobs), 1, target=2.0, once=True))
+    _gabor_rows(cases, img, quick)
     sigmas = range(1, 6) if quick else range(1, 21)
     cases.append(_pair(f"frangi, sigmas {sigmas.start}..{sigmas.stop - 1}",
                        partial(feature.frangi, img, sigmas=sigmas),
