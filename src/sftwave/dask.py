@@ -523,6 +523,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
 
 def _pointwise_stack(fn: Any, elems: Sequence[Any], name: str) -> Any:
     """``fn`` (elements to a stacked ``(n,) + shape`` array) block by block on dask arrays."""
+    if isinstance(elems, (str, bytes)) or not isinstance(elems, Sequence):
+        raise TypeError(f"{name} must be a list of arrays; got {type(elems).__name__}")
     if not len(elems):
         fn([])                                   # its own error: no elements
     da, first = _dask_array(elems[0])
@@ -557,8 +559,6 @@ def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> Any:
     """
     from . import feature
 
-    if isinstance(H_elems, (str, bytes)) or not isinstance(H_elems, Sequence):
-        raise TypeError(f"H_elems must be a list of arrays; got {type(H_elems).__name__}")
     return _pointwise_stack(feature.hessian_matrix_eigvals, H_elems, "H_elems")
 
 
@@ -616,8 +616,6 @@ def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike]) -> Any:
     """
     from . import feature
 
-    if isinstance(A_elems, (str, bytes)) or not isinstance(A_elems, Sequence):
-        raise TypeError(f"A_elems must be a list of arrays; got {type(A_elems).__name__}")
     return _pointwise_stack(feature.structure_tensor_eigenvalues, A_elems, "A_elems")
 
 

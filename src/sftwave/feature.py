@@ -655,59 +655,34 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     >>> bool(v[10, 10] > 0.5) and bool(v[10, 3] < 0.05)
     True
     """
-    xp_input = _is_xp(image)
-    arr: Any = image if xp_input else check_input_array(image, "image")
-    if xp_input:
-        from .engines.array_api.filters import device_of, namespace
-
-        xp = namespace(arr)
-        if xp.isdtype(arr.dtype, "complex floating"):
-            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
-        dtype = xp.float32 if arr.dtype in (xp.float16, xp.float32) else xp.float64
-        arr = xp.astype(arr, dtype)
-    else:
-        if arr.dtype.kind == "c":
-            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
-        dtype = np.float32 if arr.dtype in (np.float16, np.float32) else np.float64
-        arr = arr.astype(dtype, copy=False)
-    if arr.ndim not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {tuple(arr.shape)}")
     if scale_range is not None and scale_step is not None:
         sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
-    scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
-    sigma_list = [check_positive(s, "sigmas") for s in scales]
+    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
+                                                   xp_ok=True)
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
     if gamma is not None:
         gamma = check_positive(gamma, "gamma")
-    mode = check_mode(mode)
-    cval = check_cval(cval)
-    tol = check_tol(tol)
-    if not black_ridges:
-        arr = -arr
-    if xp_input:
-        from .engines.array_api.features import frangi_scale as frangi_scale_xp
+    xp: Any = None
+    if _is_xp(arr):
+        from .engines.array_api.features import frangi_scale as scale_xp
+        from .engines.array_api.filters import device_of, namespace
 
-        out_xp = xp.zeros(tuple(arr.shape), dtype=xp.float64, device=device_of(arr))
-        for sigma in sigma_list:
-            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
-                               tol=tol)
-            if gamma is None:
-                norm2 = sum((1.0 if i == j else 2.0) * xp.astype(h, xp.float64) ** 2
-                            for (i, j), h in zip(combinations_with_replacement(range(arr.ndim), 2),
-                                                 H, strict=True))
-                gamma = frangi_gamma(float(xp.max(xp.where(xp.isfinite(norm2), norm2, 0.0))))
-            out_xp = frangi_scale_xp(H, out_xp, alpha, beta, gamma)
-        return xp.astype(out_xp, dtype)
-    from .engines.numba.eigen import frangi_scale  # numba: imported on first use
+        xp = namespace(arr)
+        out = xp.zeros(tuple(arr.shape), dtype=xp.float64, device=device_of(arr))
+    else:
+        from .engines.numba.eigen import frangi_scale  # numba: imported on first use
 
-    out = np.zeros(arr.shape, dtype=np.float64)
+        out = np.zeros(arr.shape, dtype=np.float64)
     for sigma in sigma_list:
         H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
         if gamma is None:
             gamma = frangi_gamma(finite_max(hessian_norm2(H, arr.ndim)))
-        frangi_scale(H, out, alpha, beta, gamma)
-    return out.astype(dtype, copy=False)
+        if xp is not None:
+            out = scale_xp(H, out, alpha, beta, gamma)    # array-API arrays: a new array
+        else:
+            frangi_scale(H, out, alpha, beta, gamma)      # in place
+    return xp.astype(out, arr.dtype) if xp is not None else out.astype(arr.dtype, copy=False)
 
 
 # --- blob detection ---------------------------------------------------------------------------
@@ -1129,15 +1104,27 @@ blob_dog.__doc__ = (blob_dog.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.stri
 
 
 def _ridge_args(image: Any, sigmas: Any, black_ridges: Any, mode: Any, cval: Any,
-                tol: Any) -> tuple[np.ndarray, list[float], str, float, float | None]:
-    """The image (frangi's dtype rule, negated for bright ridges), the scales, mode, cval, tol."""
-    arr = check_input_array(image, "image")
-    if arr.dtype.kind == "c":
-        raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+                tol: Any, *, xp_ok: bool = False) -> tuple[Any, list[float], str, float, float | None]:
+    """The image (frangi's dtype rule, negated for bright ridges), the scales, mode, cval, tol.
+
+    ``xp_ok``: an array-API image (torch, CuPy) stays one; otherwise it becomes numpy.
+    """
+    arr: Any
+    if xp_ok and _is_xp(image):
+        from .engines.array_api.filters import namespace
+
+        xp = namespace(image)
+        if xp.isdtype(image.dtype, "complex floating"):
+            raise TypeError(f"image must be real (bool, integer or float); got dtype {image.dtype}")
+        arr = xp.astype(image, xp.float32 if image.dtype in (xp.float16, xp.float32) else xp.float64)
+    else:
+        arr = check_input_array(image, "image")
+        if arr.dtype.kind == "c":
+            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+        arr = arr.astype(np.float32 if arr.dtype in (np.float16, np.float32) else np.float64,
+                         copy=False)
     if arr.ndim not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {arr.shape}")
-    dtype = np.float32 if arr.dtype in (np.float16, np.float32) else np.float64
-    arr = arr.astype(dtype, copy=False)
+        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {tuple(arr.shape)}")
     if not black_ridges:
         arr = -arr
     scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
