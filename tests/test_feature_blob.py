@@ -32,7 +32,8 @@ import pytest
 from scipy import spatial
 
 from sftwave import gaussian_laplace
-from sftwave.feature import _blob_overlaps, _prune_blobs, _scale_space_peaks, blob_dog, blob_log
+from sftwave.feature import blob_dog, blob_log
+from sftwave.feature._blobs import _blob_overlaps, _prune_blobs, _scale_space_peaks
 
 # (row, column, t, amplitude): well apart (no pair closer than 3 (t1 + t2)), centres on pixels
 BLOBS_2D = [(24, 26, 2.0, 1.0), (30, 90, 4.0, 0.9), (88, 40, 7.0, 0.8), (92, 100, 5.0, 0.7),
