@@ -178,3 +178,14 @@ def test_bad_image_and_bank_input():
         gabor_bank(np.ones((8, 8)), [0.1, 0.0], [0.0])
     with pytest.raises(ValueError, match="thetas"):
         gabor_bank(np.ones((8, 8)), [0.1], [])
+
+
+def test_a_direct_kernel_far_larger_than_the_image_is_refused():
+    """An anisotropic Gaussian at an angle is convolved directly; a kernel far larger than the
+    image would cost memory and time not bounded by the image: refused before any work."""
+    with pytest.raises(ValueError, match="sigma_x=1000"):
+        gabor(np.ones((8, 8)), 0.1, theta=0.3, sigma_x=1000.0, sigma_y=100.0)
+    with pytest.raises(ValueError, match="too wide"):
+        gabor(np.ones((3, 3)), 1e-7)           # too wide to plan, then too wide to convolve
+    real, imag = gabor(np.ones((20, 20)), 0.1, theta=0.3, sigma_x=40.0, sigma_y=10.0)
+    assert np.isfinite(real).all() and np.isfinite(imag).all()

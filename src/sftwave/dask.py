@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "hessian_matrix", "hessian_matrix_eigvals",
            "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
-           "sato"]
+           "sato", "gabor", "gabor_bank"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -750,3 +750,81 @@ def sato(image: ArrayLike, sigmas: Any = range(1, 10, 2), black_ridges: bool = T
     """
     return _ridge_filter("sato", image, sigmas,
                          dict(black_ridges=black_ridges, mode=mode, cval=cval, tol=tol))
+
+
+def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: float | Sequence[float],
+               bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,
+               n_stds: float = 3, offset: float = 0, mode: str = "reflect", cval: float = 0,
+               *, tol: float | None = None) -> Any:
+    """:func:`sftwave.feature.gabor_bank` of a 2-D dask array, lazily (same arguments).
+
+    Each block is extended by exactly the samples the bank's filters read (the
+    1-D plans' half-windows, or the direct kernel's half-size), so the result
+    equals the in-memory bank.
+
+    Returns
+    -------
+    dask.array.Array
+        Complex, shape ``(n_freq, n_theta) + image.shape``.
+
+    See Also
+    --------
+    sftwave.feature.gabor_bank : The same in memory.
+    gabor : One frequency and orientation, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(5).standard_normal((120, 100))
+    >>> thetas = np.arange(4) * np.pi / 4
+    >>> b = gabor_bank(da.from_array(img, chunks=50), [0.1, 0.25], thetas)
+    >>> b.shape
+    (2, 4, 120, 100)
+    >>> bool(np.allclose(b.compute(), feature.gabor_bank(img, [0.1, 0.25], thetas), atol=1e-12))
+    True
+    """
+    from . import feature
+    from .feature._gabor import gabor_reach
+
+    da, x = _dask_array(image)
+    kw: dict[str, Any] = dict(bandwidth=bandwidth, sigma_x=sigma_x, sigma_y=sigma_y, n_stds=n_stds,
+                              offset=offset, mode=mode, cval=cval, tol=tol)
+    tiny = feature.gabor_bank(_tiny(x), frequencies,
+                              thetas, **kw)         # checks every argument; the result's dtype
+    nf, nt = tiny.shape[:2]
+    reach: list[int | None] = list(gabor_reach(x.shape, np.atleast_1d(frequencies),
+                                               np.atleast_1d(thetas), bandwidth, sigma_x, sigma_y,
+                                               n_stds, tol))
+
+    def bank(b: np.ndarray) -> list[np.ndarray]:
+        return list(feature.gabor_bank(b, frequencies, thetas, **kw).reshape((nf * nt,) + b.shape))
+
+    parts = _overlapped(bank, x, reach, tiny.dtype, nf * nt, check_mode(mode) == "wrap")
+    return da.stack(parts).reshape((nf, nt) + x.shape)
+
+
+def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float = 1,
+          sigma_x: float | None = None, sigma_y: float | None = None, n_stds: float = 3,
+          offset: float = 0, mode: str = "reflect", cval: float = 0,
+          *, tol: float | None = None) -> tuple[Any, Any]:
+    """:func:`sftwave.feature.gabor` of a 2-D dask array, lazily: the real and imaginary responses.
+
+    See Also
+    --------
+    sftwave.feature.gabor : The same in memory.
+    gabor_bank : Many frequencies and orientations at once, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.random.default_rng(6).standard_normal((90, 80))
+    >>> real, imag = gabor(da.from_array(img, chunks=40), 0.2, np.pi / 3)
+    >>> r0, i0 = feature.gabor(img, 0.2, np.pi / 3)
+    >>> bool(np.allclose(real.compute(), r0, atol=1e-12) and np.allclose(imag.compute(), i0, atol=1e-12))
+    True
+    """
+    z = gabor_bank(image, [frequency], [theta], bandwidth, sigma_x, sigma_y, n_stds, offset, mode,
+                   cval, tol=tol)[0, 0]
+    return z.real, z.imag

@@ -5,8 +5,8 @@ The names, signatures, argument order, defaults and outputs are
 scikit-image's (``skimage.feature.hessian_matrix``,
 ``hessian_matrix_eigvals``, ``structure_tensor``,
 ``structure_tensor_eigenvalues``, ``blob_log``, ``blob_dog``,
-``skimage.filters.difference_of_gaussians``, ``frangi``, ``sato`` and
-``meijering``, and ``skimage.filters.gabor``),
+``skimage.filters.difference_of_gaussians``, ``frangi``, ``sato``,
+``meijering`` and ``skimage.filters.gabor``),
 so that switching is one import.  Every Gaussian inside is sftwave's
 (:func:`sftwave.gaussian_filter`), at a cost per pixel that does not depend on
 ``sigma`` and with its accuracy contract (``tol=``, a keyword scikit-image

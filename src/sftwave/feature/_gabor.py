@@ -39,6 +39,27 @@ def _gabor_kernel(frequency: float, theta: float, sigma_x: float, sigma_y: float
     return g * (1 / (2 * np.pi * sigma_x * sigma_y))
 
 
+#: The direct kernel's largest area: this many times the image's pixels (or DIRECT_MIN_AREA).
+DIRECT_AREA_FACTOR = 64
+DIRECT_MIN_AREA = 1 << 22
+
+
+def _check_direct_size(frequency: float, theta: float, sigma_x: float, sigma_y: float, n_stds: float,
+                       shape: tuple) -> None:
+    """Refuse a direct kernel far larger than the image (its memory and time would not be
+    bounded by the image's): a ValueError naming the sigmas."""
+    ct, st = math.cos(theta), math.sin(theta)
+    x0 = math.ceil(max(abs(n_stds * sigma_x * ct), abs(n_stds * sigma_y * st), 1))
+    y0 = math.ceil(max(abs(n_stds * sigma_y * ct), abs(n_stds * sigma_x * st), 1))
+    area = (2 * x0 + 1) * (2 * y0 + 1)
+    if area > max(DIRECT_AREA_FACTOR * math.prod(shape), DIRECT_MIN_AREA):
+        raise ValueError(
+            f"sigma_x={sigma_x:g}, sigma_y={sigma_y:g} (frequency={frequency:g}, theta={theta:g}) "
+            f"need a direct kernel of {2 * y0 + 1} x {2 * x0 + 1} for a {shape[0]} x {shape[1]} "
+            f"image: far too wide; raise the frequency, lower sigma_x/sigma_y or n_stds, or pass a "
+            f"larger (padded) image")
+
+
 def _gabor_image(image: Any) -> np.ndarray:
     """The image as scikit-image's ``gabor`` takes it: float32/float64 kept, integers *not* rescaled."""
     arr = check_input_array(image, "image")
@@ -188,6 +209,7 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
                                 * (rsum if sgy > 0 else rsum.conjugate()))
                         res += cval * scale * ksum
         for t in direct:
+            _check_direct_size(f, thetas[t], sx, sy, n_stds, image.shape)
             g = _gabor_kernel(f, thetas[t], sx, sy, n_stds, offset)
             img64 = image.astype(np.float64)
             out[i, t].real = ndi.convolve(img64, g.real, mode=mode, cval=cval)
@@ -242,7 +264,9 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     ------
     ValueError
         A non-positive frequency, bandwidth, sigma or ``n_stds``, an image that
-        is not 2-D, an unknown ``mode``, or a non-finite ``theta``/``offset``.
+        is not 2-D, an unknown ``mode``, or a non-finite ``theta``/``offset``;
+        and a kernel that must be convolved directly (see :func:`gabor`) whose
+        area exceeds 64 times the image's pixels (and 2**22).
     TypeError
         A complex or non-numeric image or parameter.
 
@@ -326,7 +350,9 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     ------
     ValueError
         A non-positive ``frequency``, ``bandwidth``, ``sigma_x``, ``sigma_y`` or
-        ``n_stds``, an image that is not 2-D, an unknown ``mode``.
+        ``n_stds``, an image that is not 2-D, an unknown ``mode``; a kernel
+        convolved directly (below) whose area exceeds 64 times the image's
+        pixels (and 2**22): its time and memory would not be bounded by the image's.
     TypeError
         A complex or non-numeric image or parameter.
 
@@ -374,3 +400,31 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     angle = _finite(theta, "theta")
     out = _gabor_bank(arr, [freq], [angle], bandwidth, sx, sy, n_stds, offset, mode, cval, tol)[0, 0]
     return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)
+
+
+def gabor_reach(shape: tuple, frequencies: Sequence[float], thetas: Sequence[float],
+                bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,
+                n_stds: float = 3, tol: float | None = None) -> list[int]:
+    """Per axis of a 2-D image of ``shape``, the samples :func:`gabor_bank` reads from each
+    side of an output pixel (the 1-D plans' half-windows, or the direct kernel's half-size)."""
+    from ..engines import nonfinite
+
+    rows, cols = (int(d) for d in shape)
+    reach = [0, 0]
+    for f in _real_scalars(frequencies, "frequencies", positive=True):
+        sx = _sigma_prefactor(bandwidth) / f if sigma_x is None else sigma_x
+        sy = _sigma_prefactor(bandwidth) / f if sigma_y is None else sigma_y
+        for theta in _real_scalars(thetas, "thetas", positive=False):
+            ct, st = math.cos(theta), math.sin(theta)
+            sig = _axis_sigmas(theta, sx, sy)
+            if sig is not None:
+                col = _axis_plan(sig[0], abs(2 * math.pi * f * ct), cols, tol)
+                row = _axis_plan(sig[1], abs(2 * math.pi * f * st), rows, tol)
+                if col is not None and row is not None:
+                    reach[0] = max(reach[0], *nonfinite.support(row[0], rows))
+                    reach[1] = max(reach[1], *nonfinite.support(col[0], cols))
+                    continue
+            # the direct kernel: scikit-image's half-sizes (_gabor_kernel's y0, x0)
+            reach[1] = max(reach[1], math.ceil(max(abs(n_stds * sx * ct), abs(n_stds * sy * st), 1)))
+            reach[0] = max(reach[0], math.ceil(max(abs(n_stds * sy * ct), abs(n_stds * sx * st), 1)))
+    return reach
