@@ -793,9 +793,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     tiny = feature.gabor_bank(_tiny(x), frequencies,
                               thetas, **kw)         # checks every argument; the result's dtype
     nf, nt = tiny.shape[:2]
-    reach: list[int | None] = list(gabor_reach(x.shape, np.atleast_1d(frequencies),
-                                               np.atleast_1d(thetas), bandwidth, sigma_x, sigma_y,
-                                               n_stds, tol))
+    reach: list[int | None] = list(gabor_reach(x.shape, frequencies, thetas, bandwidth, sigma_x,
+                                               sigma_y, n_stds, tol))
 
     def bank(b: np.ndarray) -> list[np.ndarray]:
         return list(feature.gabor_bank(b, frequencies, thetas, **kw).reshape((nf * nt,) + b.shape))

@@ -402,7 +402,7 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)
 
 
-def gabor_reach(shape: tuple, frequencies: Sequence[float], thetas: Sequence[float],
+def gabor_reach(shape: tuple, frequencies: float | Sequence[float], thetas: float | Sequence[float],
                 bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,
                 n_stds: float = 3, tol: float | None = None) -> list[int]:
     """Per axis of a 2-D image of ``shape``, the samples :func:`gabor_bank` reads from each
