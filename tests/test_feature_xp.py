@@ -112,11 +112,36 @@ def test_frangi_2d_and_3d(gamma):
     _close(got, feature.frangi(vol, sigmas=[1.5]), 2e-4)
 
 
+@pytest.mark.parametrize("name", ["sato", "meijering"])
+def test_sato_and_meijering_2d_and_3d(name):
+    fn = getattr(feature, name)
+    img = np.ones((40, 36))
+    img[:, 18] = 0.0
+    img += 0.05 * _image((40, 36), seed=6) / 100
+    # the Hessian's passes at sigma / sqrt(2) may take other plans on the 'xp' engine than on
+    # numba's (an SFT for a FIR), each within DERIVATIVE_TOL = 1e-7 of the exact Gaussian: the
+    # responses, linear in the Hessian's eigenvalues, within twice that of each other
+    for black in (True, False):
+        _close(fn(torch.from_numpy(img), sigmas=[1, 2], black_ridges=black),
+               fn(img, sigmas=[1, 2], black_ridges=black), 2e-7)
+    img[30, 5] = np.nan       # confined (the 'xp' engine's plans may reach further than numba's)
+    got = fn(torch.from_numpy(img), sigmas=[1, 2]).numpy()
+    assert np.isnan(got[30, 5]) and np.isfinite(got[:6]).all() and np.isfinite(got[:, 30:]).all()
+    vol = (np.ones((14, 12, 16)) - np.exp(-np.arange(16) ** 2 / 4.0)).astype(np.float32)
+    got = fn(torch.from_numpy(vol), sigmas=[1.5, 2.5])
+    assert got.dtype == torch.float32
+    _close(got, fn(vol, sigmas=[1.5, 2.5]), 2e-4)
+
+
 def test_bad_input_on_tensors():
     with pytest.raises(TypeError, match="real"):
         feature.hessian_matrix(torch.zeros(5, 5, dtype=torch.complex64))
     with pytest.raises(ValueError, match="2-D or 3-D"):
         feature.frangi(torch.zeros(7))
+    with pytest.raises(ValueError, match="2-D or 3-D"):
+        feature.sato(torch.zeros(7))
+    with pytest.raises(TypeError, match="real"):
+        feature.meijering(torch.zeros(5, 5, dtype=torch.complex64))
     with pytest.raises(ValueError, match="one shape"):
         feature.hessian_matrix_eigvals([torch.zeros(3, 3), torch.zeros(3, 3), torch.zeros(3, 4)])
     with pytest.raises(ValueError, match="H_elems"):
@@ -129,3 +154,13 @@ def test_autograd_flows_through_the_hessian():
     Hrr, _, Hcc = feature.hessian_matrix(t, 2.0, use_gaussian_derivatives=True)
     (Hrr + Hcc).sum().backward()
     assert t.grad is not None and t.grad.shape == t.shape and bool(torch.isfinite(t.grad).all())
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: feature.blob_log(t), lambda t: feature.blob_dog(t),
+    lambda t: feature.gabor(t, 0.1), lambda t: feature.gabor_bank(t, [0.1], [0.0])])
+def test_blobs_and_gabor_take_numpy_arrays_only(call):
+    """Their results are NumPy (coordinates; the Gabor passes run on the numba engine): a tensor
+    is refused with a TypeError that names the parameter and the way to a NumPy copy."""
+    with pytest.raises(TypeError, match="image must be a NumPy array.*numpy"):
+        call(torch.zeros(20, 20))

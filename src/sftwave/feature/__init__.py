@@ -27,10 +27,12 @@ Conventions, as scikit-image's:
   (no ``sigma**2`` factor); multiply the elements by ``sigma**2`` for the
   scale-normalised Hessian of Lindeberg's scale space.
 * **Eigenvalues** come in decreasing order, shape ``(ndim,) + image.shape``.
-* **Array types**: NumPy arrays, and array-API arrays (torch tensors, CuPy arrays) on the
-  'xp' engine, returned as the same type on the same device (torch keeps its autograd
-  graph). There, ``np.gradient`` and scipy's Sobel are array code, and the eigenvalues
-  come from the library's ``linalg.eigvalsh``.
+* **Array types**: NumPy arrays everywhere; array-API arrays (torch tensors, CuPy arrays)
+  on the 'xp' engine for the Hessian, the structure tensor, their eigenvalues, the
+  difference of Gaussians, ``frangi``, ``sato`` and ``meijering``, returned as the same
+  type on the same device (torch keeps its autograd graph). There, ``np.gradient`` and
+  scipy's Sobel are array code, and the eigenvalues come from the library's
+  ``linalg.eigvalsh``.  The blob detectors and the Gabor filters take NumPy arrays.
 * **NaN** is confined as the filters confine it (:func:`sftwave.gaussian_filter`,
   ``nan_policy='propagate'``): a non-finite pixel spoils only the outputs whose
   kernels reach it; a matrix with a non-finite element has NaN eigenvalues.

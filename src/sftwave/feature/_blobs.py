@@ -17,7 +17,7 @@ from .._checks import (
     per_axis,
 )
 from ..ndimage import gaussian_filter, gaussian_laplace
-from ._common import as_float, nan_extreme
+from ._common import as_float, is_xp, nan_extreme
 
 
 def _blob_sigmas(min_sigma: Any, max_sigma: Any, ndim: int,
@@ -191,7 +191,11 @@ def _blobs(cube: np.ndarray, sigma_list: np.ndarray, scalar_sigma: bool, thresho
 
 
 def _blob_input(image: Any) -> np.ndarray:
-    """A 2-D or 3-D image as scikit-image's ``img_as_float``."""
+    """A 2-D or 3-D NumPy image as scikit-image's ``img_as_float``."""
+    if is_xp(image):
+        raise TypeError(f"image must be a NumPy array (the blobs are NumPy coordinates); got a "
+                        f"{type(image).__module__}.{type(image).__name__}: pass a NumPy copy "
+                        f"(tensor.cpu().numpy(), cupy.asnumpy(array))")
     image = as_float(image)
     if image.ndim not in (2, 3):
         raise ValueError(f"image must be 2-D or 3-D; got {image.ndim}-D, shape {image.shape}")

@@ -17,6 +17,7 @@ from .._checks import (
     check_positive,
     check_tol,
 )
+from ._common import is_xp
 
 
 def _sigma_prefactor(bandwidth: float) -> float:
@@ -62,6 +63,10 @@ def _check_direct_size(frequency: float, theta: float, sigma_x: float, sigma_y: 
 
 def _gabor_image(image: Any) -> np.ndarray:
     """The image as scikit-image's ``gabor`` takes it: float32/float64 kept, integers *not* rescaled."""
+    if is_xp(image):
+        raise TypeError(f"image must be a NumPy array; got a {type(image).__module__}."
+                        f"{type(image).__name__}: pass a NumPy copy (tensor.cpu().numpy(), "
+                        f"cupy.asnumpy(array))")
     arr = check_input_array(image, "image")
     if arr.ndim != 2:
         raise ValueError(f"image must be 2-D; got a {arr.ndim}-D array of shape {arr.shape}")

@@ -216,7 +216,9 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
     The Hessian as in :func:`frangi` (scikit-image's two first-derivative passes at
     ``sigma / sqrt(2)``, each at a cost independent of ``sigma``); then one pass of a
     numba kernel forms the eigenvalues (in closed form, as :func:`hessian_matrix_eigvals`),
-    the response and the running maximum, with no eigenvalue arrays.
+    the response and the running maximum, with no eigenvalue arrays.  An array-API image
+    (torch, CuPy) runs on the 'xp' engine, its eigenvalues by the library's ``eigvalsh``,
+    and comes back as the same type on the same device.
 
     References
     ----------
@@ -234,7 +236,19 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
     >>> int(np.argmax(t[10])), bool(t[10, 3] < 0.01 * t[10, 10])
     (10, True)
     """
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol)
+    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
+                                                   xp_ok=True)
+    if is_xp(arr):
+        from ..engines.array_api.features import sato_scale as scale_xp
+        from ..engines.array_api.filters import device_of, namespace
+
+        xp = namespace(arr)
+        res = xp.zeros(tuple(arr.shape), dtype=arr.dtype, device=device_of(arr))
+        for sigma in sigma_list:
+            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
+                               tol=tol)
+            res = scale_xp(H, res, sigma)                # array-API arrays: a new array
+        return res
     from ..engines.numba.eigen import sato_scale  # numba: imported on first use
 
     out = np.zeros(arr.shape, dtype=arr.dtype)           # C-contiguous: the kernel writes it flat
@@ -298,7 +312,8 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
     (one array per scale, for the normalisation).  The normalisation by the
     largest value over the image makes a NaN pixel's reach the whole image at
     that scale where the largest value is NaN; the maximum is taken over the
-    non-NaN values here (scikit-image's would be NaN).
+    non-NaN values here (scikit-image's would be NaN).  An array-API image (torch, CuPy)
+    runs on the 'xp' engine, as :func:`sato`'s.
 
     References
     ----------
@@ -315,7 +330,8 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
     >>> float(m[10, 10]), bool(m[10, 3] < 0.05)
     (1.0, True)
     """
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol)
+    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
+                                                   xp_ok=True)
     n = arr.ndim
     if alpha is None:
         alpha = 1 / (n + 1)
@@ -324,6 +340,22 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
             raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
         if not math.isfinite(float(alpha)):
             raise ValueError(f"alpha must be finite; got {alpha!r}")
+    if is_xp(arr):
+        from ..engines.array_api.features import meijering_scale as scale_xp
+        from ..engines.array_api.filters import device_of, namespace
+
+        xp = namespace(arr)
+        alpha = float(np.asarray(alpha, dtype=np.float32 if arr.dtype == xp.float32 else np.float64))
+        res = xp.zeros(tuple(arr.shape), dtype=arr.dtype, device=device_of(arr))
+        for sigma in sigma_list:
+            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
+                               tol=tol)
+            v = scale_xp(H, alpha)
+            top = float(xp.max(xp.where(xp.isnan(v), xp.full_like(v, -1.0), v)))
+            if top > 0:
+                v = v / top
+            res = xp.maximum(res, xp.astype(v, arr.dtype))
+        return res
     from ..engines.numba.eigen import meijering_scale  # numba: imported on first use
 
     alpha = float(np.asarray(alpha, dtype=arr.dtype))      # scikit-image mixes in the image's dtype

@@ -9,8 +9,9 @@ definition the numpy path follows:
 * :func:`sobel`: ``scipy.ndimage.sobel`` (the line extended by ``mode``);
 * :func:`symmetric_eigenvalues`: eigenvalues of a symmetric field, decreasing,
   by the library's ``linalg.eigvalsh`` (NaN where an element is not finite);
-* :func:`frangi_scale`: Frangi's vesselness of one scale, maxed into a running
-  result, as :func:`sftwave.engines.numba.eigen.frangi_scale` computes it.
+* :func:`frangi_scale`, :func:`sato_scale`, :func:`meijering_scale`: Frangi's
+  vesselness, Sato's tubeness and Meijering's (not yet normalised) neuriteness of
+  one scale, as :mod:`sftwave.engines.numba.eigen` computes them.
 
 Results are new arrays of the input's library and device; torch tensors keep
 their autograd graph where the operations allow it.
@@ -159,3 +160,58 @@ def frangi_scale(elems: list[Any], out: Any, alpha: float, beta: float, gamma: f
     v = xp.where(xp.isnan(e[0]), xp.full_like(v, float("nan")), v)
     keep = xp.isnan(out) | (~xp.isnan(v) & (v <= out))
     return xp.where(keep, out, v)
+
+
+def _max_into(xp, out: Any, v: Any) -> Any:
+    """``out`` maxed with ``v``, a NaN in either kept (the numba kernels' rule)."""
+    keep = xp.isnan(out) | (~xp.isnan(v) & (v <= out))
+    return xp.where(keep, out, v)
+
+
+def sato_scale(elems: list[Any], out: Any, sigma: float) -> Any:
+    """``out`` maxed with Sato's tubeness of one scale: ``sigma**2`` times the largest
+    eigenvalue clipped at 0 (2-D), or the geometric mean of the two largest clipped at 0
+    (3-D); NaN propagated; a new array of ``out``'s dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = sato_scale([np.ones(1), np.zeros(1), np.zeros(1)], np.zeros(1), 2.0)
+    >>> float(out[0])                # sigma**2 times the largest eigenvalue, 1
+    4.0
+    """
+    xp = namespace(out)
+    n = 2 if len(elems) == 3 else 3
+    eig = symmetric_eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
+    zero = xp.zeros_like(eig[0, ...])
+    if n == 2:
+        v = sigma * sigma * xp.maximum(eig[0, ...], zero)
+    else:
+        v = sigma * sigma * xp.sqrt(xp.maximum(eig[0, ...], zero) * xp.maximum(eig[1, ...], zero))
+    v = xp.where(xp.isnan(eig[0, ...]), xp.full_like(v, float("nan")), v)
+    return _max_into(xp, out, xp.astype(v, out.dtype))
+
+
+def meijering_scale(elems: list[Any], alpha: float) -> Any:
+    """Meijering's response of one scale (not yet normalised), float64: the mixed eigenvalue
+    ``l_i + alpha sum_(j != i) l_j`` of largest magnitude (the first of equals), clipped below
+    at 0, NaN where an element is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = meijering_scale([np.ones(1), np.zeros(1), np.full(1, -3.0)], 0.5)
+    >>> float(v[0])                  # mixed: 1 - 1.5 and -3 + 0.5; the larger magnitude is < 0
+    0.0
+    """
+    xp = namespace(elems[0])
+    n = 2 if len(elems) == 3 else 3
+    eig = symmetric_eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
+    e = [eig[k, ...] for k in range(n)]
+    total = sum(e)
+    v = e[0] + alpha * (total - e[0])
+    for k in range(1, n):
+        vk = e[k] + alpha * (total - e[k])
+        v = xp.where(xp.abs(vk) > xp.abs(v), vk, v)
+    v = xp.maximum(v, xp.zeros_like(v))
+    return xp.where(xp.isnan(e[0]), xp.full_like(v, float("nan")), v)
