@@ -25,6 +25,7 @@ import pytest
 import scipy.ndimage as ndi
 from naive import exact_gaussian_filter1d, rel_rmse
 
+import sftwave
 from sftwave.feature import (
     difference_of_gaussians,
     frangi,
@@ -291,6 +292,19 @@ def test_structure_tensor_against_definition(shape, sigma, mode, order):
     assert len(A) == len(refs)
     for a, ref in zip(A, refs, strict=True):
         assert rel_rmse(a, ref) < BOUND
+
+
+@pytest.mark.parametrize("mode,cval", [("constant", 0.0), ("constant", 0.6), ("wrap", 0.0)])
+def test_structure_tensor_products_as_scikit_images(mode, cval):
+    """The fused 2-D Sobel products (every mode but constant with a non-zero cval) and scipy's
+    filters (that case, and 3-D): both scikit-image's definition, to rounding."""
+    for x in (image((31, 26), 9), image((12, 11, 10), 10)):
+        A = structure_tensor(x, 1.5, mode=mode, cval=cval, tol=1e-9)
+        d = [ndi.sobel(x, axis=i, mode=mode, cval=cval) for i in range(x.ndim)]
+        refs = [sftwave.gaussian_filter(a * b, 1.5, mode=mode, cval=cval, tol=1e-9)
+                for a, b in combinations_with_replacement(d, 2)]
+        for a, ref in zip(A, refs, strict=True):
+            assert np.max(np.abs(a - ref)) <= 1e-13 * np.max(np.abs(ref))
 
 
 def test_structure_tensor_squeezes_and_refuses_one_axis():

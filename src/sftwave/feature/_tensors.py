@@ -297,6 +297,15 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     structure_tensor_eigenvalues : Its eigenvalues, pixel by pixel.
     hessian_matrix : The second-derivative counterpart.
 
+    Notes
+    -----
+    For a 2-D NumPy image (except ``mode='constant'`` with a non-zero ``cval``)
+    the two Sobel derivatives and their three products are formed in one pass of
+    a numba kernel, in float64, with no derivative arrays (scipy's way writes
+    and reads the image's size eight times); otherwise by ``scipy.ndimage.sobel``
+    (array code for array-API images).  Either way the products equal scipy's
+    to rounding (float32 images: scipy rounds each pass to float32).
+
     Examples
     --------
     >>> from sftwave.feature import structure_tensor
@@ -328,12 +337,19 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     cval = check_cval(cval)
     order = check_order(order, image.ndim)
     tol = check_tol(tol)
-    derivatives = [sobel(image, i, mode, cval) if xp_input else
-                   ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
-    if order == "xy":
-        derivatives.reverse()
-    return [gaussian_filter(d0 * d1, sigmas, mode=mode, cval=cval, tol=tol)
-            for d0, d1 in combinations_with_replacement(derivatives, 2)]
+    if not xp_input and image.ndim == 2 and not (mode == "constant" and cval != 0):
+        from ..engines.numba.gradients import sobel_products_2d  # numba: imported on first use
+
+        products = list(sobel_products_2d(image, mode, cval, image.dtype))  # one pass, fused
+        if order == "xy":
+            products.reverse()
+    else:
+        derivatives = [sobel(image, i, mode, cval) if xp_input else
+                       ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
+        if order == "xy":
+            derivatives.reverse()
+        products = [d0 * d1 for d0, d1 in combinations_with_replacement(derivatives, 2)]
+    return [gaussian_filter(p, sigmas, mode=mode, cval=cval, tol=tol) for p in products]
 
 
 def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike]) -> np.ndarray:
