@@ -140,17 +140,17 @@ def _axis_plan(sigma: float, carrier: float, n: int, tol: float | None):
     return mod, total
 
 
-def _passes(eng: Any, arr: np.ndarray, plans: list, axis: int, mode: str, cval: float) -> np.ndarray:
-    """Each complex 1-D plan along ``axis`` of real ``arr``: shape ``(len(plans),) + arr.shape``."""
+def _lines(eng: Any, arr: np.ndarray, plans: list, mode: str, cval: float) -> np.ndarray:
+    """Each complex 1-D plan along the last axis of real ``arr``: the scalogram's layout,
+    ``arr.shape[:-1] + (len(plans), arr.shape[-1])``, NaN confined to each plan's support."""
     from .._checks import scalogram_dtype
     from ..engines import nonfinite
 
-    lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis)
-    y = nonfinite.scalogram_confined(
-        eng, arr, plans, axis=axis, mode=mode, cval=cval, kind="complex", decim=1,
+    lines = math.prod(int(d) for d in arr.shape[:-1])
+    return nonfinite.scalogram_confined(
+        eng, arr, plans, axis=arr.ndim - 1, mode=mode, cval=cval, kind="complex", decim=1,
         dtype=scalogram_dtype(None, arr.dtype == np.float32, "complex"), out=None, workers=None,
         bank_method=eng.bank_method("auto", lines), tol=1.0)
-    return np.moveaxis(np.moveaxis(y, -2, 0), -1, axis + 1)  # (plans, ..., n) -> (plans,) + shape
 
 
 def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float], bandwidth: float,
@@ -158,7 +158,6 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
                 cval: float, tol: float | None) -> np.ndarray:
     """The checked bank: complex, shape ``(n_freq, n_theta) + image.shape``."""
     from scipy import ndimage as ndi
-
 
     eng = engines.get("numba")
     cdtype = np.complex64 if image.dtype == np.float32 else np.complex128
@@ -192,27 +191,27 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
             else:
                 built.append((key, col, row))
         if built:
-            # one pass down the columns (axis 0) for every |ky| plan of this frequency, then
-            # along the rows (axis 1, contiguous) of its real and imaginary parts with |kx|
-            u = _passes(eng, work, [r[0] for _, _, r in built], 0, mode, ecval)
+            from ..engines.numba.tiles import combine, split_transpose, transpose
+
+            # the columns (axis 0) as the rows of the transposed image, one pass for every |ky|
+            # plan of this frequency: (cols, plans, rows); then per plan its real and imaginary
+            # parts back in row order, each along the rows (axis 1, contiguous) with |kx|
+            yT = _lines(eng, transpose(work), [r[0] for _, _, r in built], mode, ecval)
             for j, (key, (cplan, csum), (_, rsum)) in enumerate(built):
-                ab = np.stack([u[j].real, u[j].imag])
-                pa, pb = _passes(eng, ab, [cplan], 2, mode, ecval)[0]
+                p = _lines(eng, split_transpose(yT, j), [cplan], mode, ecval)  # (2, rows, 1, cols)
+                pa, pb = p[0, :, 0, :], p[1, :, 0, :]
                 for t, sgx, sgy in groups[key]:
                     # (c + i sgx s) * (a + i sgy b), with c + i s the row kernel at |kx| and
                     # a + i b the column pass at |ky|: Pa + i sgy Pb, or where sgx < 0 the
-                    # conjugate of (c + i s) * (a - i sgy b) = Pa - i sgy Pb; written in place
-                    # as scale * w, or conj(conj(scale) * w) where sgx < 0
-                    res = out[i, t]
+                    # conjugate of (c + i s) * (a - i sgy b) = Pa - i sgy Pb: scale * w, or
+                    # conj(conj(scale) * w) where sgx < 0, in one pass
                     sc = scale if sgx > 0 else scale.conjugate()
-                    np.multiply(pb, sc * (1j * sgx * sgy), out=res)
-                    res += sc * pa
-                    if sgx < 0:
-                        np.conjugate(res, out=res)
+                    add = 0j
                     if shift:
                         ksum = ((csum if sgx > 0 else csum.conjugate())
                                 * (rsum if sgy > 0 else rsum.conjugate()))
-                        res += cval * scale * ksum
+                        add = cval * scale * ksum
+                    combine(pa, pb, sc, sc * (1j * sgx * sgy), sgx < 0, add, out[i, t])
         for t in direct:
             _check_direct_size(f, thetas[t], sx, sy, n_stds, image.shape)
             g = _gabor_kernel(f, thetas[t], sx, sy, n_stds, offset)
