@@ -189,3 +189,20 @@ def test_a_direct_kernel_far_larger_than_the_image_is_refused():
         gabor(np.ones((3, 3)), 1e-7)           # too wide to plan, then too wide to convolve
     real, imag = gabor(np.ones((20, 20)), 0.1, theta=0.3, sigma_x=40.0, sigma_y=10.0)
     assert np.isfinite(real).all() and np.isfinite(imag).all()
+
+
+def test_opencv_correspondence_stated_in_the_docs():
+    """docs/guide/conventions.rst: the bank's parts are OpenCV's psi = 0 and psi = -pi/2 responses
+    (BORDER_REFLECT, an isotropic kernel cut at 6 sigma) times 1 / (2 pi sigma^2); OpenCV's cut
+    leaves about exp(-18) of the mass, and sftwave's default Gaussian tol bounds the rest."""
+    cv2 = pytest.importorskip("cv2")
+    img = np.random.default_rng(0).standard_normal((96, 80))
+    s, f = 4.0, 0.1
+    k = 2 * int(np.ceil(6 * s)) + 1
+    for theta in (0.0, np.pi / 8, 0.7):
+        parts = [cv2.filter2D(img, cv2.CV_64F, cv2.getGaborKernel((k, k), s, theta, 1 / f, 1.0, psi,
+                                                                  ktype=cv2.CV_64F),
+                              borderType=cv2.BORDER_REFLECT) for psi in (0.0, -np.pi / 2)]
+        b = gabor_bank(img, [f], [theta], sigma_x=s, sigma_y=s)[0, 0] * (2 * np.pi * s * s)
+        for got, ref in ((b.real, parts[0]), (b.imag, parts[1])):
+            assert np.max(np.abs(got - ref)) <= 1e-4 * np.max(np.abs(ref))
