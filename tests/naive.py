@@ -25,6 +25,7 @@ __all__ = [
     "exact_morlet_transform",
     "exact_dog",
     "exact_dog_transform",
+    "cdelta_by_definition",
     "walk_rel_error",
     "sliding_sum_naive",
     "reach",
@@ -232,6 +233,25 @@ def exact_dog_transform(x, sigma, m, mode="reflect", cval=0.0):
     xe = extend(x, R, R, mode, cval)
     # np.correlate(xe, psi, 'valid')[n] = sum_j xe[n + j] psi[j] = sum_k x[n + k] psi_0(k / sigma)
     return np.correlate(xe, psi, mode="valid")
+
+
+def cdelta_by_definition(psi_hat, psi00, n=8192, s0=1e-3, dj=1 / 32, s_max=2000.0):
+    """Torrence & Compo's ``C_delta`` (eq. 13) computed literally, ``dt = 1``.
+
+    ``C_delta = dj / psi_0(0) sum_j Re W_delta(s_j) / sqrt(s_j)`` with the
+    transform of a delta by their eq. 12, ``W_delta(s) = 1/n sum_k
+    conj(psi_hat(s omega_k)) sqrt(2 pi s)`` over the ``n`` frequencies of the
+    FFT (``psi_hat`` the wavelet's Fourier transform at unit scale, of the
+    paper's normalisation), scales ``s_j = s0 2^(j dj)`` up to ``s_max``.
+    """
+    omega = 2 * np.pi * np.fft.fftfreq(n)
+    J = int(math.log2(s_max / s0) / dj)
+    total = 0.0
+    for j in range(J + 1):
+        s = s0 * 2.0 ** (j * dj)
+        w_delta = np.mean(np.conj(np.sqrt(2 * np.pi * s) * psi_hat(s * omega)))
+        total += w_delta.real / math.sqrt(s)
+    return dj / psi00 * total
 
 
 def walk_rel_error(h, ref):

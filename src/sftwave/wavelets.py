@@ -641,7 +641,7 @@ def cwt(
     min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
-    """Continuous Morlet wavelet transform at the given frequencies (a scalogram).
+    """Continuous wavelet transform at the given frequencies (a scalogram): Morlet, or DOG.
 
     Parameters
     ----------
@@ -652,6 +652,24 @@ def cwt(
         of frequency ``f`` is ``sigma = xi * fs / (2 pi f)`` samples.
     fs : float, optional
         Sampling rate (default 1: ``freqs`` in cycles per sample).
+    wavelet : str, optional
+        ``'morlet'`` (default), or Torrence & Compo's derivative-of-Gaussian
+        wavelet of order ``m``, ``'dog1'`` to ``'dog8'`` (pycwt's ``DOG(m)``;
+        ``'mexh'``, PyWavelets' name of the Mexican hat, is ``'dog2'``):
+        ``psi_0(eta) = (-1)^(m+1) Gamma(m + 1/2)^(-1/2) d^m/deta^m exp(-eta^2/2)``,
+        of unit energy, at the scale ``s = sqrt(m + 1/2) / (2 pi f)`` (time
+        units) whose Fourier period is ``1 / f``; the coefficient is T&C's
+        eq. 2, ``W[n] = sigma^(-1/2) sum_k x[n + k] psi_0(k / sigma)`` with
+        ``sigma = s fs`` samples, computed by the Gaussian derivative filters'
+        plans (cost per sample independent of the scale;
+        :mod:`sftwave.plans.dog`).  The coefficients are real: ``output``
+        'complex' (default) and 'real' give them as a real array, 'power' and
+        'abs' their square and modulus, 'phase' is refused; ``xi`` does not
+        apply (a value other than its default is refused), nor do ``method``
+        'direct', 'multiply' and 'fft'; the CPU engine only.  pycwt's odd
+        orders are the negatives of T&C's formula (their even orders, 2 and
+        6 of T&C's Table 2, are the same); :func:`sftwave.analysis.fourier_factor`
+        and its neighbours take the same ``wavelet``.
     xi : float or sequence of float, optional
         Radians per standard deviation of the wavelet (default 6): the number MNE
         calls ``n_cycles``, each in ``[0.01, 300]`` (the designs' range).  One
@@ -733,6 +751,13 @@ def cwt(
     >>> freqs = np.array([10.0, 40.0])
     >>> cwt(x, freqs, fs, xi=freqs / 2).shape          # n_cycles per frequency
     (2, 2000)
+
+    The Mexican hat (real coefficients; its power peaks at the row of
+    frequency ``40 sqrt(5/4)`` for a sine of 40 Hz, as T&C's ``|psi_hat|^2``):
+
+    >>> hat = cwt(x, [30.0, 44.7, 60.0], fs, wavelet="mexh", output="power")
+    >>> hat.dtype, int(np.argmax(hat[:, 500:1500].mean(axis=1) * [30.0, 44.7, 60.0]))
+    (dtype('float64'), 1)
     """
     if is_dataarray(x):
         raise TypeError("cwt takes arrays; for an xarray DataArray call sftwave.xarray.cwt(x, "
