@@ -1,5 +1,9 @@
 r"""The inverse Morlet transform: a signal (or a band of it) back from its scalogram.
 
+(And of the DOG wavelets of even order, ``wavelet='mexh'`` etc.: the same two
+methods on their real coefficients; their T&C weights lose more, 1 to 18 %,
+pycwt's own 9 to 25 %, and ours about 1e-3: ``tests/test_inverse.py``.)
+
 :func:`icwt` sums the real parts of the rows, each weighted:
 
 ``method='tc'``

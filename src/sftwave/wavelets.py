@@ -19,6 +19,9 @@ Conventions (stated once, tested in ``tests/test_wavelets.py``):
   with ``zero_mean=False`` MNE leaves out the ``kappa`` term (up to 17 % of the
   power at 3 cycles on a random walk, below 1e-4 from 5 cycles).
   :func:`sftwave.mne.tfr_array_morlet` does the conversions, both ``zero_mean``.
+* ``cwt(..., wavelet='dog<m>')`` (``'mexh'``: ``'dog2'``) is Torrence & Compo's
+  derivative-of-Gaussian wavelet instead, real, by the Gaussian derivative
+  plans (:mod:`sftwave.plans.dog`; conventions in :func:`cwt`'s docstring).
 * :func:`morlet_transform` is :func:`cwt` at one scale given in samples, its
   axis kept in place: one checker, the same defaults and the same ``output``,
   ``decim`` and ``out``, by the same code path.
