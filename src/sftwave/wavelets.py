@@ -669,7 +669,9 @@ def cwt(
         'complex' (default) and 'real' give them as a real array, 'power' and
         'abs' their square and modulus, 'phase' is refused; ``xi`` does not
         apply (a value other than its default is refused), nor do ``method``
-        'direct', 'multiply' and 'fft'; the CPU engine only.  pycwt's odd
+        'direct', 'multiply' and 'fft'; ``tol`` is the kernel's relative RMSE
+        against the sampled wavelet (as the Gaussian filters'); the CPU engine
+        only.  pycwt's odd
         orders are the negatives of T&C's formula (their even orders, 2 and
         6 of T&C's Table 2, are the same); :func:`sftwave.analysis.fourier_factor`
         and its neighbours take the same ``wavelet``.
