@@ -23,6 +23,9 @@ __all__ = [
     "kernel_rel_error",
     "exact_morlet",
     "exact_morlet_transform",
+    "exact_dog",
+    "exact_dog_transform",
+    "cdelta_by_definition",
     "walk_rel_error",
     "sliding_sum_naive",
     "reach",
@@ -194,6 +197,61 @@ def exact_morlet_transform(x, sigma, xi, mode="reflect", cval=0.0):
     xe = extend(x, R, R, mode, cval)
     # np.convolve(xe, h, 'valid')[n] = sum_k h[k] xe[n + R - k] = sum_k h[k] x[n - k]
     return np.convolve(xe, psi, mode="valid")
+
+
+# --------------------------------------------------------------------------- DOG wavelets
+
+
+def exact_dog(m, eta):
+    """Torrence & Compo's DOG wavelet of order ``m`` (Table 1), from its formula.
+
+    ``psi_0(eta) = (-1)^(m+1) / sqrt(Gamma(m + 1/2)) d^m/deta^m exp(-eta^2/2)``, the
+    derivative written with the probabilists' Hermite polynomial:
+    ``d^m/deta^m exp(-eta^2/2) = (-1)^m He_m(eta) exp(-eta^2/2)``.
+    """
+    from numpy.polynomial.hermite_e import hermeval
+
+    eta = np.asarray(eta, dtype=np.float64)
+    coef = np.zeros(m + 1)
+    coef[m] = 1.0
+    deriv = (-1.0) ** m * hermeval(eta, coef) * np.exp(-eta * eta / 2.0)
+    return (-1.0) ** (m + 1) / math.sqrt(math.gamma(m + 0.5)) * deriv
+
+
+def exact_dog_transform(x, sigma, m, mode="reflect", cval=0.0):
+    """Reference DOG transform of a 1-D real signal at a scale of ``sigma`` samples (T&C's eq. 2).
+
+    ``W[n] = sigma^(-1/2) sum_k x_ext[n + k] psi_0(k / sigma)`` over
+    ``|k| <= exact_support(sigma)``, the signal extended by ``mode`` (``extend``).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 1:
+        raise ValueError("exact_dog_transform takes a 1-D signal")
+    R = exact_support(sigma)
+    k = np.arange(-R, R + 1)
+    psi = exact_dog(m, k / sigma) / math.sqrt(sigma)
+    xe = extend(x, R, R, mode, cval)
+    # np.correlate(xe, psi, 'valid')[n] = sum_j xe[n + j] psi[j] = sum_k x[n + k] psi_0(k / sigma)
+    return np.correlate(xe, psi, mode="valid")
+
+
+def cdelta_by_definition(psi_hat, psi00, n=8192, s0=1e-3, dj=1 / 32, s_max=2000.0):
+    """Torrence & Compo's ``C_delta`` (eq. 13) computed literally, ``dt = 1``.
+
+    ``C_delta = dj / psi_0(0) sum_j Re W_delta(s_j) / sqrt(s_j)`` with the
+    transform of a delta by their eq. 12, ``W_delta(s) = 1/n sum_k
+    conj(psi_hat(s omega_k)) sqrt(2 pi s)`` over the ``n`` frequencies of the
+    FFT (``psi_hat`` the wavelet's Fourier transform at unit scale, of the
+    paper's normalisation), scales ``s_j = s0 2^(j dj)`` up to ``s_max``.
+    """
+    omega = 2 * np.pi * np.fft.fftfreq(n)
+    J = int(math.log2(s_max / s0) / dj)
+    total = 0.0
+    for j in range(J + 1):
+        s = s0 * 2.0 ** (j * dj)
+        w_delta = np.mean(np.conj(np.sqrt(2 * np.pi * s) * psi_hat(s * omega)))
+        total += w_delta.real / math.sqrt(s)
+    return dj / psi00 * total
 
 
 def walk_rel_error(h, ref):

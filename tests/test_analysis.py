@@ -128,3 +128,99 @@ def test_bad_arguments_are_named():
         analysis.scale_average(np.ones((2, 5)), [0.1, 0.2], 1.0, band=(0.3, 0.4), axis=0)
     with pytest.raises(ValueError, match="ar1"):
         analysis.ar1([1.0, 2.0])
+
+
+# ----------------------------------------------------------------------------- DOG wavelets
+
+
+@pytest.mark.parametrize("m", [2, 6])
+def test_dog_periods_and_cone_as_pycwt(m):
+    """The DOG rows' Fourier periods, cone and Fourier factor are pycwt's DOG(m)'s."""
+    mother = pycwt.DOG(m)
+    x = np.random.default_rng(m).standard_normal(300)
+    _, scales, freqs, coi, _, _ = pycwt.cwt(x, DT, 1 / 12, -1, -1, mother)
+    wav = f"dog{m}"
+    assert abs(analysis.fourier_factor(wavelet=wav) - mother.flambda()) < 1e-12
+    assert np.allclose(analysis.fourier_period(freqs, wavelet=wav), 1 / freqs, rtol=1e-12)
+    assert np.allclose(analysis.frequencies_for_periods(1 / freqs, wavelet=wav), freqs, rtol=1e-12)
+    assert np.allclose(analysis.cone_of_influence(x.size, FS, wavelet=wav), coi, rtol=1e-12)
+    mask = analysis.coi_mask(freqs, x.size, FS, wavelet=wav)
+    assert np.array_equal(mask, (1 / freqs)[:, None] > coi[None, :])
+    # the rows' scales are pycwt's: sftwave.cwt at pycwt's freqs is at its scales
+    from sftwave.plans.dog import dog_scale
+
+    assert np.allclose(dog_scale(freqs, FS, m) / FS, scales, rtol=1e-12)
+
+
+@pytest.mark.parametrize("m", [2, 6])
+def test_dog_significance_as_pycwt(nino3, m):
+    """Local, global and scale-averaged levels of the DOG wavelets equal pycwt's (dofmin 1,
+    Table 2's gamma and delta j0), with pycwt's C_delta passed."""
+    mother = pycwt.DOG(m)
+    _, scales, freqs, _, _, _ = pycwt.cwt(nino3, DT, 1 / 12, -1, -1, mother)
+    wav = f"dog{m}"
+    alpha = pycwt.ar1(nino3)[0]
+    var = nino3.std() ** 2
+    mine, theor = analysis.significance(1.0, freqs, FS, alpha=alpha, wavelet=wav)
+    theirs, theor_p = pycwt.significance(1.0, DT, scales, 0, alpha, wavelet=mother)
+    assert np.allclose(mine, theirs, rtol=1e-12) and np.allclose(theor, theor_p, rtol=1e-12)
+    dof = nino3.size - scales
+    mine, _ = analysis.significance(nino3, freqs, FS, alpha=alpha, test="global", dof=dof,
+                                    wavelet=wav)
+    theirs, _ = pycwt.significance(var, DT, scales, 1, alpha, dof=dof.copy(), wavelet=mother)
+    assert np.allclose(mine, theirs, rtol=1e-12)
+    sel = (1 / freqs >= 2) & (1 / freqs < 8)
+    band = (freqs[sel].min(), freqs[sel].max())
+    mine, _ = analysis.significance(nino3, freqs, FS, alpha=alpha, test="scale", band=band,
+                                    cdelta=mother.cdelta, wavelet=wav)
+    theirs, _ = pycwt.significance(var, DT, scales, 2, alpha, dof=[scales[sel][0], scales[sel][-1]],
+                                   wavelet=mother)
+    assert np.allclose(mine, theirs, rtol=1e-10)
+
+
+@pytest.mark.parametrize("m", [2, 4, 6, 8])
+def test_dog_reconstruction_factor_by_definition(m):
+    """C_delta's closed form against eq. 13 computed literally (naive.cdelta_by_definition),
+    and against Table 2 (3.541 for m = 2, 1.966 for m = 6: the paper's finite scale sets,
+    within 2.5 %)."""
+    import math
+
+    from naive import cdelta_by_definition, exact_dog
+
+    g = math.sqrt(math.gamma(m + 0.5))
+
+    def psi_hat(u):      # Table 1: -i^m u^m exp(-u^2/2) / sqrt(Gamma(m + 1/2))
+        return -(1j ** m) / g * u ** m * np.exp(-u * u / 2)
+
+    ours = analysis.reconstruction_factor(wavelet=f"dog{m}")
+    ref = cdelta_by_definition(psi_hat, float(exact_dog(m, 0.0)))
+    assert abs(ours / ref - 1) < 1e-3          # the literal sum's dj = 1/32 and cut-offs
+    table = {2: 3.541, 6: 1.966}
+    if m in table:
+        assert abs(ours / table[m] - 1) < 0.025
+
+
+def test_dog_scale_average_uses_its_cdelta():
+    power = np.ones((3, 10))
+    freqs = [0.1, 0.2, 0.4]
+    a = analysis.scale_average(power, freqs, wavelet="mexh")
+    b = analysis.scale_average(power, freqs, wavelet="mexh",
+                               cdelta=analysis.reconstruction_factor(wavelet="dog2"))
+    assert np.array_equal(a, b)
+
+
+def test_dog_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="xi"):
+        analysis.fourier_factor(5.0, wavelet="dog2")
+    with pytest.raises(ValueError, match="xi"):
+        analysis.coi_mask([0.1], 10, xi=[6.0], wavelet="dog2")
+    with pytest.raises(ValueError, match="wavelet"):
+        analysis.fourier_period([0.1], wavelet="dog12")
+    with pytest.raises(ValueError, match="odd order"):
+        analysis.reconstruction_factor(wavelet="dog3")
+    with pytest.raises(ValueError, match="order 2 and 6"):
+        analysis.significance(1.0, [0.1, 0.2], 1.0, alpha=0.0, test="global", dof=10,
+                              wavelet="dog4")
+    # local levels exist for every order: chi-square with one degree of freedom
+    lev, theor = analysis.significance(1.0, [0.1, 0.2], 1.0, alpha=0.0, wavelet="dog4")
+    assert np.allclose(lev / theor, 3.841458820694124)

@@ -345,3 +345,15 @@ def test_gabor_bad_arguments_fail_at_the_call():
         sd.gabor(da.zeros((5, 50, 40), chunks=20), 0.1)
     with pytest.raises(ValueError, match="mode"):
         sd.gabor(x, 0.1, mode="edge")
+
+
+@pytest.mark.parametrize("wavelet", ["mexh", "dog6"])
+def test_cwt_dog_wavelets_as_in_memory(wavelet):
+    """The DOG wavelets through sftwave.dask.cwt: the chunks' overlaps sized by their plans."""
+    x = np.random.default_rng(4).standard_normal((2, 9000))
+    freqs = np.geomspace(0.004, 0.4, 9)
+    y = sd.cwt(da.from_array(x, chunks=(1, 2000)), freqs, wavelet=wavelet, output="power",
+               decim=3)
+    ref = sftwave.cwt(x, freqs, wavelet=wavelet, output="power", decim=3)
+    assert y.dtype == ref.dtype == np.float64
+    assert np.allclose(y.compute(), ref, rtol=1e-10, atol=1e-12 * ref.max())

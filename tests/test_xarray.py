@@ -253,3 +253,12 @@ def test_filter_errors_name_the_parameter():
         gaussian_filter1d(x, 3.0, "time", output=np.empty(x.shape))
     with pytest.raises(TypeError, match="obj must be an xarray DataArray or Dataset"):
         gaussian_filter(x.values, 3.0)
+
+
+def test_cwt_dog_wavelet():
+    """wavelet= passes through: the DOG's real coefficients, with the DataArray's coordinates."""
+    x = np.random.default_rng(3).standard_normal((2, 1500))
+    a = xr.DataArray(x, dims=("ch", "time"), coords={"time": np.arange(1500) / 100.0})
+    y = cwt(a, [2.0, 10.0], wavelet="mexh")
+    assert y.dtype == np.float64
+    assert np.array_equal(y.values, sftwave.cwt(x, [2.0, 10.0], 100.0, wavelet="mexh"))

@@ -10,6 +10,7 @@
 * :mod:`.cwt`: the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and
   MNE, and the users' workloads (first scalogram, EEG epochs, long signal,
   audio, plan design);
+* :mod:`.dog`: the DOG (Mexican hat) CWT against pycwt and PyWavelets;
 * :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
@@ -21,7 +22,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, features, gaussian, integrations
+from . import cwt, dog, features, gaussian, integrations
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -62,4 +63,5 @@ SECTIONS = {
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),
+    "dog": (dog.dog, "the Mexican hat (DOG m=2) CWT against pycwt's DOG(2) and PyWavelets' 'mexh'"),
 }

@@ -81,6 +81,8 @@ __all__ = [
     "DOFMIN",
     "GAMMA",
     "DELTAJ0",
+    "DOG_GAMMA",
+    "DOG_DELTAJ0",
 ]
 
 #: Degrees of freedom of one complex coefficient's power (chi-square with 2).
@@ -89,6 +91,28 @@ DOFMIN = 2.0
 #: for time averages (gamma) and for scale averages (delta j0), both empirical.
 GAMMA = 2.32
 DELTAJ0 = 0.60
+#: The same factors for the DOG wavelets (``wavelet='dog2'``, ``'dog6'``: Table 2's
+#: only orders); the other orders have none (``significance`` refuses their averages).
+DOG_GAMMA = {2: 1.43, 6: 1.37}
+DOG_DELTAJ0 = {2: 1.40, 6: 0.97}
+
+
+def _dog_order(wavelet: Any, xi: Any) -> int | None:
+    """None for the Morlet, else the DOG order of ``wavelet`` (``xi`` left at its default)."""
+    from .wavelets import parse_wavelet
+
+    m = parse_wavelet(wavelet)
+    if m is not None and (isinstance(xi, (bool, np.bool_)) or np.ndim(xi) != 0
+                          or not isinstance(xi, (int, float, np.integer, np.floating))
+                          or float(xi) != 6.0):
+        raise ValueError(f"xi applies to the Morlet wavelet only; wavelet={wavelet!r} has no xi "
+                         f"(leave it at its default); got xi={xi!r}")
+    return m
+
+
+def _dog_fourier_factor(m: int) -> float:
+    """Fourier period over scale of the DOG wavelet of order ``m``: ``2 pi / sqrt(m + 1/2)``."""
+    return 2.0 * math.pi / math.sqrt(m + 0.5)
 
 
 def _xi_array(xi: Any, n: int) -> np.ndarray:
@@ -99,10 +123,12 @@ def _xi_array(xi: Any, n: int) -> np.ndarray:
     return x
 
 
-def fourier_factor(xi: float = 6.0) -> float:
+def fourier_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
     """Fourier period over scale for the Morlet wavelet: ``4 pi / (xi + sqrt(2 + xi^2))``.
 
-    1.0330 for ``xi = 6`` (Torrence & Compo, Table 1).
+    1.0330 for ``xi = 6`` (Torrence & Compo, Table 1).  For the DOG wavelet
+    of order ``m`` (``wavelet='dog<m>'`` or ``'mexh'``, as :func:`sftwave.cwt`
+    takes it): ``2 pi / sqrt(m + 1/2)`` (3.974 for the Mexican hat).
 
     See Also
     --------
@@ -112,15 +138,23 @@ def fourier_factor(xi: float = 6.0) -> float:
     --------
     >>> round(fourier_factor(6.0), 4)
     1.033
+    >>> round(fourier_factor(wavelet="mexh"), 4)
+    3.9738
     """
+    m = _dog_order(wavelet, xi)
+    if m is not None:
+        return _dog_fourier_factor(m)
     xi = check_positive(xi, "xi")
     return 4.0 * math.pi / (xi + math.sqrt(2.0 + xi * xi))
 
 
-def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
+def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0, *,
+                   wavelet: str = "morlet") -> np.ndarray:
     """Torrence & Compo's Fourier period of the scale that sftwave's frequency ``freqs`` has.
 
     ``lambda = fourier_factor(xi) * xi / (2 pi f)``: for ``xi = 6``, 0.9865 / f.
+    For a DOG wavelet, ``1 / f`` exactly (:func:`sftwave.cwt` puts its rows on
+    Fourier periods).
 
     See Also
     --------
@@ -133,12 +167,15 @@ def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
     0.9865
     """
     f = np.asarray(freqs, dtype=np.float64)
+    if _dog_order(wavelet, xi) is not None:
+        return 1.0 / f
     xis = _xi_array(xi, f.size).reshape(f.shape)
     factor = 4.0 * np.pi / (xis + np.sqrt(2.0 + xis * xis))
     return factor * xis / (2.0 * np.pi * f)
 
 
-def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0) -> np.ndarray:
+def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0, *,
+                            wavelet: str = "morlet") -> np.ndarray:
     """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods (the inverse
     of :func:`fourier_period`).
 
@@ -156,6 +193,8 @@ def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0) -> 
     p = np.asarray(periods, dtype=np.float64)
     if np.any(~np.isfinite(p)) or np.any(p <= 0):
         raise ValueError(f"periods must be positive and finite; got {periods!r}")
+    if _dog_order(wavelet, xi) is not None:
+        return 1.0 / p
     xis = _xi_array(xi, p.size).reshape(p.shape)
     factor = 4.0 * np.pi / (xis + np.sqrt(2.0 + xis * xis))
     return factor * xis / (2.0 * np.pi * p)
@@ -181,12 +220,14 @@ def normalisation_factor(xi: float = 6.0) -> float:
     return 1.0 / math.sqrt(1.0 + math.exp(-xi * xi) - 2.0 * math.exp(-0.75 * xi * xi))
 
 
-def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
+def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *, wavelet: str = "morlet") -> np.ndarray:
     """The cone of influence as a Fourier period at each of ``n`` times (pycwt's ``coi``).
 
     At time ``k`` the periods longer than ``coi[k]`` are within ``sqrt(2)``
     scales (the e-folding time of a spike's wavelet power) of an edge:
-    ``coi[k] = fourier_factor(xi) / sqrt(2) * (min(k, n - 1 - k) + 1/2) / fs``.
+    ``coi[k] = fourier_factor(xi) / sqrt(2) * (min(k, n - 1 - k) + 1/2) / fs``
+    (the DOG wavelets' e-folding time is ``sqrt(2)`` scales too, T&C's Table 1,
+    with their own :func:`fourier_factor`).
 
     See Also
     --------
@@ -204,10 +245,11 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0) -> np.ndarray:
     fs = check_positive(fs, "fs")
     k = np.arange(n)
     dist = np.minimum(k, n - 1 - k) + 0.5
-    return fourier_factor(xi) / math.sqrt(2.0) * dist / fs
+    return fourier_factor(xi, wavelet=wavelet) / math.sqrt(2.0) * dist / fs
 
 
-def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 6.0) -> np.ndarray:
+def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
+             wavelet: str = "morlet") -> np.ndarray:
     """True where a coefficient of the scalogram lies inside the cone of influence.
 
     Shape ``(len(freqs), n)``: row ``f`` is masked at the times where its
@@ -220,12 +262,11 @@ def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 
     global_spectrum : A time average that leaves the cone out.
     """
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    xis = _xi_array(xi, f.size)
     fs = check_positive(fs, "fs")
     k = np.arange(int(n))
     dist = (np.minimum(k, int(n) - 1 - k) + 0.5) / fs
     # period > factor / sqrt2 * dist  <=>  scale * sqrt(2) > dist (the factor cancels)
-    scale = xis / (2.0 * np.pi * f)
+    scale, _ = _scales(f, xi, wavelet)
     return math.sqrt(2.0) * scale[:, None] > dist[None, :]
 
 
@@ -254,10 +295,15 @@ def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int =
         return np.where(keep, p, 0.0).sum(axis=axis) / np.where(count > 0, count, np.nan)
 
 
-def _scales(freqs: ArrayLike, xi: float | ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def _scales(freqs: ArrayLike, xi: float | ArrayLike,
+            wavelet: str = "morlet") -> tuple[np.ndarray, np.ndarray]:
+    """The scales (time units) of the rows and their ``xi`` (those of a DOG wavelet: NaN)."""
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     if np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be positive and finite; got {freqs!r}")
+    m = _dog_order(wavelet, xi)
+    if m is not None:
+        return math.sqrt(m + 0.5) / (2.0 * np.pi * f), np.full(f.size, np.nan)
     xis = _xi_array(xi, f.size)
     return xis / (2.0 * np.pi * f), xis
 
@@ -270,8 +316,8 @@ def _dj(scales: np.ndarray) -> np.ndarray:
 
 
 def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
-                  band: Sequence[float] | None = None, axis: int = -2, cdelta: float | None = None
-                  ) -> np.ndarray:
+                  band: Sequence[float] | None = None, axis: int = -2, cdelta: float | None = None,
+                  wavelet: str = "morlet") -> np.ndarray:
     """Torrence & Compo's scale-averaged power (eq. 24) over the rows in ``band``.
 
     ``(dj dt / C_delta) sum_j power_j / s_j`` over the rows whose frequency
@@ -279,7 +325,8 @@ def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     in time units, ``dj`` each row's local spacing of ``log2 s`` (the
     paper's constant ``dj`` for geometric frequencies), ``dt = 1 / fs``.
     ``power`` is sftwave's (``cwt(..., output='power')``), rows along ``axis``.
-    ``cdelta`` defaults to :func:`reconstruction_factor` of ``xi``.  Multiply
+    ``cdelta`` defaults to :func:`reconstruction_factor` of ``xi`` (or of
+    ``wavelet``, a DOG wavelet as :func:`sftwave.cwt` takes it).  Multiply
     by the series' variance where the power is of the series normalised by it
     (pycwt's recipe).
 
@@ -289,7 +336,9 @@ def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     significance : Its significance level (``test='scale'``).
     """
     fs = check_positive(fs, "fs")
-    scales, xis = _scales(freqs, xi)
+    scales, xis = _scales(freqs, xi, wavelet)
+    if cdelta is None and _dog_order(wavelet, xi) is not None:
+        cdelta = reconstruction_factor(wavelet=wavelet)
     if cdelta is None:
         if np.ptp(xis) > 0:
             raise ValueError("scale_average with one xi per frequency needs cdelta=")
@@ -366,7 +415,7 @@ def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.
 def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
                  alpha: float | None = None, level: float = 0.95, test: str = "local",
                  dof: ArrayLike | None = None, band: Sequence[float] | None = None,
-                 cdelta: float | None = None) -> tuple[Any, Any]:
+                 cdelta: float | None = None, wavelet: str = "morlet") -> tuple[Any, Any]:
     """Power significant at ``level`` against AR(1) noise (Torrence & Compo, section 4).
 
     Parameters
@@ -395,6 +444,12 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
         For ``test='scale'``: the frequencies averaged (as :func:`scale_average`).
     cdelta : float, optional
         For ``test='scale'``: default :func:`reconstruction_factor`.
+    wavelet : str, optional
+        The wavelet of the scalogram, as :func:`sftwave.cwt` takes it
+        (default 'morlet'): a DOG wavelet's rows are real, their power
+        chi-square with one degree of freedom (T&C's Table 2 ``dofmin``),
+        and their averages use Table 2's factors of ``'dog2'`` and ``'dog6'``
+        (:data:`DOG_GAMMA`, :data:`DOG_DELTAJ0`; other orders: 'local' only).
 
     Returns
     -------
@@ -415,7 +470,7 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     -----
     The time and scale decorrelation factors (``GAMMA = 2.32``,
     ``DELTAJ0 = 0.60``) are the paper's empirical values for ``xi = 6``;
-    'global' and 'scale' refuse other ``xi``.  As pycwt, the red-noise
+    'global' and 'scale' refuse other ``xi`` (and DOG orders other than 2 and 6).  As pycwt, the red-noise
     spectrum is evaluated at each row's Fourier period (:func:`fourier_period`).
     """
     from scipy.stats import chi2
@@ -437,34 +492,45 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
         n0 = arr.size
         if alpha is None:
             alpha = ar1(arr)[0]
-    scales, xis = _scales(freqs, xi)
-    period = fourier_period(np.atleast_1d(np.asarray(freqs, float)), xis)
+    m = _dog_order(wavelet, xi)
+    scales, xis = _scales(freqs, xi, wavelet)
+    f = np.atleast_1d(np.asarray(freqs, float))
+    period = 1.0 / f if m is not None else fourier_period(f, xis)
     theor = variance * red_noise_spectrum(period, float(alpha), dt)
+    dofmin = DOFMIN if m is None else 1.0
     if test == "local":
-        return theor * chi2.ppf(level, DOFMIN) / DOFMIN, theor
-    if np.any(xis != 6.0):
+        return theor * chi2.ppf(level, dofmin) / dofmin, theor
+    if m is not None:
+        if m not in DOG_GAMMA:
+            raise ValueError(f"test={test!r} uses Torrence & Compo's empirical decorrelation "
+                             f"factors, known for the DOG wavelets of order 2 and 6 only; got "
+                             f"wavelet={wavelet!r}")
+        gamma, deltaj0 = DOG_GAMMA[m], DOG_DELTAJ0[m]
+    elif np.any(xis != 6.0):
         raise ValueError(f"test={test!r} uses Torrence & Compo's empirical decorrelation factors, "
                          "known for xi = 6 only")
+    else:
+        gamma, deltaj0 = GAMMA, DELTAJ0
     if test == "global":
         d = np.asarray(n0 if dof is None else dof, dtype=np.float64)
         if d.ndim == 0 and dof is None and n0 is None:
             raise ValueError("test='global' needs dof= when signal is a variance")
         d = np.broadcast_to(np.maximum(d, 1.0), scales.shape)
-        d = np.maximum(DOFMIN * np.sqrt(1 + (d * dt / GAMMA / scales) ** 2), DOFMIN)
+        d = np.maximum(dofmin * np.sqrt(1 + (d * dt / gamma / scales) ** 2), dofmin)
         return theor * chi2.ppf(level, d) / d, theor
     sel = _band(np.atleast_1d(np.asarray(freqs, float)), band)
     if cdelta is None:
-        cdelta = reconstruction_factor(6.0)
+        cdelta = reconstruction_factor(6.0) if m is None else reconstruction_factor(wavelet=wavelet)
     dj = float(np.mean(_dj(scales)[sel]))
     navg = int(sel.sum())
     savg = 1.0 / np.sum(1.0 / scales[sel])
     smid = math.exp(0.5 * (math.log(scales[sel].min()) + math.log(scales[sel].max())))
-    d = (DOFMIN * navg * savg / smid) * math.sqrt(1 + (navg * dj / DELTAJ0) ** 2)
+    d = (dofmin * navg * savg / smid) * math.sqrt(1 + (navg * dj / deltaj0) ** 2)
     theor_avg = savg * float(np.sum(theor[sel] / scales[sel]))
     return (dj * dt / cdelta / savg) * theor_avg * chi2.ppf(level, d) / d, theor_avg
 
 
-def reconstruction_factor(xi: float = 6.0) -> float:
+def reconstruction_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
     r"""``C_delta`` of sftwave's Morlet wavelet (Torrence & Compo, eq. 13), in the limit of a
     dense set of scales covering every frequency.
 
@@ -478,6 +544,13 @@ def reconstruction_factor(xi: float = 6.0) -> float:
     examples, misses the highest frequencies of a delta and reconstructs it
     with about 0.71 instead, which no real series notices.
 
+    For a DOG wavelet of even order ``m`` (``wavelet='dog<m>'``, ``'mexh'``)
+    the same limit, with its transform ``u^m exp(-u^2/2) / sqrt(Gamma(m + 1/2))``:
+    ``(pi / ln 2) / sqrt(2 pi) * 2^(m/2) (m/2 - 1)! / (sqrt(Gamma(m + 1/2)) psi_0(0))``,
+    3.616 for ``m = 2`` and 1.929 for ``m = 6`` (the paper's Table 2, from
+    its finite sets of scales: 3.541 and 1.966, within 2 %).  Odd orders have
+    ``psi_0(0) = 0``: no delta reconstruction (``ValueError``).
+
     See Also
     --------
     sftwave.icwt : The reconstruction.
@@ -487,8 +560,27 @@ def reconstruction_factor(xi: float = 6.0) -> float:
     --------
     >>> abs(reconstruction_factor(6.0) / 0.776 - 1) < 0.01
     True
+    >>> round(reconstruction_factor(wavelet="mexh"), 3)
+    3.616
     """
+    m = _dog_order(wavelet, xi)
+    if m is not None:
+        return _dog_reconstruction_factor(m, wavelet)
     return _reconstruction_factor(check_positive(xi, "xi"))
+
+
+def _dog_reconstruction_factor(m: int, wavelet: str) -> float:
+    """:func:`reconstruction_factor` of the DOG wavelet of order ``m`` (closed form)."""
+    if m % 2:
+        raise ValueError(f"wavelet={wavelet!r}: a DOG wavelet of odd order has psi_0(0) = 0, so no "
+                         f"reconstruction factor (Torrence & Compo's eq. 13); use an even order")
+    g = math.sqrt(math.gamma(m + 0.5))
+    # psi_0(0) = -He_m(0) / sqrt(Gamma(m + 1/2)), He_m(0) = (-1)^(m/2) (m - 1)!!
+    psi00 = -((-1) ** (m // 2)) * math.prod(range(m - 1, 0, -2)) / g
+    # psi_hat_0(u) = -i^m u^m exp(-u^2/2) / g: h(u) = 2 psi_hat_0(u), and
+    # integral_0^inf u^(m-1) exp(-u^2/2) du = 2^(m/2 - 1) (m/2 - 1)!
+    total = -2.0 * (1j ** m).real / g * 2.0 ** (m // 2 - 1) * math.factorial(m // 2 - 1)
+    return float(math.pi / math.log(2.0) / math.sqrt(2 * math.pi) / psi00 * total)
 
 
 @functools.lru_cache(maxsize=64)

@@ -284,9 +284,8 @@ def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> tuple[int, np.
     output's precision), and which frequencies it runs by FFT (``'auto'`` decides that
     for the whole signal, the same for either design)."""
     from .plans import DEFAULT_MORLET_TOL, FFTPlan, select_morlet
-    from .wavelets import frequency_to_scale
+    from .wavelets import frequency_to_scale, parse_wavelet
 
-    xi = np.broadcast_to(np.asarray(kwargs.get("xi", 6.0), float), f.shape)
     tol = kwargs.get("tol") or DEFAULT_MORLET_TOL
     eng = engines.get("numba")
     cost = eng.fir_taps_per_order()
@@ -295,6 +294,16 @@ def _cwt_reach(f: np.ndarray, fs: float, n: int, kwargs: dict) -> tuple[int, np.
     reach = 0
     fft = np.zeros(f.shape, bool)
     transforms = {kwargs.get("transform", "auto")} - {"auto"} or {"sft", "asft"}
+    m = parse_wavelet(kwargs.get("wavelet", "morlet"))
+    if m is not None:       # a DOG wavelet: its plans (never the FFT)
+        from .plans.dog import dog_scale, select_dog_scales
+
+        for transform in transforms:
+            for dplan in select_dog_scales(list(dog_scale(f, fs, m)), m, float(tol), method=method,
+                                           transform=transform, n=n, fir_taps_per_order=cost):
+                reach = max(reach, *nonfinite.support(dplan, n))
+        return int(reach), fft
+    xi = np.broadcast_to(np.asarray(kwargs.get("xi", 6.0), float), f.shape)
     for i, (s, w) in enumerate(zip(frequency_to_scale(f, fs, xi), xi)):
         whole = select_morlet(float(s), float(w), float(tol), method=method, transform="sft", n=n,
                               fir_taps_per_order=cost, mode=mode,

@@ -19,6 +19,9 @@ Conventions (stated once, tested in ``tests/test_wavelets.py``):
   with ``zero_mean=False`` MNE leaves out the ``kappa`` term (up to 17 % of the
   power at 3 cycles on a random walk, below 1e-4 from 5 cycles).
   :func:`sftwave.mne.tfr_array_morlet` does the conversions, both ``zero_mean``.
+* ``cwt(..., wavelet='dog<m>')`` (``'mexh'``: ``'dog2'``) is Torrence & Compo's
+  derivative-of-Gaussian wavelet instead, real, by the Gaussian derivative
+  plans (:mod:`sftwave.plans.dog`; conventions in :func:`cwt`'s docstring).
 * :func:`morlet_transform` is :func:`cwt` at one scale given in samples, its
   axis kept in place: one checker, the same defaults and the same ``output``,
   ``decim`` and ``out``, by the same code path.
@@ -34,6 +37,7 @@ import contextlib
 import contextvars
 import dataclasses
 import math
+import numbers
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +65,7 @@ from ._docs import docfiller
 from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian
 from .plans.blas import one_blas_thread
+from .plans.dog import DOG_METHODS, DOG_ORDERS, check_dog_order, dog_scale, select_dog_scales
 from .plans.fit import FIRPlan, SFTPlan
 from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
 
@@ -72,6 +77,38 @@ __all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency"
 #: ``output`` of :func:`cwt` and :func:`morlet_transform`: the kind of result (MNE's
 #: meaning of the name, not scipy.ndimage's array-or-dtype; see the conventions guide).
 OUTPUTS = ("complex", "power", "abs", "phase")
+
+#: ``output`` of :func:`cwt` with a real (DOG) wavelet: 'complex' and 'real' both give the
+#: real coefficients (the default 'complex' thus works for every wavelet); no phase.
+DOG_OUTPUTS = ("complex", "real", "power", "abs")
+
+
+def parse_wavelet(wavelet: Any) -> int | None:
+    """``wavelet`` of :func:`cwt`: None for the Morlet, else the order ``m`` of the DOG wavelet.
+
+    'morlet'; 'dog1' .. 'dog8' (Torrence & Compo's and pycwt's ``DOG(m)``);
+    'mexh' (PyWavelets' name of the Mexican hat) is 'dog2'.
+
+    Examples
+    --------
+    >>> parse_wavelet("morlet"), parse_wavelet("mexh"), parse_wavelet("dog6")
+    (None, 2, 6)
+    """
+    if not isinstance(wavelet, str):
+        raise TypeError(f"wavelet must be a string ('morlet', 'mexh', 'dog1' .. "
+                        f"'dog{DOG_ORDERS[-1]}'); got {wavelet!r}")
+    name = wavelet.strip().lower()
+    if name == "morlet":
+        return None
+    if name == "mexh":
+        return 2
+    if name.startswith("dog") and name[3:].isdigit():
+        try:
+            return check_dog_order(int(name[3:]))
+        except ValueError:
+            pass
+    raise ValueError(f"wavelet must be 'morlet', 'mexh' or 'dog1' .. 'dog{DOG_ORDERS[-1]}' (the "
+                     f"derivative-of-Gaussian wavelet of that order); got {wavelet!r}")
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -203,21 +240,41 @@ def _frequency_scales(f: np.ndarray, fs: float) -> Callable[[Any], list[tuple[fl
     scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
     return scales_of
 
+
+def _dog_scales(f: np.ndarray, fs: float, m: int, wavelet: str) -> Callable[[Any], list[tuple[float, float]]]:
+    """``scales_of(xi)`` of the DOG wavelet of order ``m``: ``(sigma, 0)`` per frequency, ``xi``
+    refused unless it is the default (it has no meaning for this wavelet)."""
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        if (isinstance(xi, (bool, np.bool_)) or not isinstance(xi, numbers.Real)
+                or float(xi) != 6.0):
+            raise ValueError(f"xi applies to the Morlet wavelet only; wavelet={wavelet!r} has no "
+                             f"xi (leave it at its default); got xi={xi!r}")
+        return [(float(s), 0.0) for s in dog_scale(f, fs, m)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    return scales_of
+
 def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
                     mode: str, cval: float | complex, output: str, tol: float | None,
                     dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
                     out: np.ndarray | None, workers: int | None, engine: str | None,
                     in_place: bool = False, factors: np.ndarray | None = None,
-                    single_state: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
+                    single_state: bool = False, dog: int | None = None
+                    ) -> tuple[Any, Any, list, dict[str, Any]]:
     """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
 
     ``out`` is checked here (shape, dtype, C order, writeable), in the layout
     ``in_place`` names, and handed on in :func:`cwt`'s layout.  ``factors``
     (positive, one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
     ``single_state`` asks the CPU engine for the recursions of single-precision
-    output (:func:`scaled_cwt`).
+    output (:func:`scaled_cwt`).  ``dog``: the DOG wavelet of that order
+    (:mod:`sftwave.plans.dog`; the CPU engine, real coefficients) instead of the Morlet.
     """
     name = engines.resolve_engine(engine, x)
+    if dog is not None and name != "numba":
+        raise ValueError(f"the DOG wavelets run on the CPU engine only (engine='numba'); got "
+                         f"engine={name!r}")
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
                           workers=workers)
     eng = engines.get(name)
@@ -227,8 +284,19 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     mode = check_mode(mode)
     complex_input = eng.is_complex(arr)
     cval = check_cval(cval, complex_ok=complex_input)
-    output = check_choice(output, OUTPUTS, "output")
-    method = check_choice(method, MORLET_METHODS, "method")
+    if dog is None:
+        output = check_choice(output, OUTPUTS, "output")
+        method = check_choice(method, MORLET_METHODS, "method")
+    else:
+        if output == "phase":
+            raise ValueError(f"output='phase': the DOG wavelet (order {dog}) is real, its "
+                             f"coefficients have no phase; use 'real', 'power' or 'abs'")
+        output = check_choice(output, DOG_OUTPUTS, "output")
+        output = "real" if output == "complex" else output
+        if method in ("direct", "multiply", "fft"):
+            raise ValueError(f"method={method!r} is the Morlet wavelet's; the DOG wavelets take "
+                             f"{', '.join(repr(d) for d in DOG_METHODS)}")
+        method = check_choice(method, DOG_METHODS, "method")
     tol = check_tol(tol)
     tol = DEFAULT_MORLET_TOL if tol is None else tol
     workers = check_workers(workers)
@@ -268,12 +336,22 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     for i, (s, w) in enumerate(scales):
         if s > limit:
             describe = getattr(scales_of, "describe", lambda i: "sigma")
+            if dog is not None:
+                raise ValueError(f"{describe(i)}: the wavelet is longer than the signal: its scale "
+                                 f"is sigma = {s:.4g} samples, at most {limit:g} on a signal of "
+                                 f"{n} samples; use a longer signal or a higher frequency "
+                                 f"(is fs right?)")
             raise ValueError(wavelet_too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
-        plans = list(select_morlet_scales([(float(s), float(w)) for s, w in scales], tol,
-                                          method=method, transform=transform, n=n,
-                                          fir_taps_per_order=cost, mode=mode,
-                                          fft_point_cost=fft_cost))
+        plans: list[Any]
+        if dog is not None:
+            plans = list(select_dog_scales([float(s) for s, _ in scales], dog, tol, method=method,
+                                           transform=transform, n=n, fir_taps_per_order=cost))
+        else:
+            plans = list(select_morlet_scales([(float(s), float(w)) for s, w in scales], tol,
+                                              method=method, transform=transform, n=n,
+                                              fir_taps_per_order=cost, mode=mode,
+                                              fft_point_cost=fft_cost))
     if factors is not None:
         plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
     run = dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim, dtype=out_dtype, out=out,
@@ -548,6 +626,7 @@ def cwt(
     freqs: ArrayLike,
     fs: float = 1.0,
     *,
+    wavelet: str = "morlet",
     xi: float | ArrayLike = 6.0,
     axis: int = -1,
     mode: str = "reflect",
@@ -565,7 +644,7 @@ def cwt(
     min_weight: float = 0.5,
     engine: str | None = None,
 ) -> Any:
-    """Continuous Morlet wavelet transform at the given frequencies (a scalogram).
+    """Continuous wavelet transform at the given frequencies (a scalogram): Morlet, or DOG.
 
     Parameters
     ----------
@@ -576,6 +655,26 @@ def cwt(
         of frequency ``f`` is ``sigma = xi * fs / (2 pi f)`` samples.
     fs : float, optional
         Sampling rate (default 1: ``freqs`` in cycles per sample).
+    wavelet : str, optional
+        ``'morlet'`` (default), or Torrence & Compo's derivative-of-Gaussian
+        wavelet of order ``m``, ``'dog1'`` to ``'dog8'`` (pycwt's ``DOG(m)``;
+        ``'mexh'``, PyWavelets' name of the Mexican hat, is ``'dog2'``):
+        ``psi_0(eta) = (-1)^(m+1) Gamma(m + 1/2)^(-1/2) d^m/deta^m exp(-eta^2/2)``,
+        of unit energy, at the scale ``s = sqrt(m + 1/2) / (2 pi f)`` (time
+        units) whose Fourier period is ``1 / f``; the coefficient is T&C's
+        eq. 2, ``W[n] = sigma^(-1/2) sum_k x[n + k] psi_0(k / sigma)`` with
+        ``sigma = s fs`` samples, computed by the Gaussian derivative filters'
+        plans (cost per sample independent of the scale;
+        :mod:`sftwave.plans.dog`).  The coefficients are real: ``output``
+        'complex' (default) and 'real' give them as a real array, 'power' and
+        'abs' their square and modulus, 'phase' is refused; ``xi`` does not
+        apply (a value other than its default is refused), nor do ``method``
+        'direct', 'multiply' and 'fft'; ``tol`` is the kernel's relative RMSE
+        against the sampled wavelet (as the Gaussian filters'); the CPU engine
+        only.  pycwt's odd
+        orders are the negatives of T&C's formula (their even orders, 2 and
+        6 of T&C's Table 2, are the same); :func:`sftwave.analysis.fourier_factor`
+        and its neighbours take the same ``wavelet``.
     xi : float or sequence of float, optional
         Radians per standard deviation of the wavelet (default 6): the number MNE
         calls ``n_cycles``, each in ``[0.01, 300]`` (the designs' range).  One
@@ -657,16 +756,25 @@ def cwt(
     >>> freqs = np.array([10.0, 40.0])
     >>> cwt(x, freqs, fs, xi=freqs / 2).shape          # n_cycles per frequency
     (2, 2000)
+
+    The Mexican hat (real coefficients; its power peaks at the row of
+    frequency ``40 sqrt(5/4)`` for a sine of 40 Hz, as T&C's ``|psi_hat|^2``):
+
+    >>> hat = cwt(x, [30.0, 44.7, 60.0], fs, wavelet="mexh", output="power")
+    >>> hat.dtype, int(np.argmax(hat[:, 500:1500].mean(axis=1) * [30.0, 44.7, 60.0]))
+    (dtype('float64'), 1)
     """
     if is_dataarray(x):
         raise TypeError("cwt takes arrays; for an xarray DataArray call sftwave.xarray.cwt(x, "
                         "freqs), which keeps its coordinates and reads fs from its time axis")
+    m = parse_wavelet(wavelet)
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
-    scales_of = _frequency_scales(f, fs)
+    scales_of = _frequency_scales(f, fs) if m is None else _dog_scales(f, fs, m, wavelet)
+    extra: dict[str, Any] = {} if m is None else {"dog": m}
 
     return _scalogram(x, scales_of, xi=xi,
                       axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
                       method=method, transform=transform, bank_method=bank_method, decim=decim,
                       out=out, workers=workers, nan_policy=nan_policy, min_weight=min_weight,
-                      engine=engine)
+                      engine=engine, **extra)

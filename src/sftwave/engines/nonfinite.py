@@ -308,7 +308,7 @@ def _filter_finite(eng: Any, x: Any, steps, k: int, *, cval, output, bank_method
 
 
 #: The power of two of each scalogram kind, per power of two of the input.
-_KIND_POWER = {"complex": 1, "abs": 1, "power": 2, "phase": 0}
+_KIND_POWER = {"complex": 1, "abs": 1, "power": 2, "phase": 0, "real": 1}
 
 
 def _scalogram_finite(eng: Any, x: Any, plans, k: int, *, cval, kind: str, **kwargs) -> Any:
@@ -743,7 +743,7 @@ def _finish(y: Any, inv: np.ndarray, kind: str, out: Any) -> Any:
     """``y * inv`` (complex) in its output ``kind``, into ``out`` where given."""
     if isinstance(y, np.ndarray):
         y = y * inv.astype(y.real.dtype)
-        res = {"complex": lambda: y, "power": lambda: y.real ** 2 + y.imag ** 2,
+        res = {"complex": lambda: y, "real": lambda: y.real, "power": lambda: y.real ** 2 + y.imag ** 2,
                "abs": lambda: np.abs(y), "phase": lambda: np.angle(y)}[kind]()
         if kind == "phase":
             res[np.isnan(inv)] = np.nan

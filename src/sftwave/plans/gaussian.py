@@ -70,11 +70,14 @@ def gaussian_norm(sigma: float) -> float:
 
 
 def gaussian_target(sigma: float, order: int) -> Callable[[np.ndarray], np.ndarray]:
-    r"""The sampled Gaussian (``order=0``) or its first or second derivative.
+    r"""The sampled Gaussian (``order=0``) or its derivative of order ``order``.
 
     ``G[k] = exp(-gamma k^2) / Z`` with ``gamma = 1/(2 sigma^2)``,
     ``G_D = -2 gamma k G`` and ``G_DD = (4 gamma^2 k^2 - 2 gamma) G``, as in
-    section II of the paper.  ``Z`` makes the sampled Gaussian sum to one, as
+    section II of the paper; order ``m >= 3`` is
+    ``(-1)^m He_m(k / sigma) G / sigma^m`` (``He_m`` the probabilists' Hermite
+    polynomial, by its recursion), the kernels of the derivative-of-Gaussian
+    wavelets (:mod:`sftwave.plans.dog`).  ``Z`` makes the sampled Gaussian sum to one, as
     scipy normalises its kernel; it equals the paper's ``sqrt(pi/gamma)`` to
     within ``exp(-2 pi^2 sigma^2)`` (below 1e-19 for sigma >= 1.5).  These are
     convolution kernels: ``y = sum_k T[k] x[n-k]``.
@@ -96,7 +99,13 @@ def gaussian_target(sigma: float, order: int) -> Callable[[np.ndarray], np.ndarr
             return g
         if order == 1:
             return -2.0 * gamma * k * g
-        return (4.0 * gamma * gamma * k * k - 2.0 * gamma) * g
+        if order == 2:
+            return (4.0 * gamma * gamma * k * k - 2.0 * gamma) * g
+        u = k / sigma
+        h_prev, h = np.ones_like(u), u          # He_0, He_1
+        for j in range(1, order):
+            h_prev, h = h, u * h - j * h_prev
+        return (-1.0 if order % 2 else 1.0) * h * g / sigma**order
 
     return target
 
@@ -188,7 +197,7 @@ def fir_kernel(sigma: float, order: int, tol: float) -> np.ndarray:
 
 
 def _fir_orders(order: int) -> tuple[int, ...]:
-    return (0, 2) if order != 1 else (1,)
+    return (0, 2) if order % 2 == 0 else (1,)
 
 
 def fir_error(sigma: float, order: int, radius: int) -> float:
@@ -223,16 +232,17 @@ def gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
     """
     beta = math.pi / K
     alpha = decay / K
-    if alpha == 0.0 and order == 1:
+    odd = order % 2 == 1
+    if alpha == 0.0 and odd:
         p = np.arange(1, P + 1)
     else:
         p = np.arange(0, P + 1)
     omegas = beta * p
     if alpha == 0.0:
-        use_re = np.full(p.size, order != 1)
-        use_im = np.full(p.size, order == 1)
+        use_re = np.full(p.size, not odd)
+        use_im = np.full(p.size, odd)
         # symmetric (or antisymmetric) kernels: odd moments vanish by symmetry
-        default: tuple[int, ...] = (0, 2) if order != 1 else (1,)
+        default: tuple[int, ...] = _fir_orders(order)
     else:
         use_re = np.ones(p.size, bool)
         use_im = p != 0
@@ -303,6 +313,8 @@ _ERROR_HINT = {0: (1.0e-2, 5.0), 1: (5.0e-2, 4.7), 2: (8.2e-2, 4.3)}
 
 
 def _first_order_to_try(order: int, tol: float) -> int:
+    if order not in _ERROR_HINT:      # the wavelets' higher orders: from the fewest
+        return 1
     e2, factor = _ERROR_HINT[order]
     P = 2 + math.ceil(math.log(e2 / tol) / math.log(factor)) if tol < e2 else 2
     return max(1, P - 1)

@@ -226,17 +226,24 @@ def _apply_real(rows, part: int, plan, bank_method: str, mode: str, cval: float,
         re = fir_axis(x2d, 1, np.ascontiguousarray(h.real), mode, cval, None)
         assert re is not None
         out.real = re
+        if not np.iscomplexobj(h):      # a real wavelet's kernel
+            out.imag = 0.0
+            return
         im = fir_axis(x2d, 1, np.ascontiguousarray(h.imag), mode, cval, None)
         assert im is not None
         out.imag = im
         return
     view = out.view(out.real.dtype).reshape(out.shape[0], out.shape[1], 2)
     bank.apply(plan, x2d, view, mode=mode, cval=cval, method=bank_method)
+    if not np.iscomplexobj(plan.coef):      # a real wavelet's plan writes the real part alone
+        out.imag = 0.0
 
 
 def _kind_of(y: np.ndarray, kind: str) -> np.ndarray:
     if kind == "complex":
         return y
+    if kind == "real":      # (a real wavelet's plans: the imaginary part is zero)
+        return y.real
     if kind == "power":
         return y.real**2 + y.imag**2
     if kind == "abs":
