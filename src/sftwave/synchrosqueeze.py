@@ -71,7 +71,7 @@ from ._checks import (
     scalogram_dtype,
 )
 from .engines import nonfinite
-from .plans import DEFAULT_MORLET_TOL, FIRPlan, SFTPlan
+from .plans import DEFAULT_MORLET_TOL, FFTPlan, FIRPlan, SFTPlan
 from .plans.derivative import derivative_plan
 from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
 from .wavelets import frequency_to_scale
@@ -162,11 +162,34 @@ def _scale_weights(sigma: np.ndarray) -> np.ndarray:
     return np.abs(np.gradient(np.log(sigma)))
 
 
-def _reach(plan: SFTPlan | FIRPlan) -> tuple[int, int]:
-    """Samples before and after an output that the plan reads."""
+def _reach(plan: SFTPlan | FIRPlan | FFTPlan) -> tuple[int, int]:
+    """Samples before and after an output that the plan reads (at least one: the phase difference)."""
     if isinstance(plan, SFTPlan):
-        return plan.pad_before, plan.lag
-    return plan.radius, plan.radius
+        return max(plan.pad_before, 1), max(plan.lag, 1)
+    return max(plan.radius, 1), max(plan.radius, 1)
+
+
+def phase_difference(W: np.ndarray) -> np.ndarray:
+    """The instantaneous frequency (radians per sample) of ``W`` along its last axis, by phase differences.
+
+    ``angle(W[n + 1] conj(W[n - 1])) / 2`` inside, one-sided at the two ends
+    (a single sample: 0): exact for ``W = A exp(i omega n)`` with ``|omega| <
+    pi / 2``; for a slowly varying phase, the error is ``phi''' / 6``.
+
+    Examples
+    --------
+    >>> W = np.exp(0.3j * np.arange(6))
+    >>> bool(np.allclose(phase_difference(W), 0.3))
+    True
+    """
+    out = np.zeros(W.shape, dtype=np.float64)
+    m = W.shape[-1]
+    if m < 2:
+        return out
+    out[..., 1:-1] = 0.5 * np.angle(W[..., 2:] * np.conj(W[..., :-2]))
+    out[..., 0] = np.angle(W[..., 1] * np.conj(W[..., 0]))
+    out[..., -1] = np.angle(W[..., -1] * np.conj(W[..., -2]))
+    return out
 
 
 def _groups(reach: np.ndarray, block: int, rows: int) -> list[tuple[int, int]]:
@@ -203,6 +226,7 @@ def ssq_cwt(
     block: int | None = None,
     out: np.ndarray | None = None,
     return_cwt: bool = False,
+    fft: bool = True,
     workers: int | None = None,
 ) -> Any:
     """Synchrosqueezed continuous Morlet wavelet transform, with bounded working memory.
@@ -267,6 +291,15 @@ def ssq_cwt(
         Also return the transform itself, ``cwt(x, freqs, fs, xi=xi,
         mode=mode)`` (to rounding, sftwave's unit-energy normalisation), which
         takes ``len(freqs)`` times the signal's memory.  Default False.
+    fft : bool, optional
+        Whether the scales whose wavelet is long against the signal may run by
+        FFT where it costs less than the bank (as :func:`sftwave.cwt`'s
+        ``method='auto'``; default True).  Their instantaneous frequency is
+        then the phase difference of neighbouring coefficients
+        (:func:`phase_difference`: their phase turns slowly, under
+        ``xi / sigma`` radians per sample); every other scale's is the
+        derivative transform.  False: every scale by its bank or FIR and the
+        derivative transform (slower where windows exceed the signal).
     workers : int, optional
         Threads (scipy.fft's convention), for this call only.
 
@@ -338,8 +371,9 @@ def ssq_cwt(
     tol = check_tol(tol)
     tol = DEFAULT_MORLET_TOL if tol is None else tol
     workers = check_workers(workers)
-    if not isinstance(return_cwt, (bool, np.bool_)):
-        raise TypeError(f"return_cwt must be True or False; got {return_cwt!r}")
+    for name, flag in (("return_cwt", return_cwt), ("fft", fft)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {flag!r}")
     if block is not None:
         if isinstance(block, (bool, np.bool_)) or not isinstance(block, (int, np.integer)):
             raise TypeError(f"block must be None or a positive integer; got {block!r}")
@@ -384,14 +418,12 @@ def ssq_cwt(
     if gamma is None:
         top = float(np.abs(data).max())
         gamma = 10.0 * np.finfo(np.float64).eps * top
-    designed = select_morlet_scales([(float(s), xi) for s in sigma], tol, method="auto",
+    plans = select_morlet_scales([(float(s), xi) for s in sigma], tol, method="auto",
                                  transform="sft", n=n, fir_taps_per_order=eng.fir_taps_per_order(),
-                                 mode=mode)
-    # (no FFT plan: the selector offers it only with its cost figure)
-    plans: list[SFTPlan | FIRPlan] = [p for p in designed if isinstance(p, (SFTPlan, FIRPlan))]
-    if len(plans) != len(designed):
-        raise TypeError("ssq_cwt runs SFT and FIR plans only")   # pragma: no cover
-    dplans = [derivative_plan(p, float(s), xi) for p, s in zip(plans, sigma)]
+                                 mode=mode, fft_point_cost=eng.fft_point_cost() if fft else None)
+    # the derivative's plan on each bank or FIR plan; None where the FFT runs the scale
+    dplans = [None if isinstance(p, FFTPlan) else derivative_plan(p, float(s), xi)
+              for p, s in zip(plans, sigma)]
     reach = np.array([_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
     dlog = _scale_weights(sigma)
     if squeezing == "sum":
@@ -429,12 +461,24 @@ def ssq_cwt(
                 hi = min(n, max(hi, before + 2))
             if hi == n and lo > 0:          # and the end's
                 lo = max(0, min(lo, n - after - 2))
-            rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dplans[s0:s1], axis=-1, mode=mode,
+            G = s1 - s0
+            dg = [d for d in dplans[s0:s1] if d is not None]
+            rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
                                  cval=cval, kind="complex", decim=1, dtype=np.dtype(np.complex128),
                                  out=None, workers=workers, bank_method=bank_method, tol=tol)
-            G = s1 - s0
             Wb = rows[:, :G, b0 - lo:b1 - lo]
-            Db = rows[:, G:, b0 - lo:b1 - lo]
+            if len(dg) == G:
+                Db = rows[:, G:, b0 - lo:b1 - lo]
+            else:      # FFT scales: the phase difference (module docstring)
+                Db = np.empty_like(Wb)
+                j = G
+                for i in range(G):
+                    if dplans[s0 + i] is None:
+                        omega = phase_difference(rows[:, i, :])[:, b0 - lo:b1 - lo]
+                        Db[:, i] = 1j * omega * Wb[:, i]
+                    else:
+                        Db[:, i] = rows[:, j, b0 - lo:b1 - lo]
+                        j += 1
             squeeze_block(Wb, Db, weight[s0:s1], gamma2[s0:s1], fs / (2.0 * math.pi), u0, du,
                           log_bins, T, unit=lebesgue)
             if W3 is not None:

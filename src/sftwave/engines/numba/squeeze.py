@@ -26,7 +26,7 @@ from .pool import parallel_for
 __all__ = ["squeeze_block", "CHUNK"]
 
 #: Columns per task: a chunk's rows of ``W`` and ``dW`` are read contiguously, scale by scale.
-CHUNK = 256
+CHUNK = 64
 
 
 @kernel(nogil=True)
