@@ -24,8 +24,14 @@ the two give the same numbers up to the differences below):
   a log grid of ``nv`` voices per octave).
 * ``dW/dt`` is the transform by the wavelet's exact time derivative, run on
   the same bank components as the wavelet (:mod:`sftwave.plans.derivative`):
-  the same cost per sample as the transform itself.  ssqueezepy multiplies by
-  ``i omega`` in the frequency domain (``difftype='trig'``).
+  the same cost per sample as the transform itself.  Scales whose wavelet is
+  long against the signal run by FFT where that costs less (``fft=True``);
+  where their band is slow (``(xi + 4) / sigma`` below
+  :func:`difference_band`, 0.5 rad/sample at the default ``tol``), their
+  derivative is the sixth-order centred difference of the coefficients
+  (:func:`finite_difference`, within ``tol`` relative; lower orders at the
+  signal's last three samples).  ssqueezepy multiplies by ``i omega`` in the
+  frequency domain (``difftype='trig'``).
 * The bins are uniform in frequency or in its logarithm; a coefficient goes
   to the nearest bin (ssqueezepy's ``find_closest``), and is left out where
   its frequency is more than half a bin beyond the first or last bin, or not
@@ -163,33 +169,48 @@ def _scale_weights(sigma: np.ndarray) -> np.ndarray:
 
 
 def _reach(plan: SFTPlan | FIRPlan | FFTPlan) -> tuple[int, int]:
-    """Samples before and after an output that the plan reads (at least one: the phase difference)."""
+    """Samples before and after an output that the plan reads (at least 3: the differences)."""
     if isinstance(plan, SFTPlan):
-        return max(plan.pad_before, 1), max(plan.lag, 1)
-    return max(plan.radius, 1), max(plan.radius, 1)
+        return max(plan.pad_before, 3), max(plan.lag, 3)
+    return max(plan.radius, 3), max(plan.radius, 3)
 
 
-def phase_difference(W: np.ndarray) -> np.ndarray:
-    """The instantaneous frequency (radians per sample) of ``W`` along its last axis, by phase differences.
+def finite_difference(W: np.ndarray) -> np.ndarray:
+    """``dW/dn`` along the last axis by the centred sixth-order difference (lower orders at the ends).
 
-    ``angle(W[n + 1] conj(W[n - 1])) / 2`` inside, one-sided at the two ends
-    (a single sample: 0): exact for ``W = A exp(i omega n)`` with ``|omega| <
-    pi / 2``; for a slowly varying phase, the error is ``phi''' / 6``.
+    ``(45 (W[n+1] - W[n-1]) - 9 (W[n+2] - W[n-2]) + (W[n+3] - W[n-3])) / 60``;
+    the fourth- and second-order centred differences one and two samples
+    from an end, and the second-order one-sided difference at the ends.
+    For ``W = exp(i omega n)`` the centred one is ``i omega (1 - e)`` with
+    ``|e| <= omega^6 / 140`` (``omega`` in radians per sample).
 
     Examples
     --------
-    >>> W = np.exp(0.3j * np.arange(6))
-    >>> bool(np.allclose(phase_difference(W), 0.3))
+    >>> W = np.exp(0.3j * np.arange(12))
+    >>> bool(np.allclose(finite_difference(W)[3:-3], 0.3j * W[3:-3], rtol=6e-6, atol=0))
     True
     """
-    out = np.zeros(W.shape, dtype=np.float64)
+    d = np.zeros(W.shape, dtype=np.complex128)
     m = W.shape[-1]
-    if m < 2:
-        return out
-    out[..., 1:-1] = 0.5 * np.angle(W[..., 2:] * np.conj(W[..., :-2]))
-    out[..., 0] = np.angle(W[..., 1] * np.conj(W[..., 0]))
-    out[..., -1] = np.angle(W[..., -1] * np.conj(W[..., -2]))
-    return out
+    if m < 3:
+        if m == 2:
+            d[..., 0] = d[..., 1] = W[..., 1] - W[..., 0]
+        return d
+    d[..., 1:-1] = 0.5 * (W[..., 2:] - W[..., :-2])
+    if m >= 5:
+        d[..., 2:-2] = (8.0 * (W[..., 3:-1] - W[..., 1:-3]) - (W[..., 4:] - W[..., :-4])) / 12.0
+    if m >= 7:
+        d[..., 3:-3] = (45.0 * (W[..., 4:-2] - W[..., 2:-4]) - 9.0 * (W[..., 5:-1] - W[..., 1:-5])
+                        + (W[..., 6:] - W[..., :-6])) / 60.0
+    d[..., 0] = 0.5 * (-3.0 * W[..., 0] + 4.0 * W[..., 1] - W[..., 2])
+    d[..., -1] = 0.5 * (3.0 * W[..., -1] - 4.0 * W[..., -2] + W[..., -3])
+    return d
+
+
+def difference_band(tol: float) -> float:
+    """The highest frequency (radians per sample) of a wavelet's band whose sixth-order
+    difference errs by at most ``tol`` relative: ``min(0.5, (140 tol)^(1/6))``."""
+    return min(0.5, (140.0 * tol) ** (1.0 / 6.0))
 
 
 def _groups(reach: np.ndarray, block: int, rows: int) -> list[tuple[int, int]]:
@@ -294,12 +315,14 @@ def ssq_cwt(
     fft : bool, optional
         Whether the scales whose wavelet is long against the signal may run by
         FFT where it costs less than the bank (as :func:`sftwave.cwt`'s
-        ``method='auto'``; default True).  Their instantaneous frequency is
-        then the phase difference of neighbouring coefficients
-        (:func:`phase_difference`: their phase turns slowly, under
-        ``xi / sigma`` radians per sample); every other scale's is the
-        derivative transform.  False: every scale by its bank or FIR and the
-        derivative transform (slower where windows exceed the signal).
+        ``method='auto'``; default True), provided their band is slow enough
+        (``(xi + 4) / sigma`` radians per sample at most
+        :func:`difference_band` ``(tol)``) for their derivative to be the
+        sixth-order difference of the coefficients
+        (:func:`finite_difference`, within ``tol`` relative); every other
+        scale's is the derivative transform.  False: every scale by its bank
+        or FIR and the derivative transform (slower where windows exceed the
+        signal).
     workers : int, optional
         Threads (scipy.fft's convention), for this call only.
 
@@ -418,9 +441,19 @@ def ssq_cwt(
     if gamma is None:
         top = float(np.abs(data).max())
         gamma = 10.0 * np.finfo(np.float64).eps * top
-    plans = select_morlet_scales([(float(s), xi) for s in sigma], tol, method="auto",
-                                 transform="sft", n=n, fir_taps_per_order=eng.fir_taps_per_order(),
-                                 mode=mode, fft_point_cost=eng.fft_point_cost() if fft else None)
+    scales = [(float(s), xi) for s in sigma]
+    options = dict(transform="sft", n=n, fir_taps_per_order=eng.fir_taps_per_order(), mode=mode)
+    plans: list[Any] = list(select_morlet_scales(scales, tol, method="auto", **options,
+                                                 fft_point_cost=eng.fft_point_cost() if fft else None))
+    # the FFT only where the sixth-order difference is as accurate as the plans: the others
+    # take the bank or the FIR (and the derivative transform)
+    band = difference_band(tol)
+    slow = [i for i, p in enumerate(plans)
+            if isinstance(p, FFTPlan) and (xi + 4.0) / sigma[i] > band]
+    if slow:
+        redo = select_morlet_scales([scales[i] for i in slow], tol, method="auto", **options)
+        for i, p in zip(slow, redo):
+            plans[i] = p
     # the derivative's plan on each bank or FIR plan; None where the FFT runs the scale
     dplans = [None if isinstance(p, FFTPlan) else derivative_plan(p, float(s), xi)
               for p, s in zip(plans, sigma)]
@@ -469,13 +502,12 @@ def ssq_cwt(
             Wb = rows[:, :G, b0 - lo:b1 - lo]
             if len(dg) == G:
                 Db = rows[:, G:, b0 - lo:b1 - lo]
-            else:      # FFT scales: the phase difference (module docstring)
+            else:      # FFT scales: the sixth-order difference (module docstring)
                 Db = np.empty_like(Wb)
                 j = G
                 for i in range(G):
                     if dplans[s0 + i] is None:
-                        omega = phase_difference(rows[:, i, :])[:, b0 - lo:b1 - lo]
-                        Db[:, i] = 1j * omega * Wb[:, i]
+                        Db[:, i] = finite_difference(rows[:, i, :])[:, b0 - lo:b1 - lo]
                     else:
                         Db[:, i] = rows[:, j, b0 - lo:b1 - lo]
                         j += 1
