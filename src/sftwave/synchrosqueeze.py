@@ -345,7 +345,6 @@ def ssq_cwt(
     --------
     squeeze_frequencies : The frequencies of the rows.
     sftwave.cwt : The transform that is squeezed.
-    sftwave.plans.derivative : The derivative's plans.
 
     Notes
     -----
