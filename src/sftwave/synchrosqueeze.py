@@ -472,7 +472,7 @@ def ssq_cwt(
         B = n if mode in ("wrap", "grid-wrap") else min(n, int(block))
     groups = _groups(reach, B, C)
     bank_method = eng.bank_method("auto", C * 2 * max(s1 - s0 for s0, s1 in groups))
-    res3 = result.reshape(C, bins.size, n)
+    res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
     if any_bad:
@@ -498,20 +498,20 @@ def ssq_cwt(
             rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
                                  cval=cval, kind="complex", decim=1, dtype=np.dtype(np.complex128),
                                  out=None, workers=workers, bank_method=bank_method, tol=tol)
-            Wb = rows[:, :G, b0 - lo:b1 - lo]
-            if len(dg) == G:
-                Db = rows[:, G:, b0 - lo:b1 - lo]
-            else:      # FFT scales: the sixth-order difference (module docstring)
-                Db = np.empty_like(Wb)
+            if len(dg) < G:      # FFT scales: the sixth-order difference (module docstring)
+                WD = np.empty((C, 2 * G, hi - lo), dtype=np.complex128)
+                WD[:, :G] = rows[:, :G]
                 j = G
                 for i in range(G):
                     if dplans[s0 + i] is None:
-                        Db[:, i] = finite_difference(rows[:, i, :])[:, b0 - lo:b1 - lo]
+                        WD[:, G + i] = finite_difference(rows[:, i, :])
                     else:
-                        Db[:, i] = rows[:, j, b0 - lo:b1 - lo]
+                        WD[:, G + i] = rows[:, j]
                         j += 1
-            squeeze_block(Wb, Db, weight[s0:s1], gamma2[s0:s1], fs / (2.0 * math.pi), u0, du,
-                          log_bins, T, unit=lebesgue)
+                rows = WD
+            squeeze_block(rows, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1], fs / (2.0 * math.pi),
+                          u0, du, log_bins, res3, b0, unit=lebesgue)
+            Wb = rows[:, :G, b0 - lo:b1 - lo]
             if W3 is not None:
                 W3[:, s0:s1, b0:b1] = Wb
         if nan_cols is not None:
