@@ -34,7 +34,7 @@ from sftwave.synchrosqueeze import ssq_cwt
 from .common import alternate, anchor, load_average
 
 _PROBE = r"""
-import json, os, sys, tempfile, threading, time
+import json, os, shutil, sys, tempfile, threading, time
 import numpy as np
 tool, n, F = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(0)
@@ -70,11 +70,15 @@ w = threading.Thread(target=watch); w.start()
 t0 = time.perf_counter(); y = call(); t1 = time.perf_counter()
 done.set(); w.join()
 peak = status("VmHWM")
-print(json.dumps({"n": n, "rows": int(np.shape(y)[0]), "seconds": t1 - t0,
+shape = np.shape(y)
+del y, call
+if tool == "sftwave":
+    del out
+shutil.rmtree(folder, ignore_errors=True)
+print(json.dumps({"n": n, "rows": int(shape[0]), "seconds": t1 - t0,
                   "peak_rss_increase_mib": (peak - base) / 1024.0,
                   "peak_anon_increase_mib": (peak_anon[0] - anon0) / 1024.0,
-                  "output_mib": np.asarray(y).nbytes / 2**20 if tool != "sftwave"
-                  else 8.0 * F * n / 2**20}))
+                  "output_mib": 8.0 * shape[0] * shape[1] / 2**20}))
 """
 
 
