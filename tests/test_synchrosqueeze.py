@@ -205,7 +205,13 @@ def test_channels_axis_and_dtypes():
         assert np.array_equal(both[i], ssq_cwt(x[i], FREQS))
     single = ssq_cwt(x.astype(np.float32), FREQS)
     assert single.dtype == np.complex64
-    assert rel_rmse(single, both) < 1e-5
+    # float32 state (the ASFT, as cwt at complex64): coefficients within about 5e-5, so some
+    # near a bin's edge change bins (measured 1 % of the energy); the columns' sums stay close
+    assert rel_rmse(single, both) < 0.05
+    assert rel_rmse(single.sum(axis=-2), both.sum(axis=-2)) < 3e-3
+    # below the float32 state's tol (1e-4), float64 state: the double result, rounded
+    tight = ssq_cwt(x.astype(np.float32), FREQS, tol=1e-5)
+    assert rel_rmse(tight, ssq_cwt(x.T, FREQS, axis=0, tol=1e-5)) < 1e-5
     ints = np.round(10 * x[0]).astype(np.int16)
     assert np.array_equal(ssq_cwt(ints, FREQS), ssq_cwt(ints.astype(np.float64), FREQS))
 
@@ -231,9 +237,10 @@ def test_out_memmap_and_return_cwt():
 
 def test_same_numbers_on_any_thread_count():
     x = _signal(5000)
-    a = ssq_cwt(x, FREQS, workers=1)
-    b = ssq_cwt(x, FREQS, workers=2)
-    assert np.array_equal(a, b)
+    for data in (x, x.astype(np.float32)):
+        a = ssq_cwt(data, FREQS, workers=1)
+        b = ssq_cwt(data, FREQS, workers=2)
+        assert np.array_equal(a, b)
 
 
 def test_nan_columns_within_the_widest_window():

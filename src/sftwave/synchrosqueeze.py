@@ -298,12 +298,16 @@ def ssq_cwt(
         the derivative's kernel has about the same.
     dtype : numpy dtype, optional
         Of the result: complex128 (default; complex64 for float32 input), or
-        complex64.  The transform is computed in float64 whatever it is; the
-        bins add in ``dtype``.
+        complex64.  The bins add in ``dtype``.  At complex64 with ``tol`` at
+        least 1e-4 the recursions run as :func:`sftwave.cwt`'s at complex64
+        (the ASFT in float32 state: each coefficient within about 5e-5 more of
+        the exact one, so about 1 % of the energy near bin edges changes bins);
+        otherwise in float64.
     block : int, optional
         Columns per block (default: at least 65536, and twice the widest
-        wavelet's reach, at most the signal): the working memory is some tens
-        of MB whatever ``block``; a smaller one only costs more margins.
+        wavelet's reach, at most the signal; a given ``block`` is raised to
+        the widest reach): the working memory is some tens of MB whatever
+        ``block``; a smaller one only costs more margins.
     out : ndarray, optional
         A C-contiguous array of the result's shape and dtype (for example an
         ``np.memmap`` of a result too large for memory) to write into and
@@ -441,7 +445,15 @@ def ssq_cwt(
         top = float(np.abs(data).max())
         gamma = 10.0 * np.finfo(np.float64).eps * top
     scales = [(float(s), xi) for s in sigma]
-    options = dict(transform="sft", n=n, fir_taps_per_order=eng.fir_taps_per_order(), mode=mode)
+    # single-precision output at a tol the float32 recursions meet: the ASFT's bounded float32
+    # state, as sftwave.cwt runs it (each row within about 5e-5 more of the exact one)
+    bank_method = eng.bank_method("auto", C * 2 * f.size)
+    single = out_dtype == np.complex64
+    transform = eng.transform("auto", single=single, complex_input=False, tol=tol,
+                              bank_method=bank_method)
+    work_dtype = np.dtype(np.complex64 if single and transform == "asft" else np.complex128)
+    options = dict(transform=transform, n=n, fir_taps_per_order=eng.fir_taps_per_order(),
+                   mode=mode)
     plans: list[Any] = list(select_morlet_scales(scales, tol, method="auto", **options,
                                                  fft_point_cost=eng.fft_point_cost() if fft else None))
     # the FFT only where the sixth-order difference is as accurate as the plans: the others
@@ -469,9 +481,9 @@ def ssq_cwt(
     if block is None:
         B = n if mode in ("wrap", "grid-wrap") else min(n, max(_MIN_BLOCK, 2 * widest))
     else:
-        B = n if mode in ("wrap", "grid-wrap") else min(n, int(block))
+        # at least the widest reach: the margins then cost at most twice the block's own work
+        B = n if mode in ("wrap", "grid-wrap") else min(n, max(int(block), widest))
     groups = _groups(reach, B, C)
-    bank_method = eng.bank_method("auto", C * 2 * max(s1 - s0 for s0, s1 in groups))
     res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
@@ -496,10 +508,10 @@ def ssq_cwt(
             G = s1 - s0
             dg = [d for d in dplans[s0:s1] if d is not None]
             rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
-                                 cval=cval, kind="complex", decim=1, dtype=np.dtype(np.complex128),
+                                 cval=cval, kind="complex", decim=1, dtype=work_dtype,
                                  out=None, workers=workers, bank_method=bank_method, tol=tol)
             if len(dg) < G:      # FFT scales: the sixth-order difference (module docstring)
-                WD = np.empty((C, 2 * G, hi - lo), dtype=np.complex128)
+                WD = np.empty((C, 2 * G, hi - lo), dtype=rows.dtype)
                 WD[:, :G] = rows[:, :G]
                 j = G
                 for i in range(G):
