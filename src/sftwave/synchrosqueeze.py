@@ -9,7 +9,8 @@ bin of its instantaneous frequency
     \omega(a, t) = \frac{1}{2\pi}\,\mathrm{Im}\,\frac{\partial_t W(a, t)}{W(a, t)},
 
 summing there ``W(a, t)`` times the scale step ``d ln a``: a sharpened
-time-frequency picture that still inverts (``x(t) = 2/C_psi Re sum_k T(k, t)``).
+time-frequency picture (which ssqueezepy inverts by
+``x(t) = 2/C_psi Re sum_k T(k, t)``; no inverse is offered here yet).
 
 Conventions (ssqueezepy's ``ssq_cwt(x, 'morlet', squeezing='sum')``, so that
 the two give the same numbers up to the differences below):
@@ -50,8 +51,10 @@ Memory.  The transform is computed by blocks of columns: for each block, the
 scales in groups, each group's transform and its derivative over the block
 and its wavelets' reach on either side, reassigned into the block's columns
 of the output at once.  So the working memory is some tens of MB beside the
-output (which may be an ``np.memmap``), never scales times length; the cost
-of the margins is at most half that of the largest scales' own work.
+output (which may be an ``np.memmap``), never scales times length; with the
+default block the margins cost at most half the largest scales' own work.
+Single-precision output runs the recursions in float32 state as
+:func:`sftwave.cwt` does (see ``dtype``).
 """
 
 from __future__ import annotations
