@@ -29,6 +29,8 @@ __all__ = [
     "walk_rel_error",
     "sliding_sum_naive",
     "reach",
+    "exact_morlet_derivative",
+    "naive_ssq_cwt",
 ]
 
 #: scipy.ndimage boundary mode -> the np.pad mode that reproduces it.
@@ -316,3 +318,62 @@ def dense_correlate1d(x, weights, axis=-1, mode="reflect", cval=0.0):
         for j in range(w.size):
             out[idx] += w[j] * xe[j:j + n]
     return np.moveaxis(out, -1, axis)
+
+
+# --------------------------------------------------------------------------- synchrosqueezing
+
+
+def exact_morlet_derivative(sigma, xi, k):
+    """``d/dk`` of :func:`exact_morlet`, from the formula (complex).
+
+    ``psi(k) = E(k) (e^{i xi k / sigma} - kappa)`` with ``E`` the Gaussian
+    envelope, so ``psi'(k) = -k / sigma^2 psi(k) + E(k) (i xi / sigma) e^{i xi k / sigma}``.
+    """
+    k = np.asarray(k, dtype=np.float64)
+    C = 1.0 / math.sqrt(1.0 + math.exp(-xi * xi) - 2.0 * math.exp(-3.0 * xi * xi / 4.0))
+    u = k / sigma
+    envelope = C / (math.pi**0.25 * math.sqrt(sigma)) * np.exp(-u * u / 2.0)
+    return -k / (sigma * sigma) * exact_morlet(sigma, xi, k) + envelope * (1j * xi / sigma) * np.exp(1j * xi * u)
+
+
+def naive_ssq_cwt(x, freqs, fs, xi, bins, log_bins, gamma, mode="reflect", unit=False):
+    """Synchrosqueezing by its definition, one coefficient at a time (1-D ``x``).
+
+    ``W`` and ``dW`` by dense convolution with the exact wavelet and its
+    exact derivative (``exact_support``, the extension of ``extend``); the
+    scale ``sigma = xi fs / (2 pi f)``; each coefficient with
+    ``|W| / sqrt(sigma) > gamma`` and frequency ``f = fs Im(dW / W) / (2 pi)``
+    goes to the nearest bin (in ``log f`` where ``log_bins``) if within half
+    a bin of the first or last, adding ``W / sqrt(sigma) * |d log sigma|``
+    (``np.gradient``), or that weight over the number of scales where ``unit``.
+    Returns the bins x time array and the transform (rows of ``W``).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    n = x.size
+    freqs = np.asarray(freqs, dtype=np.float64)
+    sigma = xi * fs / (2.0 * math.pi * freqs)
+    dlog = np.abs(np.gradient(np.log(sigma)))
+    bins = np.asarray(bins, dtype=np.float64)
+    u = np.log(bins) if log_bins else bins
+    T = np.zeros((bins.size, n), dtype=np.complex128)
+    Ws = np.zeros((freqs.size, n), dtype=np.complex128)
+    for s, sg in enumerate(sigma):
+        R = exact_support(sg)
+        k = np.arange(-R, R + 1)
+        xe = extend(x, R, R, mode)
+        W = np.convolve(xe, exact_morlet(sg, xi, k), mode="valid")
+        dW = np.convolve(xe, exact_morlet_derivative(sg, xi, k), mode="valid")
+        Ws[s] = W
+        for t in range(n):
+            if not abs(W[t]) / math.sqrt(sg) > gamma:
+                continue
+            f = fs * (dW[t] / W[t]).imag / (2.0 * math.pi)
+            if log_bins and f <= 0:
+                continue
+            pos = ((math.log(f) if log_bins else f) - u[0]) / (u[1] - u[0])
+            if not -0.5 < pos < bins.size - 0.5:
+                continue
+            b = int(math.floor(pos + 0.5))
+            weight = dlog[s] / math.sqrt(sg)
+            T[b, t] += dlog[s] / freqs.size if unit else weight * W[t]
+    return T, Ws

@@ -12,6 +12,7 @@
   audio, plan design);
 * :mod:`.dog`: the DOG (Mexican hat) CWT against pycwt and PyWavelets;
 * :mod:`.features`: the scale-space image features against scikit-image;
+* :mod:`.synchrosqueeze`: the synchrosqueezed transform against ssqueezepy;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
@@ -22,7 +23,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, dog, features, gaussian, integrations
+from . import cwt, dog, features, gaussian, integrations, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -60,6 +61,8 @@ SECTIONS = {
     "features": (features.features,
                  "scale-space image features (Hessian, structure tensor, DoG, Frangi) against "
                  "scikit-image"),
+    "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
+                       "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),

@@ -54,6 +54,7 @@ PUBLIC = {
     "sftwave.engines": None,
     "sftwave.datasets": None,
     "sftwave.feature": None,
+    "sftwave.synchrosqueeze": None,
     "sftwave.dask": "dask",
     "sftwave.xarray": "xarray",
     "sftwave.mne": "mne",
