@@ -261,28 +261,27 @@ def csd_array_morlet(X: ArrayLike, sfreq: float, frequencies: ArrayLike, t0: flo
     i_min = int(np.argmin(freqs))
     sigma_t = nc[i_min] / (2.0 * math.pi * freqs[i_min])
     wave_length = int(2 * math.ceil(5.0 * sigma_t / tstep) - 1) // 2
-    tstart = tstop = None
-    if tmin is not None:
-        tstart = max(0, int(np.searchsorted(times, tmin)) - wave_length)
-    if tmax is not None:
-        tstop = min(n_times, int(np.searchsorted(times, tmax)) + wave_length)
+    # as MNE (whose tmin and tmax are never None here): the data widened by half the longest
+    # wavelet, transformed, then the window kept
+    tstart = max(0, int(np.searchsorted(times, tmin_)) - wave_length)
+    tstop = min(n_times, int(np.searchsorted(times, tmax_)) + wave_length)
     X = X[:, :, tstart:tstop]
     times = times[tstart:tstop]
-    csd_tstart = None if tmin is None else int(np.searchsorted(times, tmin - 1e-10))
-    csd_tstop = None if tmax is None else int(np.searchsorted(times, tmax + 1e-10))
+    csd_tstart = int(np.searchsorted(times, tmin_ - 1e-10))
+    csd_tstop = int(np.searchsorted(times, tmax_ + 1e-10))
+    index = np.arange(times.size)
     times = times[csd_tstart:csd_tstop]
     if isinstance(decim, numbers.Integral) and not isinstance(decim, bool):
         step = int(decim)
         if step < 1:
             raise ValueError(f"decim must be a positive integer or a slice; got {decim!r}")
-        # MNE's _csd_morlet: the window's bounds divided by decim
-        kept = slice(None if csd_tstart is None else csd_tstart // step,
-                     None if csd_tstop is None else csd_tstop // step)
+        # MNE's _csd_morlet: the window's bounds divided by decim, in decimated samples
+        kept: slice | np.ndarray = slice(csd_tstart // step, csd_tstop // step)
     elif isinstance(decim, slice):
-        if csd_tstart is not None or csd_tstop is not None:
-            raise ValueError("decim as a slice cannot be combined with tmin or tmax (MNE fails "
-                             "there too); pass an integer decim")
-        kept = slice(None)
+        # (MNE fails here: its window's bounds are divided by the slice) the decimated samples
+        # that fall in the window
+        idx = index[decim]
+        kept = np.flatnonzero((idx >= csd_tstart) & (idx < csd_tstop))
     else:
         raise ValueError(f"decim must be an integer or a slice; got {type(decim)}")
     if times.size == 0:
@@ -301,6 +300,8 @@ def csd_array_morlet(X: ArrayLike, sfreq: float, frequencies: ArrayLike, t0: flo
     # the lower triangle: conj of the upper (MNE stores the upper triangle only)
     il = np.tril_indices(n_chans, -1)
     total[:, il[0], il[1]] = np.conj(total[:, il[1], il[0]])
+    diag = np.arange(n_chans)
+    total[:, diag, diag] = total[:, diag, diag].real      # a power: real (its rounding is not)
     if not want_object:
         return total
     from mne.time_frequency import CrossSpectralDensity  # type: ignore[import-untyped]
