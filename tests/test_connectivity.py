@@ -353,3 +353,15 @@ def test_csd_slice_decim_keeps_the_window():
     np.testing.assert_allclose(sl, full, rtol=1e-12)
     assert math.isfinite(abs(csd_array_morlet(data, SFREQ, [10.0], decim=slice(1, None, 3),
                                               tmin=0.2, tmax=1.5, output="array")[0, 0, 1]))
+
+
+def test_any_data_scale_gives_the_same_scores():
+    data = _epochs(2, 3, 600)
+    kw = dict(sfreq=SFREQ, method=["coh", "plv", "wpli"], output="array")
+    base = spectral_connectivity_time(data, FREQS, **kw)
+    for scale in (2.0 ** 600, 2.0 ** -600):
+        for a, b in zip(base, spectral_connectivity_time(data * scale, FREQS, **kw)):
+            np.testing.assert_array_equal(a, b)
+    csd = csd_array_morlet(data, SFREQ, FREQS, output="array")
+    big = csd_array_morlet(data * 2.0 ** 500, SFREQ, FREQS, output="array")
+    np.testing.assert_array_equal(big, csd * 2.0 ** 1000)

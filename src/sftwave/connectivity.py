@@ -118,6 +118,19 @@ def _coefficient_blocks(data: np.ndarray, sfreq: float, freqs: np.ndarray, n_cyc
         yield e0, y
 
 
+def _unit_scale(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """``x`` times ``2**k`` (exact) with its largest finite magnitude near 1, and ``k``.
+
+    Cross spectra are products of two coefficients: at the data's own scale
+    they could overflow (beyond about 1e154) or underflow; at a power of two
+    from 1 they do not, and the measures' ratios are the same bits.
+    """
+    finite = np.abs(x[np.isfinite(x)]) if x.size else x
+    top = float(finite.max()) if finite.size else 0.0
+    k = -math.frexp(top)[1] if top > 0 else 0
+    return (np.ldexp(x, k) if k else x), k
+
+
 def _workers(n_jobs: Any) -> int | None:
     """MNE's ``n_jobs`` as sftwave's ``workers`` (None and -1: all threads)."""
     if n_jobs is None or n_jobs == -1:
@@ -287,6 +300,7 @@ def csd_array_morlet(X: ArrayLike, sfreq: float, frequencies: ArrayLike, t0: flo
     if times.size == 0:
         raise ValueError("no sample between tmin and tmax")
     rows = np.arange(n_chans)
+    X, k2 = _unit_scale(X)
     total = np.zeros((freqs.size, n_chans, n_chans), np.complex128)
     for _, y in _coefficient_blocks(X, sfreq, freqs, nc, decim, workers, tol):
         y = y[..., kept]
@@ -297,6 +311,8 @@ def csd_array_morlet(X: ArrayLike, sfreq: float, frequencies: ArrayLike, t0: flo
         for e in range(y.shape[0]):
             total += cross_sums(y[e], rows, rows, np.full(n_chans, n_chans), w)
     total /= n_epochs
+    if k2:
+        total = np.ldexp(total.real, -2 * k2) + 1j * np.ldexp(total.imag, -2 * k2)
     # the lower triangle: conj of the upper (MNE stores the upper triangle only)
     il = np.tril_indices(n_chans, -1)
     total[:, il[0], il[1]] = np.conj(total[:, il[1], il[0]])
@@ -642,21 +658,23 @@ def spectral_connectivity_time(data: ArrayLike, freqs: ArrayLike, method: str | 
     inv_norm = 1.0 / np.hanning(m_t).sum() if kind == ck.KIND_HANN else 1.0 / m_t
     scores = {m: np.zeros((n_epochs, n_cons, n_out), np.complex128 if m == "cohy" else np.float64)
               for m in methods}
-    for e0, y in _coefficient_blocks(data[:, used], sfreq, freqs, nc, decim, workers, tol):
+    split: tuple[np.ndarray, np.ndarray] | None = None       # reused by every epoch
+    scaled, _ = _unit_scale(data[:, used])     # (every measure is a ratio: the same bits)
+    for e0, y in _coefficient_blocks(scaled, sfreq, freqs, nc, decim, workers, tol):
         for k in range(y.shape[0]):
             ye = y[k, :, :, pad:n_dec - pad]
             res: dict[str, np.ndarray] = {}
             if linear:
                 g = ck.cross_sums(ye, seeds, col_lo, col_hi, w_t)        # (freqs, seeds, used)
                 sxy = _smooth_freqs(g[:, row_of[ux], uy].T, k_f)           # (cons, freqs)
+                pw = _smooth_freqs(ck.power_sums(ye, w_t), k_f)            # (used, freqs)
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    pw = np.einsum("cft,t->cf", ye.real ** 2 + ye.imag ** 2, w_t)
-                    pw = _smooth_freqs(pw, k_f)
                     den = np.sqrt(pw[ux] * pw[uy])
                     for m in linear:
                         res[m] = {"coh": np.abs(sxy), "cohy": sxy, "imcoh": sxy.imag}[m] / den
             if phase:
-                sums = ck.phase_sums(ye, ux, uy, kind, m_t, inv_norm)      # (cons, freqs, 5)
+                split = ck.split_layout(ye, split)
+                sums = ck.phase_sums(split, ux, uy, kind, m_t, inv_norm)   # (cons, freqs, 5)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     for m in phase:
                         if m == "plv":

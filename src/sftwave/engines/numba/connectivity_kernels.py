@@ -37,52 +37,115 @@ import math
 import numpy as np
 
 from ._jit import kernel
-from .pool import parallel_for
+from .pool import parallel_for, threads
 
-__all__ = ["cross_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR"]
+__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR"]
 
 #: The smoothing kinds of :func:`phase_sums`: none (M = 1), Hann, boxcar.
 KIND_NONE, KIND_HANN, KIND_BOXCAR = 0, 1, 2
 
 
-@kernel(nogil=True)
-def _cross_tasks(lo, hi, y, rows, col_lo, col_hi, w, out):
-    """Frequencies ``lo .. hi`` of :func:`cross_sums`."""
+#: Samples per time block (all channels' coefficients of a block stay in cache).
+_T_BLOCK = 32
+
+
+@kernel(nogil=True, error_model="numpy")
+def _split_tasks(lo, hi, y, yr, yi):
+    """Channels ``lo .. hi``: ``y[c, f, m]`` into ``yr[m, c, f]`` and ``yi[m, c, f]``."""
     nc, nf, nt = y.shape
-    nr = rows.size
-    yr = np.empty((nt, nc))
-    yi = np.empty((nt, nc))
-    acc_r = np.empty((nr, nc))
-    acc_i = np.empty((nr, nc))
-    for f in range(lo, hi):
+    for c in range(lo, hi):
+        for m0 in range(0, nt, _T_BLOCK):       # a block's lines stay in cache while written
+            for f in range(nf):
+                for m in range(m0, min(m0 + _T_BLOCK, nt)):
+                    v = y[c, f, m]
+                    yr[m, c, f] = v.real
+                    yi[m, c, f] = v.imag
+
+
+def split_layout(y: np.ndarray, out: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The real and imaginary parts of ``y`` (channels, freqs, times) as (times, channels, freqs).
+
+    The kernels' layout: the frequencies of one sample side by side, so that
+    the loops over them (independent sums and recursions) vectorise.  ``out``:
+    two float64 arrays of that shape to write into (no new pages per epoch).
+
+    Examples
+    --------
+    >>> y = np.arange(6.0).reshape(1, 2, 3) * (1 + 2j)
+    >>> yr, yi = split_layout(y)
+    >>> yr[:, 0].tolist(), bool(np.array_equal(yi, 2 * yr))
+    ([[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], True)
+    """
+    nc, nf, nt = y.shape
+    if out is not None and all(a.shape == (nt, nc, nf) and a.dtype == np.float64 for a in out):
+        yr, yi = out
+    else:
+        yr = np.empty((nt, nc, nf))
+        yi = np.empty((nt, nc, nf))
+    parallel_for(_split_tasks, nc, y, yr, yi, work=float(y.size))
+    return yr, yi
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _scaled(w, xr, xi, ar, ai):
+    """``ar, ai = w * (xr, xi)``."""
+    for k in range(ar.size):
+        ar[k] = w * xr[k]
+        ai[k] = w * xi[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _mac(ar, ai, zr, zi, sr, si):
+    """``(sr, si) += (ar + i ai) conj(zr + i zi)``, element by element."""
+    for k in range(ar.size):
+        br = zr[k]
+        bi = zi[k]
+        sr[k] += ar[k] * br + ai[k] * bi
+        si[k] += ai[k] * br - ar[k] * bi
+
+
+@kernel(nogil=True, error_model="numpy")
+def _cross_tasks(lo, hi, y, rows, col_lo, col_hi, w, out):
+    """Rows ``lo .. hi`` of :func:`cross_sums`: time blocks (copied into a (samples, channels,
+    freqs) buffer held in cache for all the rows), then rows, samples, columns and frequencies
+    (innermost: independent sums, each in time order, whichever rows a task holds)."""
+    nc, nf, nt = y.shape
+    nr = hi - lo
+    acc_r = np.zeros((nr, nc, nf))
+    acc_i = np.zeros((nr, nc, nf))
+    ar = np.zeros(nf)
+    ai = np.zeros(nf)
+    br = np.empty((_T_BLOCK, nc, nf))
+    bi = np.empty((_T_BLOCK, nc, nf))
+    for t0 in range(0, nt, _T_BLOCK):
+        t1 = min(t0 + _T_BLOCK, nt)
         for c in range(nc):
-            for m in range(nt):
-                v = y[c, f, m]
-                yr[m, c] = v.real
-                yi[m, c] = v.imag
-        acc_r[:] = 0.0
-        acc_i[:] = 0.0
-        for m in range(nt):
-            wm = w[m]
-            for r in range(nr):
-                i = rows[r]
-                ar = wm * yr[m, i]
-                ai = wm * yi[m, i]
-                for j in range(col_lo[r], col_hi[r]):
-                    acc_r[r, j] += ar * yr[m, j] + ai * yi[m, j]
-                    acc_i[r, j] += ai * yr[m, j] - ar * yi[m, j]
+            for f in range(nf):
+                for m in range(t0, t1):
+                    v = y[c, f, m]
+                    br[m - t0, c, f] = v.real
+                    bi[m - t0, c, f] = v.imag
         for r in range(nr):
-            for j in range(col_lo[r], col_hi[r]):
-                out[f, r, j] = complex(acc_r[r, j], acc_i[r, j])
+            i = rows[lo + r]
+            for m in range(t1 - t0):
+                _scaled(w[t0 + m], br[m, i], bi[m, i], ar, ai)
+                for j in range(col_lo[lo + r], col_hi[lo + r]):
+                    _mac(ar, ai, br[m, j], bi[m, j], acc_r[r, j], acc_i[r, j])
+    for r in range(nr):
+        for j in range(col_lo[lo + r], col_hi[lo + r]):
+            for k in range(nf):
+                out[k, lo + r, j] = complex(acc_r[r, j, k], acc_i[r, j, k])
 
 
 def cross_sums(y: np.ndarray, rows: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray,
                w: np.ndarray) -> np.ndarray:
     """``G[f, r, j] = sum_m w[m] y[rows[r], f, m] conj(y[j, f, m])`` for ``col_lo[r] <= j < col_hi[r]``.
 
-    ``y`` complex128 ``(channels, freqs, times)``; ``w`` float64 ``(times,)``.
-    Returns complex128 ``(freqs, len(rows), channels)``, zero outside the
-    columns asked for.
+    ``y`` complex128 ``(channels, freqs, times)`` (any strides); ``w`` float64
+    ``(times,)``.  Returns complex128 ``(freqs, len(rows), channels)``, zero
+    outside the columns asked for.  Each sum runs in time order (the same bits
+    on any machine and thread count).
 
     Examples
     --------
@@ -93,86 +156,154 @@ def cross_sums(y: np.ndarray, rows: np.ndarray, col_lo: np.ndarray, col_hi: np.n
     """
     nc, nf, nt = y.shape
     out = np.zeros((nf, rows.size, nc), np.complex128)
-    work = float(nt) * float(np.sum(col_hi - col_lo)) * 4.0
-    parallel_for(_cross_tasks, nf, y, rows.astype(np.int64), col_lo.astype(np.int64),
-                 col_hi.astype(np.int64), np.ascontiguousarray(w, np.float64), out,
-                 work=work * nf, chunks=nf)
+    work = float(nt) * float(np.sum(col_hi - col_lo)) * nf * 4.0
+    # few chunks: each reads the coefficients once (block by block, through the cache)
+    parallel_for(_cross_tasks, rows.size, y, rows.astype(np.int64), col_lo.astype(np.int64),
+                 col_hi.astype(np.int64), np.ascontiguousarray(w, np.float64), out, work=work,
+                 chunks=min(rows.size, 2 * threads()))
     return out
 
 
-@kernel(nogil=True)
-def _cross(y, a, b, f, m):
-    """``y[a, f, m] conj(y[b, f, m])``."""
-    u = y[a, f, m]
-    v = y[b, f, m]
-    return complex(u.real * v.real + u.imag * v.imag, u.imag * v.real - u.real * v.imag)
-
-
-@kernel(nogil=True)
-def _phase_tasks(lo, hi, y, px, py, kind, width, centre, inv_norm, rot_r, rot_i, out):
-    """Tasks ``lo .. hi`` (``f * pairs + p``) of :func:`phase_sums`."""
+@kernel(nogil=True, error_model="numpy")
+def _power_tasks(lo, hi, y, w, out):
+    """Channels ``lo .. hi`` of :func:`power_sums`."""
     nc, nf, nt = y.shape
-    npairs = px.size
-    for t in range(lo, hi):
-        f = t // npairs
-        p = t - f * npairs
+    for c in range(lo, hi):
+        for f in range(nf):
+            acc = 0.0
+            for m in range(nt):
+                v = y[c, f, m]
+                acc += w[m] * (v.real * v.real + v.imag * v.imag)
+            out[c, f] = acc
+
+
+def power_sums(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``P[c, f] = sum_m w[m] |y[c, f, m]|^2`` (in time order), float64 ``(channels, freqs)``.
+
+    Examples
+    --------
+    >>> y = np.full((1, 1, 4), 1 + 1j)
+    >>> power_sums(y, np.arange(4.0)).tolist()
+    [[12.0]]
+    """
+    nc, nf, nt = y.shape
+    out = np.empty((nc, nf))
+    parallel_for(_power_tasks, nc, y, np.ascontiguousarray(w, np.float64), out,
+                 work=3.0 * y.size)
+    return out
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _products(xr, xi, zr, zi, sr, si):
+    """``sr + i si = x conj(z)``, element by element."""
+    for k in range(sr.size):
+        sr[k] = xr[k] * zr[k] + xi[k] * zi[k]
+        si[k] = xi[k] * zr[k] - xr[k] * zi[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _boxcar(sr, si, orr, oi, bxr, bxi, inv_norm, cr, ci):
+    """The running boxcar: ``B += s - old``; ``c = B inv_norm``."""
+    for k in range(sr.size):
+        bxr[k] = bxr[k] + sr[k] - orr[k]
+        bxi[k] = bxi[k] + si[k] - oi[k]
+        cr[k] = bxr[k] * inv_norm
+        ci[k] = bxi[k] * inv_norm
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _hann(sr, si, orr, oi, bxr, bxi, epr, epi, emr, emi, rot_r, rot_i, inv_norm, cr, ci):
+    """The running Hann window: the boxcar and the two modulated boxcars ``E+-``."""
+    for k in range(sr.size):
+        bxr[k] = bxr[k] + sr[k] - orr[k]
+        bxi[k] = bxi[k] + si[k] - oi[k]
+        dr = epr[k] - orr[k]
+        di = epi[k] - oi[k]
+        epr[k] = sr[k] + (rot_r * dr - rot_i * di)
+        epi[k] = si[k] + (rot_r * di + rot_i * dr)
+        dr = emr[k] - orr[k]
+        di = emi[k] - oi[k]
+        emr[k] = sr[k] + (rot_r * dr + rot_i * di)
+        emi[k] = si[k] + (rot_r * di - rot_i * dr)
+        cr[k] = (0.5 * bxr[k] - 0.25 * (epr[k] + emr[k])) * inv_norm
+        ci[k] = (0.5 * bxi[k] - 0.25 * (epi[k] + emi[k])) * inv_norm
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _accumulate(cr, ci, a0, a1, a2, a3, a4):
+    """The sums of ``c / |c|`` (two parts), ``sign(Im c)``, ``|Im c|`` and ``Im c``."""
+    for k in range(cr.size):
+        mag = math.sqrt(cr[k] * cr[k] + ci[k] * ci[k])
+        a0[k] += cr[k] / mag
+        a1[k] += ci[k] / mag
+        c = ci[k]
+        a2[k] += 1.0 if c > 0.0 else (-1.0 if c < 0.0 else c * 0.0)
+        a3[k] += abs(c)
+        a4[k] += c
+
+
+@kernel(nogil=True, error_model="numpy")
+def _phase_tasks(lo, hi, yr, yi, px, py, kind, width, centre, inv_norm, rot_r, rot_i, out):
+    """Pairs ``lo .. hi`` of :func:`phase_sums`, all frequencies side by side (each step a
+    loop over them, which vectorises)."""
+    nt, nc, nf = yr.shape
+    st = np.zeros((6, nf))           # boxcar, E+ and E- (real, imaginary)
+    acc = np.zeros((5, nf))
+    sr = np.zeros(nf)
+    si = np.zeros(nf)
+    orr = np.zeros(nf)
+    oi = np.zeros(nf)
+    cr = np.zeros(nf)
+    ci = np.zeros(nf)
+    for p in range(lo, hi):
         a = px[p]
         b = py[p]
-        box = 0j
-        ep = 0j
-        em = 0j
-        rot_p = complex(rot_r, rot_i)
-        rot_m = complex(rot_r, -rot_i)
-        su_r = 0.0
-        su_i = 0.0
-        s_sign = 0.0
-        s_abs = 0.0
-        s_im = 0.0
+        st[:] = 0.0
+        acc[:] = 0.0
+        sr[:] = 0.0
+        si[:] = 0.0
         for m in range(nt + centre):
-            s = _cross(y, a, b, f, m) if m < nt else 0j
+            if m < nt:
+                _products(yr[m, a], yi[m, a], yr[m, b], yi[m, b], sr, si)
+            elif m == nt:
+                sr[:] = 0.0
+                si[:] = 0.0
             if kind == 0:
-                c = s
+                cr[:] = sr
+                ci[:] = si
             else:
-                old = _cross(y, a, b, f, m - width) if 0 <= m - width < nt else 0j
-                box = box + s - old
-                if kind == 1:
-                    ep = s + rot_p * (ep - old)
-                    em = s + rot_m * (em - old)
-                    c = (0.5 * box - 0.25 * (ep + em)) * inv_norm
+                old = m - width
+                if 0 <= old < nt:
+                    _products(yr[old, a], yi[old, a], yr[old, b], yi[old, b], orr, oi)
                 else:
-                    c = box * inv_norm
-            if m < centre:
-                continue
-            mag = math.hypot(c.real, c.imag)
-            su_r += c.real / mag
-            su_i += c.imag / mag
-            im = c.imag
-            if im > 0.0:
-                s_sign += 1.0
-            elif im < 0.0:
-                s_sign -= 1.0
-            elif im != im:
-                s_sign += im
-            s_abs += abs(im)
-            s_im += im
-        out[p, f, 0] = su_r
-        out[p, f, 1] = su_i
-        out[p, f, 2] = s_sign
-        out[p, f, 3] = s_abs
-        out[p, f, 4] = s_im
+                    orr[:] = 0.0
+                    oi[:] = 0.0
+                if kind == 1:
+                    _hann(sr, si, orr, oi, st[0], st[1], st[2], st[3], st[4], st[5], rot_r, rot_i,
+                          inv_norm, cr, ci)
+                else:
+                    _boxcar(sr, si, orr, oi, st[0], st[1], inv_norm, cr, ci)
+            if m >= centre:
+                _accumulate(cr, ci, acc[0], acc[1], acc[2], acc[3], acc[4])
+        for k in range(nf):
+            for q in range(5):
+                out[p, k, q] = acc[q, k]
 
 
-def phase_sums(y: np.ndarray, px: np.ndarray, py: np.ndarray, kind: int, width: int,
-               inv_norm: float) -> np.ndarray:
+def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py: np.ndarray,
+               kind: int, width: int, inv_norm: float) -> np.ndarray:
     """Sums over time of the smoothed cross spectrum's unit phasor, sign, ``|Im|`` and ``Im``.
 
     For each pair ``(px[p], py[p])`` and frequency: ``c[n]`` is
     ``s = y[px] conj(y[py])`` smoothed by the kernel of ``width`` samples
     (``kind``: :data:`KIND_NONE`, :data:`KIND_HANN` (numpy's ``hanning(width)``
     times ``inv_norm``) or :data:`KIND_BOXCAR` (``inv_norm`` each)), centred
-    as scipy's ``mode='same'`` and zero outside the record.  Returns float64
+    as scipy's ``mode='same'`` and zero outside the record.  ``y`` complex128
+    ``(channels, freqs, times)`` or its :func:`split_layout`.  Returns float64
     ``(pairs, freqs, 5)``: ``sum Re(c/|c|)``, ``sum Im(c/|c|)``,
-    ``sum sign(Im c)``, ``sum |Im c|``, ``sum Im c`` over the record.
+    ``sum sign(Im c)``, ``sum |Im c|``, ``sum Im c`` over the record.  ``|c|``
+    is ``sqrt(re^2 + im^2)``: cross spectra beyond about 1e150 overflow (the
+    callers scale the data first).
 
     Examples
     --------
@@ -181,11 +312,12 @@ def phase_sums(y: np.ndarray, px: np.ndarray, py: np.ndarray, kind: int, width: 
     >>> s[0, 0, :3].tolist()                 # y1 conj(y0) = i at every sample
     [0.0, 40.0, 40.0]
     """
-    nc, nf, nt = y.shape
+    yr, yi = split_layout(y) if isinstance(y, np.ndarray) else y
+    nt, nc, nf = yr.shape
     out = np.empty((px.size, nf, 5))
     theta = 2.0 * math.pi / (width - 1) if kind == KIND_HANN else 0.0
     centre = (width - 1) // 2 if kind != KIND_NONE else 0
-    parallel_for(_phase_tasks, nf * px.size, y, px.astype(np.int64), py.astype(np.int64),
+    parallel_for(_phase_tasks, px.size, yr, yi, px.astype(np.int64), py.astype(np.int64),
                  int(kind), int(width), int(centre), float(inv_norm), math.cos(theta),
                  math.sin(theta), out, work=30.0 * nf * px.size * (nt + centre))
     return out
