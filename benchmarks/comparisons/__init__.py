@@ -13,6 +13,8 @@
 * :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
+* :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and MNE's
+  ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -21,7 +23,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, features, gaussian, integrations
+from . import connectivity, cwt, features, gaussian, integrations
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -59,6 +61,9 @@ SECTIONS = {
     "features": (features.features,
                  "scale-space image features (Hessian, structure tensor, DoG, Frangi) against "
                  "scikit-image"),
+    "connectivity": (connectivity.connectivity,
+                     "spectral_connectivity_time and csd_array_morlet against MNE-Connectivity "
+                     "and MNE"),
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),
