@@ -46,6 +46,7 @@ per frequency.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .mne import tfr_array_morlet
+from .workers import set_workers
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -129,6 +131,11 @@ def _unit_scale(x: np.ndarray) -> tuple[np.ndarray, int]:
     top = float(finite.max()) if finite.size else 0.0
     k = -math.frexp(top)[1] if top > 0 else 0
     return (np.ldexp(x, k) if k else x), k
+
+
+def _threads(workers: int | None) -> Any:
+    """A context in which the pair kernels run on ``workers`` threads (None: the default)."""
+    return contextlib.nullcontext() if workers is None else set_workers(workers)
 
 
 def _workers(n_jobs: Any) -> int | None:
@@ -308,8 +315,9 @@ def csd_array_morlet(X: ArrayLike, sfreq: float, frequencies: ArrayLike, t0: flo
         if n_kept == 0:
             raise ValueError("no sample kept between tmin and tmax after decim")
         w = np.full(n_kept, 1.0 / (n_kept * sfreq))
-        for e in range(y.shape[0]):
-            total += cross_sums(y[e], rows, rows, np.full(n_chans, n_chans), w)
+        with _threads(workers):
+            for e in range(y.shape[0]):
+                total += cross_sums(y[e], rows, rows, np.full(n_chans, n_chans), w)
     total /= n_epochs
     if k2:
         total = np.ldexp(total.real, -2 * k2) + 1j * np.ldexp(total.imag, -2 * k2)
@@ -660,34 +668,35 @@ def spectral_connectivity_time(data: ArrayLike, freqs: ArrayLike, method: str | 
               for m in methods}
     split: tuple[np.ndarray, np.ndarray] | None = None       # reused by every epoch
     scaled, _ = _unit_scale(data[:, used])     # (every measure is a ratio: the same bits)
-    for e0, y in _coefficient_blocks(scaled, sfreq, freqs, nc, decim, workers, tol):
-        for k in range(y.shape[0]):
-            ye = y[k, :, :, pad:n_dec - pad]
-            res: dict[str, np.ndarray] = {}
-            if linear:
-                g = ck.cross_sums(ye, seeds, col_lo, col_hi, w_t)        # (freqs, seeds, used)
-                sxy = _smooth_freqs(g[:, row_of[ux], uy].T, k_f)           # (cons, freqs)
-                pw = _smooth_freqs(ck.power_sums(ye, w_t), k_f)            # (used, freqs)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    den = np.sqrt(pw[ux] * pw[uy])
-                    for m in linear:
-                        res[m] = {"coh": np.abs(sxy), "cohy": sxy, "imcoh": sxy.imag}[m] / den
-            if phase:
-                split = ck.split_layout(ye, split)
-                sums = ck.phase_sums(split, ux, uy, kind, m_t, inv_norm)   # (cons, freqs, 5)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    for m in phase:
-                        if m == "plv":
-                            res[m] = np.hypot(sums[..., 0], sums[..., 1]) / n_kept
-                        elif m == "ciplv":
-                            rplv = np.abs(sums[..., 0]) / n_kept
-                            res[m] = (np.abs(sums[..., 1]) / n_kept) / np.sqrt(1 - rplv ** 2)
-                        elif m == "pli":
-                            res[m] = np.abs(sums[..., 2]) / n_kept
-                        else:
-                            res[m] = np.abs(sums[..., 4]) / sums[..., 3]
-            for m in methods:
-                scores[m][e0 + k] = _band_means(res[m], foi_idx) if faverage else res[m]
+    with _threads(workers):         # the pair kernels' threads (the transform's: its n_jobs)
+        for e0, y in _coefficient_blocks(scaled, sfreq, freqs, nc, decim, workers, tol):
+            for k in range(y.shape[0]):
+                ye = y[k, :, :, pad:n_dec - pad]
+                res: dict[str, np.ndarray] = {}
+                if linear:
+                    g = ck.cross_sums(ye, seeds, col_lo, col_hi, w_t)        # (freqs, seeds, used)
+                    sxy = _smooth_freqs(g[:, row_of[ux], uy].T, k_f)           # (cons, freqs)
+                    pw = _smooth_freqs(ck.power_sums(ye, w_t), k_f)            # (used, freqs)
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        den = np.sqrt(pw[ux] * pw[uy])
+                        for m in linear:
+                            res[m] = {"coh": np.abs(sxy), "cohy": sxy, "imcoh": sxy.imag}[m] / den
+                if phase:
+                    split = ck.split_layout(ye, split)
+                    sums = ck.phase_sums(split, ux, uy, kind, m_t, inv_norm)   # (cons, freqs, 5)
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        for m in phase:
+                            if m == "plv":
+                                res[m] = np.hypot(sums[..., 0], sums[..., 1]) / n_kept
+                            elif m == "ciplv":
+                                rplv = np.abs(sums[..., 0]) / n_kept
+                                res[m] = (np.abs(sums[..., 1]) / n_kept) / np.sqrt(1 - rplv ** 2)
+                            elif m == "pli":
+                                res[m] = np.abs(sums[..., 2]) / n_kept
+                            else:
+                                res[m] = np.abs(sums[..., 4]) / sums[..., 3]
+                for m in methods:
+                    scores[m][e0 + k] = _band_means(res[m], foi_idx) if faverage else res[m]
     results = []
     for m in methods:
         con = scores[m]
