@@ -50,16 +50,15 @@ _T_BLOCK = 32
 
 
 @kernel(nogil=True, error_model="numpy")
-def _split_tasks(lo, hi, y, yr, yi):
-    """Channels ``lo .. hi``: ``y[c, f, m]`` into ``yr[m, c, f]`` and ``yi[m, c, f]``."""
-    nc, nf, nt = y.shape
-    for c in range(lo, hi):
-        for m0 in range(0, nt, _T_BLOCK):       # a block's lines stay in cache while written
+def _split_tasks(lo, hi, yf, yr, yi):
+    """Samples ``lo .. hi``: ``yf[c, f, 2m]`` and ``yf[c, f, 2m + 1]`` into ``yr[m, c, f]`` and
+    ``yi[m, c, f]`` (sample by sample: the writes run in order)."""
+    nc, nf, nt2 = yf.shape
+    for m in range(lo, hi):
+        for c in range(nc):
             for f in range(nf):
-                for m in range(m0, min(m0 + _T_BLOCK, nt)):
-                    v = y[c, f, m]
-                    yr[m, c, f] = v.real
-                    yi[m, c, f] = v.imag
+                yr[m, c, f] = yf[c, f, 2 * m]
+                yi[m, c, f] = yf[c, f, 2 * m + 1]
 
 
 def split_layout(y: np.ndarray, out: tuple[np.ndarray, np.ndarray] | None = None
@@ -83,7 +82,9 @@ def split_layout(y: np.ndarray, out: tuple[np.ndarray, np.ndarray] | None = None
     else:
         yr = np.empty((nt, nc, nf))
         yi = np.empty((nt, nc, nf))
-    parallel_for(_split_tasks, nc, y, yr, yi, work=float(y.size))
+    if y.dtype != np.complex128 or y.strides[-1] != 16:
+        y = np.ascontiguousarray(y, np.complex128)
+    parallel_for(_split_tasks, nt, y.view(np.float64), yr, yi, work=float(y.size))
     return yr, yi
 
 
@@ -106,11 +107,12 @@ def _mac(ar, ai, zr, zi, sr, si):
 
 
 @kernel(nogil=True, error_model="numpy")
-def _cross_tasks(lo, hi, y, rows, col_lo, col_hi, w, out):
+def _cross_tasks(lo, hi, yf, rows, col_lo, col_hi, w, out):
     """Rows ``lo .. hi`` of :func:`cross_sums`: time blocks (copied into a (samples, channels,
     freqs) buffer held in cache for all the rows), then rows, samples, columns and frequencies
     (innermost: independent sums, each in time order, whichever rows a task holds)."""
-    nc, nf, nt = y.shape
+    nc, nf, nt2 = yf.shape
+    nt = nt2 // 2
     nr = hi - lo
     acc_r = np.zeros((nr, nc, nf))
     acc_i = np.zeros((nr, nc, nf))
@@ -120,12 +122,11 @@ def _cross_tasks(lo, hi, y, rows, col_lo, col_hi, w, out):
     bi = np.empty((_T_BLOCK, nc, nf))
     for t0 in range(0, nt, _T_BLOCK):
         t1 = min(t0 + _T_BLOCK, nt)
-        for c in range(nc):
-            for f in range(nf):
-                for m in range(t0, t1):
-                    v = y[c, f, m]
-                    br[m - t0, c, f] = v.real
-                    bi[m - t0, c, f] = v.imag
+        for m in range(t0, t1):
+            for c in range(nc):
+                for f in range(nf):
+                    br[m - t0, c, f] = yf[c, f, 2 * m]
+                    bi[m - t0, c, f] = yf[c, f, 2 * m + 1]
         for r in range(nr):
             i = rows[lo + r]
             for m in range(t1 - t0):
@@ -157,8 +158,11 @@ def cross_sums(y: np.ndarray, rows: np.ndarray, col_lo: np.ndarray, col_hi: np.n
     nc, nf, nt = y.shape
     out = np.zeros((nf, rows.size, nc), np.complex128)
     work = float(nt) * float(np.sum(col_hi - col_lo)) * nf * 4.0
+    if y.dtype != np.complex128 or y.strides[-1] != 16:
+        y = np.ascontiguousarray(y, np.complex128)
+    yf = y.view(np.float64)         # (channels, freqs, 2 times): real and imaginary parts
     # few chunks: each reads the coefficients once (block by block, through the cache)
-    parallel_for(_cross_tasks, rows.size, y, rows.astype(np.int64), col_lo.astype(np.int64),
+    parallel_for(_cross_tasks, rows.size, yf, rows.astype(np.int64), col_lo.astype(np.int64),
                  col_hi.astype(np.int64), np.ascontiguousarray(w, np.float64), out, work=work,
                  chunks=min(rows.size, 2 * threads()))
     return out
