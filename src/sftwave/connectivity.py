@@ -683,7 +683,9 @@ def spectral_connectivity_time(data: ArrayLike, freqs: ArrayLike, method: str | 
                             res[m] = {"coh": np.abs(sxy), "cohy": sxy, "imcoh": sxy.imag}[m] / den
                 if phase:
                     split = ck.split_layout(ye, split)
-                    sums = ck.phase_sums(split, ux, uy, kind, m_t, inv_norm)   # (cons, freqs, 5)
+                    sums = ck.phase_sums(split, ux, uy, kind, m_t, inv_norm,   # (cons, freqs, 5)
+                                         unit=bool({"plv", "ciplv"} & set(phase)),
+                                         imag=bool({"pli", "wpli"} & set(phase)))
                     with np.errstate(invalid="ignore", divide="ignore"):
                         for m in phase:
                             if m == "plv":

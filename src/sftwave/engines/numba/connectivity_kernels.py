@@ -234,12 +234,18 @@ def _hann(sr, si, orr, oi, bxr, bxi, epr, epi, emr, emi, rot_r, rot_i, inv_norm,
 
 
 @kernel(nogil=True, noalias=True, error_model="numpy")
-def _accumulate(cr, ci, a0, a1, a2, a3, a4):
-    """The sums of ``c / |c|`` (two parts), ``sign(Im c)``, ``|Im c|`` and ``Im c``."""
+def _accumulate_unit(cr, ci, a0, a1):
+    """The sums of ``c / |c|`` (real and imaginary parts)."""
     for k in range(cr.size):
-        mag = math.sqrt(cr[k] * cr[k] + ci[k] * ci[k])
-        a0[k] += cr[k] / mag
-        a1[k] += ci[k] / mag
+        inv = 1.0 / math.sqrt(cr[k] * cr[k] + ci[k] * ci[k])
+        a0[k] += cr[k] * inv
+        a1[k] += ci[k] * inv
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _accumulate_imag(ci, a2, a3, a4):
+    """The sums of ``sign(Im c)``, ``|Im c|`` and ``Im c``."""
+    for k in range(ci.size):
         c = ci[k]
         a2[k] += 1.0 if c > 0.0 else (-1.0 if c < 0.0 else c * 0.0)
         a3[k] += abs(c)
@@ -247,7 +253,8 @@ def _accumulate(cr, ci, a0, a1, a2, a3, a4):
 
 
 @kernel(nogil=True, error_model="numpy")
-def _phase_tasks(lo, hi, yr, yi, px, py, kind, width, centre, inv_norm, rot_r, rot_i, out):
+def _phase_tasks(lo, hi, yr, yi, px, py, kind, width, centre, inv_norm, rot_r, rot_i, unit,
+                 imag, out):
     """Pairs ``lo .. hi`` of :func:`phase_sums`, all frequencies side by side (each step a
     loop over them, which vectorises)."""
     nt, nc, nf = yr.shape
@@ -288,14 +295,18 @@ def _phase_tasks(lo, hi, yr, yi, px, py, kind, width, centre, inv_norm, rot_r, r
                 else:
                     _boxcar(sr, si, orr, oi, st[0], st[1], inv_norm, cr, ci)
             if m >= centre:
-                _accumulate(cr, ci, acc[0], acc[1], acc[2], acc[3], acc[4])
+                if unit:
+                    _accumulate_unit(cr, ci, acc[0], acc[1])
+                if imag:
+                    _accumulate_imag(ci, acc[2], acc[3], acc[4])
         for k in range(nf):
             for q in range(5):
                 out[p, k, q] = acc[q, k]
 
 
 def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py: np.ndarray,
-               kind: int, width: int, inv_norm: float) -> np.ndarray:
+               kind: int, width: int, inv_norm: float, *, unit: bool = True,
+               imag: bool = True) -> np.ndarray:
     """Sums over time of the smoothed cross spectrum's unit phasor, sign, ``|Im|`` and ``Im``.
 
     For each pair ``(px[p], py[p])`` and frequency: ``c[n]`` is
@@ -305,7 +316,8 @@ def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py
     as scipy's ``mode='same'`` and zero outside the record.  ``y`` complex128
     ``(channels, freqs, times)`` or its :func:`split_layout`.  Returns float64
     ``(pairs, freqs, 5)``: ``sum Re(c/|c|)``, ``sum Im(c/|c|)``,
-    ``sum sign(Im c)``, ``sum |Im c|``, ``sum Im c`` over the record.  ``|c|``
+    ``sum sign(Im c)``, ``sum |Im c|``, ``sum Im c`` over the record (the first
+    two zero unless ``unit``, the other three zero unless ``imag``).  ``|c|``
     is ``sqrt(re^2 + im^2)``: cross spectra beyond about 1e150 overflow (the
     callers scale the data first).
 
@@ -323,5 +335,6 @@ def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py
     centre = (width - 1) // 2 if kind != KIND_NONE else 0
     parallel_for(_phase_tasks, px.size, yr, yi, px.astype(np.int64), py.astype(np.int64),
                  int(kind), int(width), int(centre), float(inv_norm), math.cos(theta),
-                 math.sin(theta), out, work=30.0 * nf * px.size * (nt + centre))
+                 math.sin(theta), bool(unit), bool(imag), out,
+                 work=30.0 * nf * px.size * (nt + centre))
     return out
