@@ -275,9 +275,9 @@ def test_same_bits_on_any_number_of_threads():
     kw = dict(sfreq=SFREQ, method=["coh", "cohy", "plv", "pli", "wpli"], sm_times=0.3,
               output="array")
     one = spectral_connectivity_time(data, FREQS, n_jobs=1, **kw)
-    two = spectral_connectivity_time(data, FREQS, n_jobs=2, **kw)
-    for a, b in zip(one, two):
-        np.testing.assert_array_equal(a, b)
+    for n_jobs in (2, 8):
+        for a, b in zip(one, spectral_connectivity_time(data, FREQS, n_jobs=n_jobs, **kw)):
+            np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(csd_array_morlet(data, SFREQ, FREQS, n_jobs=1, output="array"),
                                   csd_array_morlet(data, SFREQ, FREQS, n_jobs=2, output="array"))
 
