@@ -15,6 +15,8 @@
 * :mod:`.synchrosqueeze`: the synchrosqueezed transform against ssqueezepy;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
+* :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and MNE's
+  ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -23,7 +25,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, dog, features, gaussian, integrations, synchrosqueeze
+from . import connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -63,6 +65,9 @@ SECTIONS = {
                  "scikit-image"),
     "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
                        "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
+    "connectivity": (connectivity.connectivity,
+                     "spectral_connectivity_time and csd_array_morlet against MNE-Connectivity "
+                     "and MNE"),
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),

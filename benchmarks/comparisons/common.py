@@ -41,6 +41,7 @@ ANCHORS = {
     "pycwt": ("pycwt", ("pycwt",)),
     "dask.distributed": ("distributed", ("distributed",)),
     "scikit-image": ("skimage", ("scikit-image",)),
+    "MNE-Connectivity": ("mne_connectivity", ("mne-connectivity",)),
 }
 
 #: anchors found missing in the current section: display name -> reason (compare.py resets it)

@@ -897,6 +897,37 @@ def section_mne_dropin(d: dict) -> str:
     ])
 
 
+def section_connectivity(d: dict) -> str:
+    target = d.get("target", 5.0)
+    rows = [[f"`{c['method']}`", f"{c['sm_times']:g}", sec(c["sftwave_s"]), sec(c["sftwave_all_s"]),
+             sec(c["peer_s"]), ratio(c["peer_over_sftwave"]), ratio(c["peer_over_sftwave_all"]),
+             err(c["max_difference"]), "yes" if c["peer_over_sftwave"] >= target else "**no**"]
+            for c in d.get("cases", [])]
+    shape = " x ".join(map(str, d.get("shape", (30, 16, 2000))))
+    out = [
+        "## Connectivity from epochs: MNE-Connectivity and MNE",
+        "",
+        f"Epochs {shape} float64 at 250 Hz (`sftwave.datasets.eeg_epochs`), {d.get('n_freqs', 30)} "
+        "frequencies 4-40 Hz, `n_cycles=7`, every pair of the lower triangle; "
+        "`sftwave.connectivity.spectral_connectivity_time` against MNE-Connectivity's "
+        "(`mode='cwt_morlet'`, `n_jobs=1`), sftwave on one thread and on all, alternating over "
+        f"{d.get('rounds', 3)} rounds, medians after one untimed call. Target: at least "
+        f"{target:g}x MNE-Connectivity on one thread. Difference: the largest absolute "
+        "difference of the scores.",
+        "",
+        table(["method", "sm_times", "sftwave s", "sftwave s (all threads)", "MNE-Connectivity s",
+               "ratio", "ratio (all threads)", "difference", f">= {target:g}x"], rows),
+    ]
+    c = d.get("csd")
+    if c:
+        out += ["", "`csd_array_morlet` on the same epochs and frequencies against MNE's "
+                "(`n_jobs=1`); difference relative to `sqrt(C_ii C_jj)`.", "",
+                table(["sftwave s", "MNE s", "MNE / sftwave", "difference"],
+                      [[sec(c["sftwave_s"]), sec(c["peer_s"]), ratio(c["peer_over_sftwave"]),
+                        err(c["max_difference"])]])]
+    return "\n".join(out)
+
+
 def section_first_tfr(d: dict) -> str:
     rows, design, targets = [], [], []
     for c in d["cases"]:
@@ -1182,6 +1213,7 @@ ORDER = [
     ("nonfinite", section_nonfinite),
     ("mne_dropin", section_mne_dropin),
     ("first_tfr", section_first_tfr),
+    ("connectivity", section_connectivity),
     ("stream", section_stream),
     ("dask", section_dask),
     ("gaussian_first_call", section_gaussian_first_call),

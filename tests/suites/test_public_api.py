@@ -58,6 +58,7 @@ PUBLIC = {
     "sftwave.dask": "dask",
     "sftwave.xarray": "xarray",
     "sftwave.mne": "mne",
+    "sftwave.connectivity": None,
     "sftwave.plot": "matplotlib",
 }
 

@@ -1,0 +1,340 @@
+"""Pair sums of complex wavelet coefficients for :mod:`sftwave.connectivity`, without pair arrays.
+
+The coefficients of one epoch are ``y`` of shape ``(channels, freqs, times)``
+(complex128).  Two kernels, each over tasks run on sftwave's pool
+(:func:`.pool.parallel_for`), each task writing only its own outputs, so the
+result is the same bits on any number of threads:
+
+* :func:`cross_sums`: for each frequency (a task), the weighted sums
+  ``G[f, r, j] = sum_m w[m] y[rows[r], f, m] conj(y[j, f, m])`` for the
+  columns ``j`` in ``[col_lo[r], col_hi[r])``: the time average of the cross
+  spectrum (coherence, CSD) of every wanted pair, the loop over ``j``
+  innermost over a (times, channels) copy of the frequency's coefficients, so
+  that it vectorises across channels; each sum runs in time order, as a
+  scalar loop would (no reordering: the same bits on any machine).
+* :func:`phase_sums`: for each (frequency, pair) task, the cross spectrum
+  ``s[m] = y[x, f, m] conj(y[y, f, m])`` is made one sample at a time,
+  smoothed in time by MNE-Connectivity's Hann or boxcar kernel (zero outside
+  the record, ``mode='same'`` centring) by running sums whose cost does not
+  depend on the kernel's length, and reduced at once to the sums that the
+  non-linear measures need (the unit phasor ``c / |c|``, ``sign(Im c)``,
+  ``|Im c|`` and ``Im c`` of the smoothed ``c``).  No ``(pairs, freqs, times)``
+  array is ever stored.
+
+The Hann window ``h[b] = 0.5 - 0.5 cos(theta b)`` (``theta = 2 pi / (M - 1)``,
+numpy's ``hanning(M)``) is a boxcar plus two complex exponentials under a
+boxcar, so ``sum_b h[b] s[m - b]`` is ``0.5 B - 0.25 (E+ + E-)`` with the
+running sums ``B[m] = B[m-1] + s[m] - s[m-M]`` and
+``E+-[m] = s[m] + exp(+-i theta) (E+-[m-1] - s[m-M])`` (``exp(i theta (M-1)) = 1``).
+Their rounding grows like the square root of the record's length (about
+1e-13 of the largest cross spectrum for 1e5 samples and M = 1e3).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import kernel
+from .pool import parallel_for, threads
+
+__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR"]
+
+#: The smoothing kinds of :func:`phase_sums`: none (M = 1), Hann, boxcar.
+KIND_NONE, KIND_HANN, KIND_BOXCAR = 0, 1, 2
+
+
+#: Samples per time block (all channels' coefficients of a block stay in cache).
+_T_BLOCK = 32
+
+
+@kernel(nogil=True, error_model="numpy")
+def _split_tasks(lo, hi, yf, yr, yi):
+    """Samples ``lo .. hi``: ``yf[c, f, 2m]`` and ``yf[c, f, 2m + 1]`` into ``yr[m, c, f]`` and
+    ``yi[m, c, f]`` (sample by sample: the writes run in order)."""
+    nc, nf, nt2 = yf.shape
+    for m in range(lo, hi):
+        for c in range(nc):
+            for f in range(nf):
+                yr[m, c, f] = yf[c, f, 2 * m]
+                yi[m, c, f] = yf[c, f, 2 * m + 1]
+
+
+def split_layout(y: np.ndarray, out: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The real and imaginary parts of ``y`` (channels, freqs, times) as (times, channels, freqs).
+
+    The kernels' layout: the frequencies of one sample side by side, so that
+    the loops over them (independent sums and recursions) vectorise.  ``out``:
+    two float64 arrays of that shape to write into (no new pages per epoch).
+
+    Examples
+    --------
+    >>> y = np.arange(6.0).reshape(1, 2, 3) * (1 + 2j)
+    >>> yr, yi = split_layout(y)
+    >>> yr[:, 0].tolist(), bool(np.array_equal(yi, 2 * yr))
+    ([[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], True)
+    """
+    nc, nf, nt = y.shape
+    if out is not None and all(a.shape == (nt, nc, nf) and a.dtype == np.float64 for a in out):
+        yr, yi = out
+    else:
+        yr = np.empty((nt, nc, nf))
+        yi = np.empty((nt, nc, nf))
+    if y.dtype != np.complex128 or y.strides[-1] != 16:
+        y = np.ascontiguousarray(y, np.complex128)
+    parallel_for(_split_tasks, nt, y.view(np.float64), yr, yi, work=float(y.size))
+    return yr, yi
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _scaled(w, xr, xi, ar, ai):
+    """``ar, ai = w * (xr, xi)``."""
+    for k in range(ar.size):
+        ar[k] = w * xr[k]
+        ai[k] = w * xi[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _mac(ar, ai, zr, zi, sr, si):
+    """``(sr, si) += (ar + i ai) conj(zr + i zi)``, element by element."""
+    for k in range(ar.size):
+        br = zr[k]
+        bi = zi[k]
+        sr[k] += ar[k] * br + ai[k] * bi
+        si[k] += ai[k] * br - ar[k] * bi
+
+
+@kernel(nogil=True, error_model="numpy")
+def _cross_tasks(lo, hi, yf, rows, col_lo, col_hi, w, out):
+    """Rows ``lo .. hi`` of :func:`cross_sums`: time blocks (copied into a (samples, channels,
+    freqs) buffer held in cache for all the rows), then rows, samples, columns and frequencies
+    (innermost: independent sums, each in time order, whichever rows a task holds)."""
+    nc, nf, nt2 = yf.shape
+    nt = nt2 // 2
+    nr = hi - lo
+    acc_r = np.zeros((nr, nc, nf))
+    acc_i = np.zeros((nr, nc, nf))
+    ar = np.zeros(nf)
+    ai = np.zeros(nf)
+    br = np.empty((_T_BLOCK, nc, nf))
+    bi = np.empty((_T_BLOCK, nc, nf))
+    for t0 in range(0, nt, _T_BLOCK):
+        t1 = min(t0 + _T_BLOCK, nt)
+        for m in range(t0, t1):
+            for c in range(nc):
+                for f in range(nf):
+                    br[m - t0, c, f] = yf[c, f, 2 * m]
+                    bi[m - t0, c, f] = yf[c, f, 2 * m + 1]
+        for r in range(nr):
+            i = rows[lo + r]
+            for m in range(t1 - t0):
+                _scaled(w[t0 + m], br[m, i], bi[m, i], ar, ai)
+                for j in range(col_lo[lo + r], col_hi[lo + r]):
+                    _mac(ar, ai, br[m, j], bi[m, j], acc_r[r, j], acc_i[r, j])
+    for r in range(nr):
+        for j in range(col_lo[lo + r], col_hi[lo + r]):
+            for k in range(nf):
+                out[k, lo + r, j] = complex(acc_r[r, j, k], acc_i[r, j, k])
+
+
+def cross_sums(y: np.ndarray, rows: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray,
+               w: np.ndarray) -> np.ndarray:
+    """``G[f, r, j] = sum_m w[m] y[rows[r], f, m] conj(y[j, f, m])`` for ``col_lo[r] <= j < col_hi[r]``.
+
+    ``y`` complex128 ``(channels, freqs, times)`` (any strides); ``w`` float64
+    ``(times,)``.  Returns complex128 ``(freqs, len(rows), channels)``, zero
+    outside the columns asked for.  Each sum runs in time order (the same bits
+    on any machine and thread count).
+
+    Examples
+    --------
+    >>> y = np.random.default_rng(0).standard_normal((3, 2, 50)) * (1 + 1j)
+    >>> g = cross_sums(y, np.array([2]), np.array([0]), np.array([3]), np.ones(50))
+    >>> bool(np.allclose(g[1, 0, 1], np.sum(y[2, 1] * np.conj(y[1, 1]))))
+    True
+    """
+    nc, nf, nt = y.shape
+    out = np.zeros((nf, rows.size, nc), np.complex128)
+    work = float(nt) * float(np.sum(col_hi - col_lo)) * nf * 4.0
+    if y.dtype != np.complex128 or y.strides[-1] != 16:
+        y = np.ascontiguousarray(y, np.complex128)
+    yf = y.view(np.float64)         # (channels, freqs, 2 times): real and imaginary parts
+    # few chunks: each reads the coefficients once (block by block, through the cache)
+    parallel_for(_cross_tasks, rows.size, yf, rows.astype(np.int64), col_lo.astype(np.int64),
+                 col_hi.astype(np.int64), np.ascontiguousarray(w, np.float64), out, work=work,
+                 chunks=min(rows.size, 2 * threads()))
+    return out
+
+
+@kernel(nogil=True, error_model="numpy")
+def _power_tasks(lo, hi, y, w, out):
+    """Channels ``lo .. hi`` of :func:`power_sums`."""
+    nc, nf, nt = y.shape
+    for c in range(lo, hi):
+        for f in range(nf):
+            acc = 0.0
+            for m in range(nt):
+                v = y[c, f, m]
+                acc += w[m] * (v.real * v.real + v.imag * v.imag)
+            out[c, f] = acc
+
+
+def power_sums(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``P[c, f] = sum_m w[m] |y[c, f, m]|^2`` (in time order), float64 ``(channels, freqs)``.
+
+    Examples
+    --------
+    >>> y = np.full((1, 1, 4), 1 + 1j)
+    >>> power_sums(y, np.arange(4.0)).tolist()
+    [[12.0]]
+    """
+    nc, nf, nt = y.shape
+    out = np.empty((nc, nf))
+    parallel_for(_power_tasks, nc, y, np.ascontiguousarray(w, np.float64), out,
+                 work=3.0 * y.size)
+    return out
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _products(xr, xi, zr, zi, sr, si):
+    """``sr + i si = x conj(z)``, element by element."""
+    for k in range(sr.size):
+        sr[k] = xr[k] * zr[k] + xi[k] * zi[k]
+        si[k] = xi[k] * zr[k] - xr[k] * zi[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _boxcar(sr, si, orr, oi, bxr, bxi, inv_norm, cr, ci):
+    """The running boxcar: ``B += s - old``; ``c = B inv_norm``."""
+    for k in range(sr.size):
+        bxr[k] = bxr[k] + sr[k] - orr[k]
+        bxi[k] = bxi[k] + si[k] - oi[k]
+        cr[k] = bxr[k] * inv_norm
+        ci[k] = bxi[k] * inv_norm
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _hann(sr, si, orr, oi, bxr, bxi, epr, epi, emr, emi, rot_r, rot_i, inv_norm, cr, ci):
+    """The running Hann window: the boxcar and the two modulated boxcars ``E+-``."""
+    for k in range(sr.size):
+        bxr[k] = bxr[k] + sr[k] - orr[k]
+        bxi[k] = bxi[k] + si[k] - oi[k]
+        dr = epr[k] - orr[k]
+        di = epi[k] - oi[k]
+        epr[k] = sr[k] + (rot_r * dr - rot_i * di)
+        epi[k] = si[k] + (rot_r * di + rot_i * dr)
+        dr = emr[k] - orr[k]
+        di = emi[k] - oi[k]
+        emr[k] = sr[k] + (rot_r * dr + rot_i * di)
+        emi[k] = si[k] + (rot_r * di - rot_i * dr)
+        cr[k] = (0.5 * bxr[k] - 0.25 * (epr[k] + emr[k])) * inv_norm
+        ci[k] = (0.5 * bxi[k] - 0.25 * (epi[k] + emi[k])) * inv_norm
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _accumulate_unit(cr, ci, a0, a1):
+    """The sums of ``c / |c|`` (real and imaginary parts)."""
+    for k in range(cr.size):
+        inv = 1.0 / math.sqrt(cr[k] * cr[k] + ci[k] * ci[k])
+        a0[k] += cr[k] * inv
+        a1[k] += ci[k] * inv
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _accumulate_imag(ci, a2, a3, a4):
+    """The sums of ``sign(Im c)``, ``|Im c|`` and ``Im c``."""
+    for k in range(ci.size):
+        c = ci[k]
+        a2[k] += 1.0 if c > 0.0 else (-1.0 if c < 0.0 else c * 0.0)
+        a3[k] += abs(c)
+        a4[k] += c
+
+
+@kernel(nogil=True, error_model="numpy")
+def _phase_tasks(lo, hi, yr, yi, px, py, kind, width, centre, inv_norm, rot_r, rot_i, unit,
+                 imag, out):
+    """Pairs ``lo .. hi`` of :func:`phase_sums`, all frequencies side by side (each step a
+    loop over them, which vectorises)."""
+    nt, nc, nf = yr.shape
+    st = np.zeros((6, nf))           # boxcar, E+ and E- (real, imaginary)
+    acc = np.zeros((5, nf))
+    sr = np.zeros(nf)
+    si = np.zeros(nf)
+    orr = np.zeros(nf)
+    oi = np.zeros(nf)
+    cr = np.zeros(nf)
+    ci = np.zeros(nf)
+    for p in range(lo, hi):
+        a = px[p]
+        b = py[p]
+        st[:] = 0.0
+        acc[:] = 0.0
+        sr[:] = 0.0
+        si[:] = 0.0
+        for m in range(nt + centre):
+            if m < nt:
+                _products(yr[m, a], yi[m, a], yr[m, b], yi[m, b], sr, si)
+            elif m == nt:
+                sr[:] = 0.0
+                si[:] = 0.0
+            if kind == 0:
+                cr[:] = sr
+                ci[:] = si
+            else:
+                old = m - width
+                if 0 <= old < nt:
+                    _products(yr[old, a], yi[old, a], yr[old, b], yi[old, b], orr, oi)
+                else:
+                    orr[:] = 0.0
+                    oi[:] = 0.0
+                if kind == 1:
+                    _hann(sr, si, orr, oi, st[0], st[1], st[2], st[3], st[4], st[5], rot_r, rot_i,
+                          inv_norm, cr, ci)
+                else:
+                    _boxcar(sr, si, orr, oi, st[0], st[1], inv_norm, cr, ci)
+            if m >= centre:
+                if unit:
+                    _accumulate_unit(cr, ci, acc[0], acc[1])
+                if imag:
+                    _accumulate_imag(ci, acc[2], acc[3], acc[4])
+        for k in range(nf):
+            for q in range(5):
+                out[p, k, q] = acc[q, k]
+
+
+def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py: np.ndarray,
+               kind: int, width: int, inv_norm: float, *, unit: bool = True,
+               imag: bool = True) -> np.ndarray:
+    """Sums over time of the smoothed cross spectrum's unit phasor, sign, ``|Im|`` and ``Im``.
+
+    For each pair ``(px[p], py[p])`` and frequency: ``c[n]`` is
+    ``s = y[px] conj(y[py])`` smoothed by the kernel of ``width`` samples
+    (``kind``: :data:`KIND_NONE`, :data:`KIND_HANN` (numpy's ``hanning(width)``
+    times ``inv_norm``) or :data:`KIND_BOXCAR` (``inv_norm`` each)), centred
+    as scipy's ``mode='same'`` and zero outside the record.  ``y`` complex128
+    ``(channels, freqs, times)`` or its :func:`split_layout`.  Returns float64
+    ``(pairs, freqs, 5)``: ``sum Re(c/|c|)``, ``sum Im(c/|c|)``,
+    ``sum sign(Im c)``, ``sum |Im c|``, ``sum Im c`` over the record (the first
+    two zero unless ``unit``, the other three zero unless ``imag``).  ``|c|``
+    is ``sqrt(re^2 + im^2)``: cross spectra beyond about 1e150 overflow (the
+    callers scale the data first).
+
+    Examples
+    --------
+    >>> y = np.exp(1j * np.arange(40.0))[None, None, :] * np.array([1.0, 1j])[:, None, None]
+    >>> s = phase_sums(y, np.array([1]), np.array([0]), KIND_NONE, 1, 1.0)
+    >>> s[0, 0, :3].tolist()                 # y1 conj(y0) = i at every sample
+    [0.0, 40.0, 40.0]
+    """
+    yr, yi = split_layout(y) if isinstance(y, np.ndarray) else y
+    nt, nc, nf = yr.shape
+    out = np.empty((px.size, nf, 5))
+    theta = 2.0 * math.pi / (width - 1) if kind == KIND_HANN else 0.0
+    centre = (width - 1) // 2 if kind != KIND_NONE else 0
+    parallel_for(_phase_tasks, px.size, yr, yi, px.astype(np.int64), py.astype(np.int64),
+                 int(kind), int(width), int(centre), float(inv_norm), math.cos(theta),
+                 math.sin(theta), bool(unit), bool(imag), out,
+                 work=30.0 * nf * px.size * (nt + centre))
+    return out
