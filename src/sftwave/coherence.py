@@ -245,11 +245,11 @@ def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _time_smooth(v: np.ndarray, sigmas: np.ndarray, mode: str, cval: float,
-                 workers: int | None) -> np.ndarray:
+                 tol: float | None) -> np.ndarray:
     """Each row ``i`` of ``v`` (rows first, time last) by a Gaussian of ``sigmas[i]`` samples."""
     out = np.empty_like(v)
     for i, s in enumerate(sigmas):
-        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval)
+        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval, tol=tol)
     return out
 
 
@@ -263,7 +263,7 @@ def _check_width(width: Any) -> float:
 
 def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
            smoothing: str = "grinsted", scale_width: float = DELTAJ0, mode: str = "reflect",
-           cval: float = 0.0) -> np.ndarray:
+           cval: float = 0.0, tol: float | None = None) -> np.ndarray:
     """Torrence & Webster's smoothing of a scalogram in time and scale (coherence's ``S``).
 
     Each row (axis -2, one per frequency; time on axis -1) is smoothed in time
@@ -288,8 +288,8 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
     scale_width : float, optional
         The boxcar's width in octaves for ``'grinsted'`` (half pycwt's).
         Default 0.6 (Torrence & Compo's ``delta j0`` of the Morlet, ``xi = 6``).
-    mode, cval : optional
-        The time smoothing's boundary (:func:`sftwave.gaussian_filter1d`).
+    mode, cval, tol : optional
+        The time smoothing's boundary and accuracy (:func:`sftwave.gaussian_filter1d`).
 
     Returns
     -------
@@ -316,7 +316,7 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
     if v.ndim < 2 or v.shape[-2] != f.size:
         raise ValueError(f"values must have shape (..., len(freqs)={f.size}, n); got {v.shape}")
     rows = np.moveaxis(v, -2, 0)
-    t = _time_smooth(np.ascontiguousarray(rows), sig, mode, cval, None)
+    t = _time_smooth(np.ascontiguousarray(rows), sig, mode, cval, tol)
     return np.moveaxis(apply_scale_weights(scale_weights(sig, smoothing, width), t, 0), 0, -2)
 
 
@@ -370,8 +370,8 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     return out
 
 
-def _coherence_rows(Wx: np.ndarray, Wy: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str,
-                    cval: float) -> tuple[np.ndarray, np.ndarray]:
+def coherence_rows(Wx: np.ndarray, Wy: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str,
+                   cval: float, tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``R^2`` and the smoothed cross-spectrum from coefficients laid out rows first.
 
     ``Wx``, ``Wy``: complex, shape ``(m, k, n)``.  The three spectra (over
@@ -387,7 +387,7 @@ def _coherence_rows(Wx: np.ndarray, Wy: np.ndarray, sig: np.ndarray, B: np.ndarr
     stack[:, 2] = xy.real * inv
     stack[:, 3] = xy.imag * inv
     del xy
-    t = _time_smooth(stack.reshape(m, 4 * k, n), sig, mode, cval, None)
+    t = _time_smooth(stack.reshape(m, 4 * k, n), sig, mode, cval, tol)
     del stack
     s = apply_scale_weights(B, t, 0).reshape(m, 4, k, n)
     del t
@@ -431,8 +431,9 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
         Boundary of the transform and of the time smoothing (scipy.ndimage's
         modes; pycwt pads with zeros: ``mode='constant'``).  Default 'reflect'.
     tol, workers, nan_policy : optional
-        As for :func:`sftwave.cwt`; a non-finite sample makes the outputs it
-        reaches through the wavelet and the smoothing NaN.
+        As for :func:`sftwave.cwt` (``tol`` also for the Gaussian smoothing);
+        a non-finite sample makes the outputs it reaches through the wavelet
+        and the smoothing NaN.
 
     Returns
     -------
@@ -470,7 +471,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), f, fs, xi=xi, mode=mode, cval=cval,
             tol=tol, workers=workers, nan_policy=nan_policy, dtype=np.complex128)
     W = np.moveaxis(W, 2, 1)        # (2, m, k, n)
-    r2, cross = _coherence_rows(W[0], W[1], sig, B, mode, cval)
+    r2, cross = coherence_rows(W[0], W[1], sig, B, mode, cval, tol)
     del W
     shape = lead + (f.size, n)
     r2 = np.moveaxis(r2, 0, -2).reshape(shape)
@@ -540,7 +541,7 @@ def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ..
         W = cwt(noise, f, fs, xi=xi, mode=mode, dtype=np.complex128)   # (2, c, m, n)
         del noise
         W = np.moveaxis(W, 2, 1)
-        r2, _ = _coherence_rows(W[0], W[1], sig, B, mode, 0.0)       # (m, c, n)
+        r2, _ = coherence_rows(W[0], W[1], sig, B, mode, 0.0)       # (m, c, n)
         del W
         bins = np.clip(np.floor(r2 * nbins), 0, nbins - 1).astype(np.int64) + row_base
         hist += np.bincount(bins[np.broadcast_to(keep[:, None, :], bins.shape)],
@@ -635,7 +636,10 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     pycwt leaves its last row with samples outside the cone (usually the
     largest scale) NaN, an off-by-one in its loop; here every such row has
     its level.  pycwt draws from numpy's global generator, so its levels
-    vary from call to call within their Monte-Carlo error.
+    vary from call to call within their Monte-Carlo error.  pycwt's
+    ``rednoise`` filters along an axis of length one, so its surrogates are
+    white noise whatever the coefficients; here they are AR(1) as documented
+    (for white noise pass ``alpha_x = alpha_y = 0``).
 
     Examples
     --------
