@@ -54,6 +54,8 @@ PUBLIC = {
     "sftwave.engines": None,
     "sftwave.datasets": None,
     "sftwave.feature": None,
+    "sftwave.coherence": None,
+    "sftwave.pycwt": None,
     "sftwave.dask": "dask",
     "sftwave.xarray": "xarray",
     "sftwave.mne": "mne",
