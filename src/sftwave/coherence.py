@@ -114,6 +114,17 @@ class Coherence(NamedTuple):
     coi : ndarray
         The cone of influence, a Fourier period per time
         (:func:`sftwave.analysis.cone_of_influence`).
+
+    See Also
+    --------
+    wct : The function that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = wct(np.arange(64.0) % 5, np.arange(64.0) % 3, [0.2])
+    >>> r._fields
+    ('coherence', 'phase', 'cross', 'coi')
     """
 
     coherence: np.ndarray
