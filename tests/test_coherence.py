@@ -238,3 +238,12 @@ def test_significance_against_quantile_of_direct_draws():
         vals = r[:, i, keep[i]].ravel()
         # bins of 1e-3: the interpolated histogram quantile is within a bin or so
         assert abs(np.quantile(vals, 0.95) - got[i]) < 3e-3
+
+
+def test_significance_same_on_any_thread_count():
+    import sftwave
+    with sftwave.set_workers(1):
+        a = wct_significance(**_sig_args(), seed=5)
+    with sftwave.set_workers(2):
+        b = wct_significance(**_sig_args(), seed=5)
+    np.testing.assert_array_equal(a, b)

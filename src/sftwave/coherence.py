@@ -531,34 +531,40 @@ def _outside_coi(sig: np.ndarray, n: int) -> np.ndarray:
     return math.sqrt(2.0) * sig[:, None] <= dist[None, :]
 
 
+def _coi_bounds(sig: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the samples ``[lo, hi)`` outside the cone (those of :func:`_outside_coi`)."""
+    lo = np.maximum(np.ceil(math.sqrt(2.0) * sig - 0.5), 0).astype(np.int64)
+    hi = np.maximum(n - lo, lo)
+    return lo, hi
+
+
 @on_disk("wct_significance")
 def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ...], fs: float,
                xi: float, n: int, smoothing: str, width: float, mode: str, count: int, seed: int,
                nbins: int) -> np.ndarray:
     """The histogram ``(len(freqs), nbins)`` of ``R^2`` outside the cone over ``count`` draws."""
+    from .engines.numba import coherence as kernels
     f = np.asarray(freqs)
     sig = xi * fs / (2.0 * np.pi * f)
     B = scale_weights(sig, smoothing, width)
     m = f.size
-    keep = _outside_coi(sig, n)
-    hist = np.zeros(m * nbins, dtype=np.int64)
+    tlo, thi = _coi_bounds(sig, n)
+    hist = np.zeros((m, nbins), dtype=np.int64)
     rng = np.random.default_rng(seed)
     batch = max(1, min(count, _MC_BATCH_VALUES // max(1, m * n)))
     done = 0
-    row_base = (np.arange(m) * nbins)[:, None, None]
     while done < count:
         c = min(batch, count - done)
         noise = _surrogates(rng, c, n, alphas)
         W = cwt(noise, f, fs, xi=xi, mode=mode, dtype=np.complex128)   # (2, c, m, n)
         del noise
-        W = np.moveaxis(W, 2, 1)
-        r2, _ = coherence_rows(W[0], W[1], sig, B, mode, 0.0)       # (m, c, n)
+        S = kernels.spectra(W, 1.0 / sig, np.dtype(np.float64))         # (m, 4, c, n)
         del W
-        bins = np.clip(np.floor(r2 * nbins), 0, nbins - 1).astype(np.int64) + row_base
-        hist += np.bincount(bins[np.broadcast_to(keep[:, None, :], bins.shape)],
-                            minlength=m * nbins)
+        S = _time_smooth(S.reshape(m, 4 * c, n), sig, mode, 0.0, None).reshape(m, 4, c, n)
+        kernels.histogram(S, B, tlo, thi, hist)
+        del S
         done += c
-    return hist.reshape(m, nbins)
+    return hist
 
 
 def _levels(hist: np.ndarray, level: float) -> np.ndarray:

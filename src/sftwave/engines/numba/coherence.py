@@ -1,0 +1,91 @@
+"""Kernels of the Monte-Carlo significance of wavelet coherence (:mod:`sftwave.coherence`).
+
+:func:`spectra` turns a batch of coefficient pairs into the three spectra
+that coherence smooths (``|Wx|^2 / s``, ``|Wy|^2 / s`` and ``Wx conj(Wy) / s``
+as its real and imaginary parts), written rows first so that each row is one
+contiguous block for the Gaussian.  :func:`histogram` applies the scale
+boxcar to the smoothed spectra, forms ``R^2`` and counts it into the
+histogram of its row, only at the samples outside the cone of influence,
+with no temporary of the cube's size.  Both run over rows on sftwave's pool
+(:func:`.pool.parallel_for`); each row is written by one task, so the
+result does not depend on the number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .pool import parallel_for
+
+__all__ = ["spectra", "histogram"]
+
+
+@kernel(nogil=True)
+def _spectra_rows(lo, hi, W, inv, out):
+    npair, c, m, n = W.shape
+    for i in range(lo, hi):
+        w = inv[i]
+        for d in range(c):
+            for t in range(n):
+                a = W[0, d, i, t]
+                b = W[1, d, i, t]
+                out[i, 0, d, t] = (a.real * a.real + a.imag * a.imag) * w
+                out[i, 1, d, t] = (b.real * b.real + b.imag * b.imag) * w
+                out[i, 2, d, t] = (a.real * b.real + a.imag * b.imag) * w
+                out[i, 3, d, t] = (a.imag * b.real - a.real * b.imag) * w
+
+
+def spectra(W: np.ndarray, inv: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``(m, 4, c, n)`` spectra of the pairs ``W`` (``(2, c, m, n)``, complex), rows scaled by ``inv``."""
+    _, c, m, n = W.shape
+    out = np.empty((m, 4, c, n), dtype=dtype)
+    parallel_for(_spectra_rows, m, W, np.ascontiguousarray(inv, dtype=np.float64), out,
+                 work=8.0 * W.size)
+    return out
+
+
+@kernel(nogil=True)
+def _histogram_rows(lo, hi, S, jlo, jhi, weights, tlo, thi, nbins, hist):
+    m, four, c, n = S.shape
+    for i in range(lo, hi):
+        for d in range(c):
+            for t in range(tlo[i], thi[i]):
+                p = 0.0
+                q = 0.0
+                re = 0.0
+                im = 0.0
+                for j in range(jlo[i], jhi[i]):
+                    w = weights[i, j - jlo[i]]
+                    p += w * S[j, 0, d, t]
+                    q += w * S[j, 1, d, t]
+                    re += w * S[j, 2, d, t]
+                    im += w * S[j, 3, d, t]
+                r2 = (re * re + im * im) / (p * q)
+                if r2 == r2:                    # a NaN is not counted
+                    k = int(np.floor(r2 * nbins))
+                    if k < 0:
+                        k = 0
+                    elif k >= nbins:
+                        k = nbins - 1
+                    hist[i, k] += 1
+
+
+def histogram(S: np.ndarray, B: np.ndarray, tlo: np.ndarray, thi: np.ndarray, hist: np.ndarray
+              ) -> None:
+    """Add the ``R^2`` of the smoothed spectra ``S`` (``(m, 4, c, n)``) to ``hist`` (``(m, nbins)``).
+
+    ``B`` is the ``(m, m)`` scale boxcar (its nonzero band per row is used);
+    row ``i`` counts the samples ``tlo[i] <= t < thi[i]``.
+    """
+    m = B.shape[0]
+    nz = B != 0
+    jlo = np.argmax(nz, axis=1).astype(np.int64)
+    jhi = (m - np.argmax(nz[:, ::-1], axis=1)).astype(np.int64)
+    width = int((jhi - jlo).max())
+    weights = np.zeros((m, width))
+    for i in range(m):
+        weights[i, :jhi[i] - jlo[i]] = B[i, jlo[i]:jhi[i]]
+    work = 8.0 * width * S.shape[2] * float(np.sum(np.maximum(thi - tlo, 0)))
+    parallel_for(_histogram_rows, m, S, jlo, jhi, weights, tlo.astype(np.int64),
+                 thi.astype(np.int64), int(hist.shape[1]), hist, work=work)
