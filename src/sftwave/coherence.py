@@ -381,30 +381,21 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     return out
 
 
-def coherence_rows(Wx: np.ndarray, Wy: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str,
-                   cval: float, tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``R^2`` and the smoothed cross-spectrum from coefficients laid out rows first.
+def coherence_rows(W: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str, cval: float,
+                   tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``R^2`` and the smoothed cross-spectrum, both ``(m, k, n)``, of coefficient pairs.
 
-    ``Wx``, ``Wy``: complex, shape ``(m, k, n)``.  The three spectra (over
+    ``W``: complex, shape ``(2, k, m, n)`` (:func:`sftwave.cwt` of the pairs
+    stacked on a first axis).  The three spectra (over
     ``s``, the scale in samples: the ``1/s`` of Grinsted's code, up to ``fs``
     which cancels) are smoothed together, as one real array ``(m, 4 k, n)``.
     """
-    m, k, n = Wx.shape
-    inv = (1.0 / sig)[:, None, None]
-    stack = np.empty((m, 4, k, n))
-    stack[:, 0] = (Wx.real ** 2 + Wx.imag ** 2) * inv
-    stack[:, 1] = (Wy.real ** 2 + Wy.imag ** 2) * inv
-    xy = Wx * np.conj(Wy)
-    stack[:, 2] = xy.real * inv
-    stack[:, 3] = xy.imag * inv
-    del xy
-    t = _time_smooth(stack.reshape(m, 4 * k, n), sig, mode, cval, tol)
-    del stack
-    s = apply_scale_weights(B, t, 0).reshape(m, 4, k, n)
-    del t
-    cross = s[:, 2] + 1j * s[:, 3]
+    from .engines.numba import coherence as kernels
+    _, k, m, n = W.shape
+    S = kernels.spectra(W, 1.0 / sig, np.dtype(np.float64))          # (m, 4, k, n)
+    S = _time_smooth(S.reshape(m, 4 * k, n), sig, mode, cval, tol).reshape(m, 4, k, n)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r2 = (s[:, 2] ** 2 + s[:, 3] ** 2) / (s[:, 0] * s[:, 1])
+        r2, cross = kernels.combine(S, B)
     return r2, cross
 
 
@@ -481,8 +472,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     lead, n = a.shape[:-1], a.shape[-1]
     W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), f, fs, xi=xi, mode=mode, cval=cval,
             tol=tol, workers=workers, nan_policy=nan_policy, dtype=np.complex128)
-    W = np.moveaxis(W, 2, 1)        # (2, m, k, n)
-    r2, cross = coherence_rows(W[0], W[1], sig, B, mode, cval, tol)
+    r2, cross = coherence_rows(W, sig, B, mode, cval, tol)
     del W
     shape = lead + (f.size, n)
     r2 = np.moveaxis(r2, 0, -2).reshape(shape)

@@ -184,11 +184,11 @@ def wct(y1: ArrayLike, y2: ArrayLike, dt: float, dj: float = 1 / 12, s0: float =
     W, freqs = _transforms(a, b, dt, sj, bool(normalize))
     n = a.size
     npad = int(2 ** math.ceil(math.log2(n)))
-    Wp = np.zeros((2, sj.size, 1, npad), dtype=np.complex128)
-    Wp[:, :, 0, :n] = W
+    Wp = np.zeros((2, 1, sj.size, npad), dtype=np.complex128)
+    Wp[:, 0, :, :n] = W
     sig_samples = sj / dt
     B = _coh.scale_weights(sig_samples, "pycwt")
-    r2, _ = _coh.coherence_rows(Wp[0], Wp[1], sig_samples, B, "wrap", 0.0)
+    r2, _ = _coh.coherence_rows(Wp, sig_samples, B, "wrap", 0.0)
     WCT = r2[:, 0, :n]
     aWCT = np.angle(W[0] * np.conj(W[1]))
     freq = 1.0 / (_FLAMBDA * sj)

@@ -18,7 +18,7 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for
 
-__all__ = ["spectra", "histogram"]
+__all__ = ["spectra", "histogram", "combine"]
 
 
 @kernel(nogil=True)
@@ -61,7 +61,8 @@ def _histogram_rows(lo, hi, S, jlo, jhi, weights, tlo, thi, nbins, hist):
                     q += w * S[j, 1, d, t]
                     re += w * S[j, 2, d, t]
                     im += w * S[j, 3, d, t]
-                r2 = (re * re + im * im) / (p * q)
+                den = p * q
+                r2 = (re * re + im * im) / den if den != 0.0 else np.nan
                 if r2 == r2:                    # a NaN is not counted
                     k = int(np.floor(r2 * nbins))
                     if k < 0:
@@ -69,6 +70,53 @@ def _histogram_rows(lo, hi, S, jlo, jhi, weights, tlo, thi, nbins, hist):
                     elif k >= nbins:
                         k = nbins - 1
                     hist[i, k] += 1
+
+
+def _band(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``B``: the first and one-past-last nonzero column and the weights between."""
+    m = B.shape[0]
+    nz = B != 0
+    jlo = np.argmax(nz, axis=1).astype(np.int64)
+    jhi = (m - np.argmax(nz[:, ::-1], axis=1)).astype(np.int64)
+    weights = np.zeros((m, int((jhi - jlo).max())))
+    for i in range(m):
+        weights[i, :jhi[i] - jlo[i]] = B[i, jlo[i]:jhi[i]]
+    return jlo, jhi, weights
+
+
+@kernel(nogil=True)
+def _combine_rows(lo, hi, S, jlo, jhi, weights, r2, cross):
+    m, four, c, n = S.shape
+    for i in range(lo, hi):
+        for d in range(c):
+            for t in range(n):
+                p = 0.0
+                q = 0.0
+                re = 0.0
+                im = 0.0
+                for j in range(jlo[i], jhi[i]):
+                    w = weights[i, j - jlo[i]]
+                    p += w * S[j, 0, d, t]
+                    q += w * S[j, 1, d, t]
+                    re += w * S[j, 2, d, t]
+                    im += w * S[j, 3, d, t]
+                den = p * q
+                r2[i, d, t] = (re * re + im * im) / den if den != 0.0 else np.nan
+                cross[i, d, t] = complex(re, im)
+
+
+def combine(S: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The scale boxcar ``B`` on the smoothed spectra ``S`` (``(m, 4, c, n)``): ``R^2`` and the cross-spectrum.
+
+    Both ``(m, c, n)``; ``R^2`` is NaN where a power is zero or not finite.
+    """
+    m, _, c, n = S.shape
+    jlo, jhi, weights = _band(B)
+    r2 = np.empty((m, c, n))
+    cross = np.empty((m, c, n), dtype=np.complex128)
+    parallel_for(_combine_rows, m, S, jlo, jhi, weights, r2, cross,
+                 work=8.0 * weights.shape[1] * c * n * m)
+    return r2, cross
 
 
 def histogram(S: np.ndarray, B: np.ndarray, tlo: np.ndarray, thi: np.ndarray, hist: np.ndarray
@@ -79,13 +127,7 @@ def histogram(S: np.ndarray, B: np.ndarray, tlo: np.ndarray, thi: np.ndarray, hi
     row ``i`` counts the samples ``tlo[i] <= t < thi[i]``.
     """
     m = B.shape[0]
-    nz = B != 0
-    jlo = np.argmax(nz, axis=1).astype(np.int64)
-    jhi = (m - np.argmax(nz[:, ::-1], axis=1)).astype(np.int64)
-    width = int((jhi - jlo).max())
-    weights = np.zeros((m, width))
-    for i in range(m):
-        weights[i, :jhi[i] - jlo[i]] = B[i, jlo[i]:jhi[i]]
-    work = 8.0 * width * S.shape[2] * float(np.sum(np.maximum(thi - tlo, 0)))
+    jlo, jhi, weights = _band(B)
+    work = 8.0 * weights.shape[1] * S.shape[2] * float(np.sum(np.maximum(thi - tlo, 0)))
     parallel_for(_histogram_rows, m, S, jlo, jhi, weights, tlo.astype(np.int64),
                  thi.astype(np.int64), int(hist.shape[1]), hist, work=work)
