@@ -13,6 +13,8 @@
 * :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
+* :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
+  Monte-Carlo significance against pycwt;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -21,7 +23,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import cwt, features, gaussian, integrations
+from . import coherence, cwt, features, gaussian, integrations
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -62,4 +64,6 @@ SECTIONS = {
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),
+    "coherence": (coherence.coherence,
+                  "wavelet coherence, xwt and the Monte-Carlo significance against pycwt"),
 }
