@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from naive import boxcar_weight, exact_gaussian_filter1d, exact_morlet_transform, naive_coherence
 from scipy.signal import lfilter
 
 from sftwave import coherence
 from sftwave.coherence import scale_weights, smooth, wct, wct_significance, xwt
-
-from .naive import boxcar_weight, exact_gaussian_filter1d, exact_morlet_transform, naive_coherence
 
 
 def _ar1_pair(n, seed=0, a1=0.7, a2=0.5, mix=0.4):
