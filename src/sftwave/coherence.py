@@ -91,7 +91,7 @@ __all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"
 SMOOTHINGS = ("grinsted", "pycwt")
 
 #: The version of the Monte-Carlo procedure, part of the key of its disk cache.
-_MC_VERSION = 1
+_MC_VERSION = 2
 #: The most coherence values one Monte-Carlo draw may hold at once (its rows times samples).
 _MC_BATCH_VALUES = 4_000_000
 #: The largest number of Monte-Carlo draws and surrogate samples accepted.
@@ -528,6 +528,57 @@ def _coi_bounds(sig: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+#: The Monte-Carlo rows keep every ``c``-th sample, ``c`` the largest power of two with at
+#: least this many samples per scale (``mode='constant'`` only).
+_MC_SAMPLES_PER_SCALE = 16
+
+
+def mc_strides(sig: np.ndarray, mode: str) -> np.ndarray:
+    """The stride of each Monte-Carlo row: ``2^floor(log2(s / 16))`` samples (1 below 32)."""
+    if mode != "constant":
+        return np.ones(sig.size, dtype=np.int64)
+    e = np.floor(np.log2(np.maximum(sig / _MC_SAMPLES_PER_SCALE, 1.0)))
+    return (2 ** e).astype(np.int64)
+
+
+def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: float, xi: float,
+                       mode: str, stride: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The smoothed spectra of the pairs ``noise`` (``(2, c, n)``), each row at its stride.
+
+    Returns the flat buffer, each row's offset and length (see
+    :func:`sftwave.engines.numba.coherence.histogram`).  A row of stride ``c``
+    is the transform at every ``c``-th sample (``cwt``'s ``decim``), its
+    spectra smoothed by the Gaussian of ``s / c`` samples on that grid: the
+    full-rate smoothing's sum by the midpoint rule, exact to the Gaussian's
+    accuracy away from the ends (``s / c >= 16`` samples a scale, whose
+    spectrum is negligible at the coarse grid's Nyquist frequency), with the
+    first and last samples weighted by the share of their cells inside the
+    record (the zero padding's edge).
+    """
+    from .engines.numba import coherence as kernels
+    _, count, n = noise.shape
+    m = f.size
+    length = -(-n // stride)
+    off = np.zeros(m, dtype=np.int64)
+    off[1:] = np.cumsum(4 * count * length)[:-1]
+    flat = np.empty(int(np.sum(4 * count * length)))
+    for c in np.unique(stride):
+        rows = np.flatnonzero(stride == c)
+        W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128, decim=int(c))
+        S = kernels.spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, L)
+        del W
+        L = S.shape[-1]
+        if c > 1:
+            S[..., 0] *= (c + 1) / (2 * c)
+            S[..., L - 1] *= (n - c * (L - 1) + (c - 1) / 2) / c
+        for g, r in enumerate(rows):
+            block = gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c), axis=-1,
+                                      mode=mode)
+            flat[off[r]:off[r] + block.size] = block.ravel()
+        del S
+    return flat, off, length
+
+
 @on_disk("wct_significance")
 def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ...], fs: float,
                xi: float, n: int, smoothing: str, width: float, mode: str, count: int, seed: int,
@@ -538,21 +589,20 @@ def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ..
     sig = xi * fs / (2.0 * np.pi * f)
     B = scale_weights(sig, smoothing, width)
     m = f.size
+    stride = mc_strides(sig, mode)
     tlo, thi = _coi_bounds(sig, n)
     hist = np.zeros((m, nbins), dtype=np.int64)
     rng = np.random.default_rng(seed)
-    batch = max(1, min(count, _MC_BATCH_VALUES // max(1, m * n)))
+    values = int(np.sum(-(-n // stride)))
+    batch = max(1, min(count, _MC_BATCH_VALUES // max(1, values)))
     done = 0
     while done < count:
         c = min(batch, count - done)
         noise = _surrogates(rng, c, n, alphas)
-        W = cwt(noise, f, fs, xi=xi, mode=mode, dtype=np.complex128)   # (2, c, m, n)
+        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride)
         del noise
-        S = kernels.spectra(W, 1.0 / sig, np.dtype(np.float64))         # (m, 4, c, n)
-        del W
-        S = _time_smooth(S.reshape(m, 4 * c, n), sig, mode, 0.0, None).reshape(m, 4, c, n)
-        kernels.histogram(S, B, tlo, thi, hist)
-        del S
+        kernels.histogram(flat, off, length, stride, c, B, tlo, thi, hist)
+        del flat
         done += c
     return hist
 

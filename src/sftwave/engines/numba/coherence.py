@@ -46,30 +46,35 @@ def spectra(W: np.ndarray, inv: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 @kernel(nogil=True)
-def _histogram_rows(lo, hi, S, jlo, jhi, weights, tlo, thi, nbins, hist):
-    m, four, c, n = S.shape
+def _histogram_rows(lo, hi, S, off, length, stride, count, jlo, jhi, weights, tlo, thi, hstride,
+                    nbins, hist):
     for i in range(lo, hi):
-        for d in range(c):
-            for t in range(tlo[i], thi[i]):
+        h = hstride[i]
+        t0 = ((tlo[i] + h - 1) // h) * h
+        for d in range(count):
+            for t in range(t0, thi[i], h):
                 p = 0.0
                 q = 0.0
                 re = 0.0
                 im = 0.0
                 for j in range(jlo[i], jhi[i]):
                     w = weights[i, j - jlo[i]]
-                    p += w * S[j, 0, d, t]
-                    q += w * S[j, 1, d, t]
-                    re += w * S[j, 2, d, t]
-                    im += w * S[j, 3, d, t]
+                    L = length[j]
+                    k = off[j] + d * L + t // stride[j]
+                    blk = count * L
+                    p += w * S[k]
+                    q += w * S[k + blk]
+                    re += w * S[k + 2 * blk]
+                    im += w * S[k + 3 * blk]
                 den = p * q
                 r2 = (re * re + im * im) / den if den != 0.0 else np.nan
                 if r2 == r2:                    # a NaN is not counted
-                    k = int(np.floor(r2 * nbins))
-                    if k < 0:
-                        k = 0
-                    elif k >= nbins:
-                        k = nbins - 1
-                    hist[i, k] += 1
+                    b = int(np.floor(r2 * nbins))
+                    if b < 0:
+                        b = 0
+                    elif b >= nbins:
+                        b = nbins - 1
+                    hist[i, b] += 1
 
 
 def _band(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -119,15 +124,22 @@ def combine(S: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r2, cross
 
 
-def histogram(S: np.ndarray, B: np.ndarray, tlo: np.ndarray, thi: np.ndarray, hist: np.ndarray
-              ) -> None:
-    """Add the ``R^2`` of the smoothed spectra ``S`` (``(m, 4, c, n)``) to ``hist`` (``(m, nbins)``).
+def histogram(S: np.ndarray, off: np.ndarray, length: np.ndarray, stride: np.ndarray, count: int,
+              B: np.ndarray, tlo: np.ndarray, thi: np.ndarray, hist: np.ndarray) -> None:
+    """Add the ``R^2`` of smoothed spectra on rows of different strides to ``hist`` (``(m, nbins)``).
 
-    ``B`` is the ``(m, m)`` scale boxcar (its nonzero band per row is used);
-    row ``i`` counts the samples ``tlo[i] <= t < thi[i]``.
+    ``S`` is flat: row ``j`` (its samples ``0, stride[j], 2 stride[j], ...``,
+    ``length[j]`` of them) starts at ``off[j]`` and holds ``(4, count,
+    length[j])`` values.  ``B`` is the ``(m, m)`` scale boxcar (its nonzero
+    band per row is used).  Row ``i`` counts its ``R^2`` at the samples
+    ``tlo[i] <= t < thi[i]`` that are multiples of the largest stride in its
+    band (where every row it averages has a value).
     """
-    m = B.shape[0]
     jlo, jhi, weights = _band(B)
-    work = 8.0 * weights.shape[1] * S.shape[2] * float(np.sum(np.maximum(thi - tlo, 0)))
-    parallel_for(_histogram_rows, m, S, jlo, jhi, weights, tlo.astype(np.int64),
-                 thi.astype(np.int64), int(hist.shape[1]), hist, work=work)
+    m = B.shape[0]
+    hstride = np.array([int(stride[jlo[i]:jhi[i]].max()) for i in range(m)], dtype=np.int64)
+    kept = np.maximum(thi - tlo, 0) // hstride + 1
+    work = 8.0 * weights.shape[1] * count * float(np.sum(kept))
+    parallel_for(_histogram_rows, m, S, off.astype(np.int64), length.astype(np.int64),
+                 stride.astype(np.int64), int(count), jlo, jhi, weights, tlo.astype(np.int64),
+                 thi.astype(np.int64), hstride, int(hist.shape[1]), hist, work=work)
