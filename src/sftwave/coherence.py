@@ -432,6 +432,8 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     mode, cval : optional
         Boundary of the transform and of the time smoothing (scipy.ndimage's
         modes; pycwt pads with zeros: ``mode='constant'``).  Default 'reflect'.
+        ``cval`` extends the signals; with ``'constant'`` the spectra are
+        extended with zeros (as pycwt's).
     tol, workers, nan_policy : optional
         As for :func:`sftwave.cwt` (``tol`` also for the Gaussian smoothing);
         a non-finite sample makes the outputs it reaches through the wavelet
@@ -472,7 +474,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     lead, n = a.shape[:-1], a.shape[-1]
     W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), f, fs, xi=xi, mode=mode, cval=cval,
             tol=tol, workers=workers, nan_policy=nan_policy, dtype=np.complex128)
-    r2, cross = coherence_rows(W, sig, B, mode, cval, tol)
+    r2, cross = coherence_rows(W, sig, B, mode, 0.0, tol)
     del W
     shape = lead + (f.size, n)
     r2 = np.moveaxis(r2, 0, -2).reshape(shape)
