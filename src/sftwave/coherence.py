@@ -33,10 +33,11 @@ scale             boxcar, ``2 round(d) - 1`` ones  boxcar of ``round(1.2 / dj)``
 ================  ===============================  ===============================  ==============================
 
 Grinsted's paper defines the scale smoothing as a boxcar of width
-``0.6`` octaves; his code's kernel is ``2 round(d) - 1 + 2 frac(d)`` rows wide
-(``d = 0.3 / dj``), which is that width only when ``frac(d) < 1/2`` and a row
-too wide on each side otherwise; pycwt doubles the width.  ``'grinsted'``
-here is the paper's width, integrated over the rows' cells on the
+``0.6`` octaves (``2 d`` rows); his code's kernel is ``2 round(d) - 1 + 2 frac(d)``
+rows wide (``d = 0.3 / dj``): ``2 d - 1`` where ``frac(d) < 1/2`` and ``2 d + 1``
+otherwise, a row narrower or wider (its end weights are ``frac(d)`` where the
+share of the end rows inside the box is ``frac(d - 1/2)``); pycwt doubles the
+width.  ``'grinsted'`` here is the paper's width, integrated over the rows' cells on the
 ``log2(scale)`` axis, so the rows need not be uniformly spaced.  The
 weights of each row are normalised to sum to 1 (near the first and last rows
 Grinsted and pycwt pad with zeros instead; the coherence is the same, since
