@@ -46,27 +46,30 @@ def spectra(W: np.ndarray, inv: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 @kernel(nogil=True)
-def _histogram_rows(lo, hi, S, off, length, stride, count, jlo, jhi, weights, tlo, thi, hstride,
+def _histogram_rows(lo, hi, S, off, length, shift, count, jlo, jhi, weights, tlo, thi, hstride,
                     nbins, hist):
     for i in range(lo, hi):
         h = hstride[i]
         t0 = ((tlo[i] + h - 1) // h) * h
+        nk = max(0, (thi[i] - t0 + h - 1) // h)
+        if nk == 0:
+            continue
+        acc = np.empty((4, nk))
         for d in range(count):
-            for t in range(t0, thi[i], h):
-                p = 0.0
-                q = 0.0
-                re = 0.0
-                im = 0.0
-                for j in range(jlo[i], jhi[i]):
-                    w = weights[i, j - jlo[i]]
-                    L = length[j]
-                    k = off[j] + d * L + t // stride[j]
-                    blk = count * L
-                    p += w * S[k]
-                    q += w * S[k + blk]
-                    re += w * S[k + 2 * blk]
-                    im += w * S[k + 3 * blk]
-                den = p * q
+            acc[:] = 0.0
+            for j in range(jlo[i], jhi[i]):         # one row of the band at a time, in order
+                w = weights[i, j - jlo[i]]
+                L = length[j]
+                sh = shift[j]
+                blk = count * L
+                for q in range(4):
+                    base = off[j] + q * blk + d * L
+                    for u in range(nk):
+                        acc[q, u] += w * S[base + ((t0 + u * h) >> sh)]
+            for u in range(nk):
+                den = acc[0, u] * acc[1, u]
+                re = acc[2, u]
+                im = acc[3, u]
                 r2 = (re * re + im * im) / den if den != 0.0 else np.nan
                 if r2 == r2:                    # a NaN is not counted
                     b = int(np.floor(r2 * nbins))
@@ -129,6 +132,7 @@ def histogram(S: np.ndarray, off: np.ndarray, length: np.ndarray, stride: np.nda
     """Add the ``R^2`` of smoothed spectra on rows of different strides to ``hist`` (``(m, nbins)``).
 
     ``S`` is flat: row ``j`` (its samples ``0, stride[j], 2 stride[j], ...``,
+    ``stride[j]`` a power of two,
     ``length[j]`` of them) starts at ``off[j]`` and holds ``(4, count,
     length[j])`` values.  ``B`` is the ``(m, m)`` scale boxcar (its nonzero
     band per row is used).  Row ``i`` counts its ``R^2`` at the samples
@@ -140,6 +144,9 @@ def histogram(S: np.ndarray, off: np.ndarray, length: np.ndarray, stride: np.nda
     hstride = np.array([int(stride[jlo[i]:jhi[i]].max()) for i in range(m)], dtype=np.int64)
     kept = np.maximum(thi - tlo, 0) // hstride + 1
     work = 8.0 * weights.shape[1] * count * float(np.sum(kept))
+    shift = np.round(np.log2(stride)).astype(np.int64)
+    if not np.array_equal(np.left_shift(1, shift), stride):
+        raise ValueError("the strides must be powers of two")
     parallel_for(_histogram_rows, m, S, off.astype(np.int64), length.astype(np.int64),
-                 stride.astype(np.int64), int(count), jlo, jhi, weights, tlo.astype(np.int64),
+                 shift, int(count), jlo, jhi, weights, tlo.astype(np.int64),
                  thi.astype(np.int64), hstride, int(hist.shape[1]), hist, work=work)
