@@ -87,3 +87,14 @@ def test_rel_rmse():
     assert rel_rmse(np.zeros(2), b) == pytest.approx(1.0)
     assert rel_rmse(b * 1.01, b) == pytest.approx(0.01)
     assert rel_rmse(b + 1j, b) == pytest.approx(np.sqrt(2 / 25))
+
+
+def test_boxcar_weight_by_hand():
+    from naive import boxcar_weight
+    u = [0.0, 1.0, 2.0]
+    # cells [-0.5, 0.5], [0.5, 1.5], [1.5, 2.5]; the box of row 1 is [0.25, 1.75]
+    assert [boxcar_weight(u, 1, j, 1.5) for j in range(3)] == [0.25, 1.0, 0.25]
+    # row 0's box [-0.75, 0.75]: its own cell whole, a quarter of the next
+    assert [boxcar_weight(u, 0, j, 1.5) for j in range(3)] == [1.0, 0.25, 0.0]
+    # the order of the rows does not matter
+    assert boxcar_weight([2.0, 0.0, 1.0], 2, 0, 1.5) == 0.25

@@ -17,6 +17,8 @@
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and MNE's
   ``csd_array_morlet`` against sftwave.connectivity;
+* :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
+  Monte-Carlo significance against pycwt;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -25,7 +27,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
+from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -72,4 +74,6 @@ SECTIONS = {
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "
                      "Torrence & Compo analysis"),
     "dog": (dog.dog, "the Mexican hat (DOG m=2) CWT against pycwt's DOG(2) and PyWavelets' 'mexh'"),
+    "coherence": (coherence.coherence,
+                  "wavelet coherence, xwt and the Monte-Carlo significance against pycwt"),
 }

@@ -55,6 +55,8 @@ PUBLIC = {
     "sftwave.datasets": None,
     "sftwave.feature": None,
     "sftwave.synchrosqueeze": None,
+    "sftwave.coherence": None,
+    "sftwave.pycwt": None,
     "sftwave.dask": "dask",
     "sftwave.xarray": "xarray",
     "sftwave.mne": "mne",

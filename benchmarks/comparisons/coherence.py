@@ -1,0 +1,129 @@
+"""Wavelet coherence against pycwt: ``wct`` (``sig=False``), ``xwt`` and the Monte-Carlo significance.
+
+Two AR(1) series (0.7 and 0.4, the second with a share of the first), pycwt's
+default scales (``s0 = 2 dt / 1.033``, ``dj = 1/12``: 133 scales at N = 4,000
+and 161 at 20,000).  The calls alternate, medians:
+
+* pycwt's ``wct(sig=False)`` and ``xwt`` against ``sftwave.pycwt``'s (the same
+  numbers, pycwt's padding and wrap reproduced) and ``sftwave.coherence``'s
+  (``mode='constant'``, Grinsted's width, no wrap) at the same scales;
+* the Monte-Carlo significance at pycwt's settings (300 pairs of surrogates
+  six times the largest scale long: 119,894 samples for N = 20,000): sftwave's
+  whole run timed once (cache off); pycwt's one draw (its transforms, smoothings
+  and histogram loop, as in its ``wct_significance``) timed and multiplied by
+  300, an estimate.
+
+``$SFTWAVE_BENCH_COHERENCE_DRAWS`` (default 300; 10 with ``--quick``) sets the
+number of sftwave's draws on a busy machine; the page gives the count run and
+the time per draw.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import numpy as np
+
+from .common import alternate, anchor, load_average
+
+
+def _pair(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    from scipy.signal import lfilter
+    rng = np.random.default_rng(seed)
+    x = lfilter([1.0], [1.0, -0.7], rng.standard_normal(n))
+    y = lfilter([1.0], [1.0, -0.4], rng.standard_normal(n)) + 0.3 * x
+    return x, y
+
+
+def _pycwt_draw(pycwt, n_noise: int, al1: float, al2: float, dt: float, dj: float, s0: float,
+                J: int) -> float:
+    """One iteration of pycwt's ``wct_significance`` loop (its code), in seconds."""
+    from pycwt.helpers import rednoise
+    mother = pycwt.Morlet(6)
+    _, sj, freq, coi, _, _ = pycwt.cwt(rednoise(n_noise, al1, 1), dt=dt, dj=dj, s0=s0, J=J,
+                                       wavelet=mother)
+    period = np.ones([1, n_noise]) / freq[:, None]
+    coi = np.ones([J + 1, 1]) * coi[None, :]
+    outsidecoi = period <= coi
+    scales = np.ones([1, n_noise]) * sj[:, None]
+    maxscale = np.flatnonzero(outsidecoi.any(axis=1))[-1]
+    nbins = 1000
+    wlc = np.ma.zeros([J + 1, nbins])
+    t0 = time.perf_counter()
+    noise1 = rednoise(n_noise, al1, 1)
+    noise2 = rednoise(n_noise, al2, 1)
+    kw = dict(dt=dt, dj=dj, s0=s0, J=J, wavelet=mother)
+    nW1, sj, freq, coi, _, _ = pycwt.cwt(noise1, **kw)
+    nW2, sj, freq, coi, _, _ = pycwt.cwt(noise2, **kw)
+    nW12 = nW1 * nW2.conj()
+    S1 = mother.smooth(np.abs(nW1) ** 2 / scales, dt, dj, sj)
+    S2 = mother.smooth(np.abs(nW2) ** 2 / scales, dt, dj, sj)
+    S12 = mother.smooth(nW12 / scales, dt, dj, sj)
+    R2 = np.ma.array(np.abs(S12) ** 2 / (S1 * S2), mask=~outsidecoi)
+    for s in range(maxscale):
+        cd = np.floor(R2[s, :] * nbins)
+        for t in cd[~cd.mask]:
+            wlc[s, int(t)] += 1
+    return time.perf_counter() - t0
+
+
+def coherence(quick: bool) -> dict:
+    """The section ``coherence``: see the module's docstring."""
+    pycwt = anchor("pycwt")
+    import sftwave.pycwt as sp
+    from sftwave import coherence as coh
+
+    res: dict = {"load_start": load_average(), "cases": []}
+    if pycwt is None:
+        res["skipped"] = "pycwt not installed"
+        return res
+    dt, dj = 1.0, 1.0 / 12.0
+    rounds = 3 if quick else 7
+    for n in ((4000,) if quick else (4000, 20_000)):
+        x, y = _pair(n)
+        _, _, _, freq, _ = pycwt.wct(x, y, dt, sig=False)
+        sj = 1.0 / (freq * 4 * math.pi / (6 + math.sqrt(38)))
+        f = 6.0 / (2 * np.pi * sj)
+        calls = {
+            "pycwt wct": lambda x=x, y=y: pycwt.wct(x, y, dt, sig=False),
+            "sftwave.pycwt wct": lambda x=x, y=y: sp.wct(x, y, dt, sig=False),
+            "sftwave.coherence wct": lambda x=x, y=y, f=f: coh.wct(x, y, f, mode="constant"),
+            "pycwt xwt": lambda x=x, y=y: pycwt.xwt(x, y, dt),
+            "sftwave.pycwt xwt": lambda x=x, y=y: sp.xwt(x, y, dt),
+            "sftwave.coherence xwt": lambda x=x, y=y, f=f: coh.xwt(x, y, f, mode="constant"),
+        }
+        case = {"n": n, "scales": int(f.size), "load_start": load_average(),
+                "times": alternate(calls, rounds)}
+        case["load_end"] = load_average()
+        ref = pycwt.wct(x, y, dt, sig=False)[0]
+        ours = sp.wct(x, y, dt, sig=False)[0]
+        rows = 1.0 / freq >= 6 * dt
+        case["max_abs_difference_wct"] = float(np.max(np.abs(ours[rows] - ref[rows])))
+        res["cases"].append(case)
+
+    # the Monte-Carlo significance at pycwt's settings for N
+    n = 4000 if quick else 20_000
+    draws = int(os.environ.get("SFTWAVE_BENCH_COHERENCE_DRAWS", 10 if quick else 300))
+    s0 = 2 * dt / (4 * math.pi / (6 + math.sqrt(38)))
+    J = int(np.round(np.log2(n * dt / s0) / dj))
+    sj = s0 * 2 ** (np.arange(J + 1) * dj)
+    n_noise = int(math.ceil(6 * sj[-1] / dt))
+    al1, al2 = 0.7, 0.4
+    mc: dict = {"n": n, "scales": J + 1, "surrogate_samples": n_noise, "draws": draws,
+                "load_start": load_average()}
+    t0 = time.perf_counter()
+    sp.wct_significance(al1, al2, dt, dj, s0, J, mc_count=draws, cache=False)
+    mc["sftwave_s"] = time.perf_counter() - t0
+    mc["sftwave_per_draw_s"] = mc["sftwave_s"] / draws
+    mc["load_mid"] = load_average()
+    one = [_pycwt_draw(pycwt, n_noise, al1, al2, dt, dj, s0, J) for _ in range(1 if not quick
+                                                                              else 2)]
+    mc["pycwt_one_draw_s"] = float(np.median(one))
+    mc["pycwt_estimate_s"] = 300 * mc["pycwt_one_draw_s"]
+    mc["sftwave_300_s"] = 300 * mc["sftwave_per_draw_s"]
+    mc["load_end"] = load_average()
+    res["significance"] = mc
+    res["load_end"] = load_average()
+    return res

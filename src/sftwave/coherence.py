@@ -1,0 +1,748 @@
+r"""Cross-wavelet transform, wavelet coherence and its Monte-Carlo significance.
+
+After Torrence & Webster (1999) and Grinsted, Moore & Jevrejeva (2004), on
+sftwave's Morlet scalograms (:func:`sftwave.cwt`; rows indexed by frequency,
+scale ``s = xi / (2 pi f)`` in time units):
+
+* :func:`xwt`: the cross-wavelet spectrum ``W_x conj(W_y)``;
+* :func:`wct`: the squared wavelet coherence
+  ``R^2 = |S(W_xy / s)|^2 / (S(|W_x|^2 / s) S(|W_y|^2 / s))`` in ``[0, 1]``, the
+  phase of the smoothed cross-spectrum and the cone of influence;
+* :func:`smooth`: the smoothing operator ``S`` alone;
+* :func:`wct_significance`: the level of ``R^2`` that pairs of independent
+  AR(1) series exceed with probability ``1 - level``, per row, by Monte Carlo.
+
+The smoothing ``S``, side by side (``s`` the row's scale, ``dj`` the spacing
+of the rows in octaves, ``0.6`` Torrence & Compo's decorrelation length of
+the Morlet in octaves, :data:`sftwave.analysis.DELTAJ0`):
+
+================  ===============================  ===============================  ==============================
+                  Grinsted's ``smoothwavelet.m``   pycwt's ``Morlet.smooth``        sftwave (``smoothing=``)
+================  ===============================  ===============================  ==============================
+time              Gaussian ``exp(-t^2 / (2 s^2))``  the same Gaussian, by FFT with   the same Gaussian
+                  by FFT, zero-padded to a power   zero padding to a power of two:  (:func:`sftwave.gaussian_filter1d`
+                  of two: the large scales wrap    the large scales wrap the end    at ``sigma = s fs`` samples): no
+                  the end onto the start           onto the start                   wrap; ``mode`` at the edges
+scale             boxcar, ``2 round(d) - 1`` ones  boxcar of ``round(1.2 / dj)``    ``'grinsted'``: a boxcar of
+                  and ends ``frac(d)``,            rows with half ends: twice       width ``0.6`` octaves, each
+                  ``d = 0.3 / dj`` (7 + 2 x 0.6    Grinsted's width (14 rows for    row weighted by the share of
+                  rows for ``dj = 1/12``)          ``dj = 1/12``), zeros beyond     its cell inside the box
+                                                   the first and last row           (``[0.1, 1 x 7, 0.1]`` for
+                                                                                    ``dj = 1/12``); any row spacing.
+                                                                                    ``'pycwt'``: pycwt's boxcar
+================  ===============================  ===============================  ==============================
+
+Grinsted's paper defines the scale smoothing as a boxcar of width
+``0.6`` octaves (``2 d`` rows); his code's kernel is ``2 round(d) - 1 + 2 frac(d)``
+rows wide (``d = 0.3 / dj``): ``2 d - 1`` where ``frac(d) < 1/2`` and ``2 d + 1``
+otherwise, a row narrower or wider (its end weights are ``frac(d)`` where the
+share of the end rows inside the box is ``frac(d - 1/2)``); pycwt doubles the
+width.  ``'grinsted'`` here is the paper's width, integrated over the rows' cells on the
+``log2(scale)`` axis, so the rows need not be uniformly spaced.  The
+weights of each row are normalised to sum to 1 (near the first and last rows
+Grinsted and pycwt pad with zeros instead; the coherence is the same, since
+the three smoothed spectra share the weights).  The time smoothing is exact
+(sftwave's Gaussian, to its ``tol``) with sftwave's boundary modes; pycwt's
+wrap is reproduced by :mod:`sftwave.pycwt`, which pads as pycwt does and
+smooths with ``mode='wrap'``.
+
+Conventions.  The phase is that of ``W_x conj(W_y)``: positive where ``x``
+leads ``y``.  :func:`wct` returns the angle of the *smoothed* cross-spectrum
+(the phase of the coherence, as Grinsted's arrows); pycwt's ``wct`` returns
+the angle of the unsmoothed ``W_x conj(W_y)`` (:func:`sftwave.pycwt.wct` does
+too).  pycwt normalises each series by its standard deviation; the coherence
+does not depend on that (nor on any scaling of either series).
+
+Examples
+--------
+>>> import numpy as np
+>>> from sftwave import coherence
+>>> rng = np.random.default_rng(0)
+>>> t = np.arange(2000)
+>>> common = np.sin(2 * np.pi * t / 50)
+>>> x = common + 0.5 * rng.standard_normal(t.size)
+>>> y = np.roll(common, 5) + 0.5 * rng.standard_normal(t.size)     # y lags x by 5 samples
+>>> freqs = np.array([1 / 200, 1 / 50, 1 / 10])
+>>> r = coherence.wct(x, y, freqs)
+>>> r.coherence.shape, round(float(np.median(r.coherence[1])), 2)    # shared at 1/50
+((3, 2000), 1.0)
+>>> round(float(np.median(r.phase[1])) * 50 / (2 * np.pi))   # x leads by 5 samples
+5
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from ._checks import check_choice, check_input_array, check_positive
+from .analysis import DELTAJ0, cone_of_influence
+from .ndimage import gaussian_filter1d
+from .plans.cache import on_disk
+from .wavelets import cwt
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"]
+
+#: The scale smoothings :func:`wct` and :func:`smooth` take.
+SMOOTHINGS = ("grinsted", "pycwt")
+
+#: The version of the Monte-Carlo procedure, part of the key of its disk cache.
+_MC_VERSION = 2
+#: The most coherence values one Monte-Carlo draw may hold at once (its rows times samples).
+_MC_BATCH_VALUES = 4_000_000
+#: The largest number of Monte-Carlo draws and surrogate samples accepted.
+_MC_MAX_COUNT = 1_000_000
+_MC_MAX_N = 1 << 24
+
+
+class Coherence(NamedTuple):
+    """The result of :func:`wct` (a named tuple).
+
+    Attributes
+    ----------
+    coherence : ndarray
+        ``R^2`` in ``[0, 1]``, shape ``(..., len(freqs), n)``.
+    phase : ndarray
+        The angle of the smoothed cross-spectrum, radians in ``(-pi, pi]``:
+        positive where ``x`` leads ``y``.
+    cross : ndarray
+        The smoothed cross-spectrum ``S(W_x conj(W_y) / s)`` (complex).
+    coi : ndarray
+        The cone of influence, a Fourier period per time
+        (:func:`sftwave.analysis.cone_of_influence`).
+
+    See Also
+    --------
+    wct : The function that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = wct(np.arange(64.0) % 5, np.arange(64.0) % 3, [0.2])
+    >>> r._fields
+    ('coherence', 'phase', 'cross', 'coi')
+    """
+
+    coherence: np.ndarray
+    phase: np.ndarray
+    cross: np.ndarray
+    coi: np.ndarray
+
+
+def _real_series(v: Any, name: str) -> np.ndarray:
+    a = check_input_array(v, name)
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name} must be real (bool, integer or float); got dtype {a.dtype}")
+    if a.ndim == 0:
+        raise ValueError(f"{name} must have at least one axis (time); got a scalar")
+    return a.astype(np.float64, copy=False)
+
+
+def _pair(x: Any, y: Any, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` and ``y`` with time last and their leading axes broadcast against each other."""
+    a = _real_series(x, "x")
+    b = _real_series(y, "y")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer; got {axis!r}")
+    for v, name in ((a, "x"), (b, "y")):
+        if not -v.ndim <= axis < v.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for {name} of {v.ndim} dimensions")
+    a = np.moveaxis(a, axis, -1)
+    b = np.moveaxis(b, axis, -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"x and y must have the same length along axis {axis}; got "
+                         f"{a.shape[-1]} and {b.shape[-1]}")
+    try:
+        lead = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError:
+        raise ValueError(f"the leading axes of x {a.shape[:-1]} and y {b.shape[:-1]} do not "
+                         "broadcast") from None
+    n = a.shape[-1]
+    return np.broadcast_to(a, lead + (n,)), np.broadcast_to(b, lead + (n,))
+
+
+def _scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
+    """Checked rows: frequencies, scales in samples, and the scalar ``xi``."""
+    if np.ndim(xi) != 0:
+        raise ValueError(f"xi must be one number for coherence (the cone and the 0.6-octave "
+                         f"smoothing are per wavelet); got {xi!r}")
+    xi = check_positive(xi, "xi")
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64)) if not isinstance(
+        freqs, (str, bytes)) else None
+    if f is None or f.ndim != 1:
+        raise ValueError(f"freqs must be a positive number or a 1-D sequence of them; got {freqs!r}")
+    if f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
+        raise ValueError(f"freqs must be positive and finite (at least one); got {freqs!r}")
+    if np.any(f > fs / 2):
+        raise ValueError(f"freqs must not exceed the Nyquist frequency fs/2 = {fs / 2!r}; got "
+                         f"{float(f.max())!r}")
+    return f, xi * fs / (2.0 * np.pi * f), xi
+
+
+def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = DELTAJ0) -> np.ndarray:
+    """The ``(m, m)`` matrix of the scale smoothing of rows of scales ``sigmas``.
+
+    ``'grinsted'``: row ``i`` averages the rows ``j`` by the length of the
+    intersection of ``j``'s cell on the ``log2`` scale axis (from the midpoints
+    to its neighbours; the end rows' cells extend half a spacing outward) with
+    ``[u_i - width / 2, u_i + width / 2]``, normalised to sum 1.  ``'pycwt'``:
+    pycwt's kernel ``rect(round(2 width / dj))`` by ``scipy.signal.convolve2d``
+    ``'same'`` (zeros beyond the ends), which needs log-uniform rows.
+    """
+    u = np.log2(sigmas)
+    m = u.size
+    if smoothing == "pycwt":
+        if m == 1:
+            return np.ones((1, 1))
+        du = np.diff(u)
+        dj = float(np.mean(np.abs(du)))
+        if not np.allclose(np.abs(du), dj, rtol=1e-6, atol=0) or not (
+                np.all(du > 0) or np.all(du < 0)):
+            raise ValueError("smoothing='pycwt' needs rows uniformly spaced in log scale (pycwt's "
+                             "dj); use smoothing='grinsted' for other rows")
+        k = int(np.round(2 * width / dj))
+        if k < 1:
+            return np.eye(m)
+        win = np.ones(k)
+        win[0] = win[-1] = 0.5
+        win /= win.sum()
+        from scipy.signal import convolve2d
+        return convolve2d(np.eye(m), win[:, None], "same")
+    order = np.argsort(u, kind="stable")
+    us = u[order]
+    if m == 1:
+        lo = us - 0.5
+        hi = us + 0.5
+    else:
+        mid = 0.5 * (us[1:] + us[:-1])
+        lo = np.r_[us[0] - (mid[0] - us[0]), mid]
+        hi = np.r_[mid, us[-1] + (us[-1] - mid[-1])]
+    ws = np.clip(np.minimum(hi[None, :], us[:, None] + width / 2)
+                 - np.maximum(lo[None, :], us[:, None] - width / 2), 0.0, None)
+    ws[np.arange(m), np.arange(m)] = np.maximum(ws[np.arange(m), np.arange(m)], 1e-300)
+    ws /= ws.sum(axis=1, keepdims=True)
+    out = np.empty_like(ws)
+    out[np.ix_(order, order)] = ws
+    return out
+
+
+def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int) -> np.ndarray:
+    """``B`` applied along ``axis`` of ``v``, diagonal by diagonal (only nonzero weights).
+
+    Each output is a sum over the same rows in the same order whatever the
+    thread count (no BLAS), and a NaN reaches only the rows whose weights
+    touch it.
+    """
+    v = np.moveaxis(v, axis, 0)
+    m = B.shape[0]
+    out = np.zeros_like(v)
+    for d in range(-(m - 1), m):
+        i = np.arange(max(0, -d), min(m, m - d))
+        w = B[i, i + d]
+        if not np.any(w):
+            continue
+        lo, hi = int(i[0]), int(i[-1]) + 1
+        nz = w != 0
+        if nz.all():
+            out[lo:hi] += w.reshape((-1,) + (1,) * (v.ndim - 1)) * v[lo + d:hi + d]
+        else:
+            for r in i[nz]:
+                out[r] += B[r, r + d] * v[r + d]
+    return np.moveaxis(out, 0, axis)
+
+
+def _time_smooth(v: np.ndarray, sigmas: np.ndarray, mode: str, cval: float,
+                 tol: float | None) -> np.ndarray:
+    """Each row ``i`` of ``v`` (rows first, time last) by a Gaussian of ``sigmas[i]`` samples."""
+    out = np.empty_like(v)
+    for i, s in enumerate(sigmas):
+        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval, tol=tol)
+    return out
+
+
+def _check_smoothing(smoothing: Any) -> str:
+    return check_choice(smoothing, SMOOTHINGS, "smoothing")
+
+
+def _check_width(width: Any) -> float:
+    return check_positive(width, "scale_width")
+
+
+def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
+           smoothing: str = "grinsted", scale_width: float = DELTAJ0, mode: str = "reflect",
+           cval: float = 0.0, tol: float | None = None) -> np.ndarray:
+    """Torrence & Webster's smoothing of a scalogram in time and scale (coherence's ``S``).
+
+    Each row (axis -2, one per frequency; time on axis -1) is smoothed in time
+    by a Gaussian of standard deviation its scale ``s = xi / (2 pi f)``
+    (``s fs`` samples, :func:`sftwave.gaussian_filter1d` with ``mode``), then
+    the rows are averaged by a boxcar of ``scale_width`` octaves (see the
+    module's table for ``smoothing``).
+
+    Parameters
+    ----------
+    values : array_like
+        Real or complex, shape ``(..., len(freqs), n)``.
+    freqs : sequence of float
+        The rows' frequencies, in the unit of ``fs``.
+    fs : float, optional
+        Sampling rate.  Default 1.
+    xi : float, optional
+        The wavelet's ``xi`` (the scale of a row is ``xi / (2 pi f)``).  Default 6.
+    smoothing : {'grinsted', 'pycwt'}, optional
+        The scale boxcar: Grinsted's width, or pycwt's (twice as wide; needs
+        log-uniform rows).  Default 'grinsted'.
+    scale_width : float, optional
+        The boxcar's width in octaves for ``'grinsted'`` (half pycwt's).
+        Default 0.6 (Torrence & Compo's ``delta j0`` of the Morlet, ``xi = 6``).
+    mode, cval, tol : optional
+        The time smoothing's boundary and accuracy (:func:`sftwave.gaussian_filter1d`).
+
+    Returns
+    -------
+    ndarray
+        The smoothed values, float64 or complex128, of the shape of ``values``.
+
+    See Also
+    --------
+    wct : The coherence, whose three spectra this smooths.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.ones((3, 100))
+    >>> bool(np.allclose(smooth(v, [0.1, 0.05, 0.025]), 1.0))     # weights sum to 1
+    True
+    """
+    fs = check_positive(fs, "fs")
+    f, sig, xi = _scales(freqs, fs, xi)
+    smoothing = _check_smoothing(smoothing)
+    width = _check_width(scale_width)
+    v = check_input_array(values, "values")
+    v = v.astype(np.complex128 if v.dtype.kind == "c" else np.float64, copy=False)
+    if v.ndim < 2 or v.shape[-2] != f.size:
+        raise ValueError(f"values must have shape (..., len(freqs)={f.size}, n); got {v.shape}")
+    rows = np.moveaxis(v, -2, 0)
+    t = _time_smooth(np.ascontiguousarray(rows), sig, mode, cval, tol)
+    return np.moveaxis(apply_scale_weights(scale_weights(sig, smoothing, width), t, 0), 0, -2)
+
+
+def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
+        axis: int = -1, mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
+        workers: int | None = None, nan_policy: str = "propagate") -> np.ndarray:
+    """The cross-wavelet spectrum ``W_x conj(W_y)`` of two signals (Torrence & Compo's XWT).
+
+    Parameters
+    ----------
+    x, y : array_like
+        Real signals; ``axis`` is time, of the same length in both; their
+        other (channel, epoch) axes broadcast against each other.
+    freqs : float or sequence of float
+        Frequencies in the unit of ``fs`` (as :func:`sftwave.cwt`).
+    fs : float, optional
+        Sampling rate.  Default 1.
+    xi : float, optional
+        The Morlet's ``xi``.  Default 6.
+    axis : int, optional
+        The time axis of ``x`` and ``y``.  Default -1.
+    mode, cval, tol, workers, nan_policy : optional
+        As for :func:`sftwave.cwt` (pycwt pads with zeros: ``mode='constant'``).
+
+    Returns
+    -------
+    ndarray
+        complex128, shape ``(*broadcast leading axes, len(freqs), n)``; its
+        angle is positive where ``x`` leads ``y``.
+
+    See Also
+    --------
+    wct : The coherence, a normalised smoothing of this.
+    sftwave.pycwt.xwt : pycwt's function and returns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(1000)
+    >>> x, y = np.sin(2 * np.pi * t / 40), np.sin(2 * np.pi * (t - 4) / 40)
+    >>> w = xwt(x, y, [1 / 40])
+    >>> round(float(np.angle(w[0, 500])) * 40 / (2 * np.pi), 2)      # x leads by 4 samples
+    4.0
+    """
+    fs = check_positive(fs, "fs")
+    f, _, xi = _scales(freqs, fs, xi)
+    a, b = _pair(x, y, axis)
+    W = cwt(np.stack([a, b]), f, fs, xi=xi, mode=mode, cval=cval, tol=tol, workers=workers,
+            nan_policy=nan_policy, dtype=np.complex128)
+    out: np.ndarray = W[0] * np.conj(W[1])
+    return out
+
+
+def coherence_rows(W: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str, cval: float,
+                   tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``R^2`` and the smoothed cross-spectrum, both ``(m, k, n)``, of coefficient pairs.
+
+    ``W``: complex, shape ``(2, k, m, n)`` (:func:`sftwave.cwt` of the pairs
+    stacked on a first axis).  The three spectra (over
+    ``s``, the scale in samples: the ``1/s`` of Grinsted's code, up to ``fs``
+    which cancels) are smoothed together, as one real array ``(m, 4 k, n)``.
+    """
+    from .engines.numba import coherence as kernels
+    _, k, m, n = W.shape
+    S = kernels.spectra(W, 1.0 / sig, np.dtype(np.float64))          # (m, 4, k, n)
+    S = _time_smooth(S.reshape(m, 4 * k, n), sig, mode, cval, tol).reshape(m, 4, k, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r2, cross = kernels.combine(S, B)
+    return r2, cross
+
+
+def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
+        smoothing: str = "grinsted", scale_width: float = DELTAJ0, axis: int = -1,
+        mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
+        workers: int | None = None, nan_policy: str = "propagate") -> Coherence:
+    """Wavelet coherence of two signals (Torrence & Webster 1999, Grinsted et al. 2004).
+
+    ``R^2 = |S(W_x conj(W_y) / s)|^2 / (S(|W_x|^2 / s) S(|W_y|^2 / s))``, with
+    ``S`` :func:`smooth` (a Gaussian of sigma the scale in time, a boxcar of
+    0.6 octaves across scales): in ``[0, 1]`` up to rounding, 1 where the two
+    signals are linearly related in the neighbourhood.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Real signals; ``axis`` is time, of the same length in both; their
+        other axes broadcast against each other.
+    freqs : float or sequence of float
+        Frequencies in the unit of ``fs`` (as :func:`sftwave.cwt`), any order
+        and spacing for ``smoothing='grinsted'``.
+    fs : float, optional
+        Sampling rate.  Default 1.
+    xi : float, optional
+        The Morlet's ``xi`` (one value).  Default 6.
+    smoothing : {'grinsted', 'pycwt'}, optional
+        The width of the scale boxcar: the paper's 0.6 octaves, or pycwt's
+        twice that (log-uniform rows only).  Default 'grinsted'.
+    scale_width : float, optional
+        The boxcar's width in octaves for ``'grinsted'``.  Default 0.6.
+    axis : int, optional
+        The time axis.  Default -1.
+    mode, cval : optional
+        Boundary of the transform and of the time smoothing (scipy.ndimage's
+        modes; pycwt pads with zeros: ``mode='constant'``).  Default 'reflect'.
+        ``cval`` extends the signals; with ``'constant'`` the spectra are
+        extended with zeros (as pycwt's).
+    tol, workers, nan_policy : optional
+        As for :func:`sftwave.cwt` (``tol`` also for the Gaussian smoothing);
+        a non-finite sample makes the outputs it reaches through the wavelet
+        and the smoothing NaN.
+
+    Returns
+    -------
+    Coherence
+        A named tuple ``(coherence, phase, cross, coi)``: ``R^2`` and the
+        phase of the smoothed cross-spectrum (positive where ``x`` leads),
+        shape ``(*leading axes, len(freqs), n)``, the smoothed cross-spectrum,
+        and the cone of influence (a Fourier period per time, in the unit of
+        ``1 / fs``).
+
+    See Also
+    --------
+    xwt : The unsmoothed cross-spectrum.
+    smooth : The smoothing ``S``.
+    wct_significance : The level of ``R^2`` that red noise exceeds by chance.
+    sftwave.pycwt.wct : pycwt's function and returns.
+    sftwave.analysis.coi_mask : The cone as a mask of the rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> x = rng.standard_normal(3000)
+    >>> y = 2.0 * x + 0.1 * rng.standard_normal(3000)           # y follows x
+    >>> r = wct(x, y, [0.02, 0.1])
+    >>> bool(r.coherence.min() > 0.95), r.coi.shape
+    (True, (3000,))
+    """
+    fs = check_positive(fs, "fs")
+    f, sig, xi = _scales(freqs, fs, xi)
+    smoothing = _check_smoothing(smoothing)
+    B = scale_weights(sig, smoothing, _check_width(scale_width))
+    a, b = _pair(x, y, axis)
+    lead, n = a.shape[:-1], a.shape[-1]
+    W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), f, fs, xi=xi, mode=mode, cval=cval,
+            tol=tol, workers=workers, nan_policy=nan_policy, dtype=np.complex128)
+    r2, cross = coherence_rows(W, sig, B, mode, 0.0, tol)
+    del W
+    shape = lead + (f.size, n)
+    r2 = np.moveaxis(r2, 0, -2).reshape(shape)
+    cross = np.moveaxis(cross, 0, -2).reshape(shape)
+    return Coherence(r2, np.angle(cross), cross, cone_of_influence(n, fs, xi))
+
+
+# --------------------------------------------------------------------------- significance
+
+
+def _check_alpha(alpha: Any, name: str) -> float:
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number; got {alpha!r}") from None
+    if not (math.isfinite(a) and -1.0 < a < 1.0):
+        raise ValueError(f"{name} must be a lag-1 coefficient in (-1, 1); got {alpha!r}")
+    return a
+
+
+def _surrogates(rng: np.random.Generator, count: int, n: int, alphas: tuple[float, float]
+                ) -> np.ndarray:
+    """``count`` pairs of AR(1) series of ``n`` samples, shape ``(2, count, n)`` (pycwt's rednoise).
+
+    Each series is ``lfilter([1, 0], [1, -alpha])`` of white noise of
+    ``n + tau`` samples with the first ``tau = ceil(-2 / log|alpha|)`` (twice
+    the decorrelation time) dropped.  The draws are taken pair after pair,
+    so the series do not depend on how many are generated at once.
+    """
+    from scipy.signal import lfilter
+    taus = [int(math.ceil(-2.0 / math.log(abs(a)))) if a != 0 else 0 for a in alphas]
+    white = [np.empty((count, n + tau)) for tau in taus]
+    for c in range(count):
+        for j in range(2):
+            white[j][c] = rng.standard_normal(n + taus[j])
+    out = np.empty((2, count, n))
+    for j, (a, tau) in enumerate(zip(alphas, taus)):
+        out[j] = lfilter([1.0, 0.0], [1.0, -a], white[j], axis=-1)[:, tau:] if a != 0 else white[j]
+    return out
+
+
+def _outside_coi(sig: np.ndarray, n: int) -> np.ndarray:
+    """Per row, True at the samples outside the cone (pycwt's ``period <= coi``)."""
+    k = np.arange(n)
+    dist = np.minimum(k, n - 1 - k) + 0.5
+    return math.sqrt(2.0) * sig[:, None] <= dist[None, :]
+
+
+def _coi_bounds(sig: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the samples ``[lo, hi)`` outside the cone (those of :func:`_outside_coi`)."""
+    lo = np.maximum(np.ceil(math.sqrt(2.0) * sig - 0.5), 0).astype(np.int64)
+    hi = np.maximum(n - lo, lo)
+    return lo, hi
+
+
+#: The Monte-Carlo rows keep every ``c``-th sample, ``c`` the largest power of two with at
+#: least this many samples per scale (``mode='constant'`` only).
+_MC_SAMPLES_PER_SCALE = 16
+
+
+def mc_strides(sig: np.ndarray, mode: str) -> np.ndarray:
+    """The stride of each Monte-Carlo row: ``2^floor(log2(s / 16))`` samples (1 below 32)."""
+    if mode != "constant":
+        return np.ones(sig.size, dtype=np.int64)
+    e = np.floor(np.log2(np.maximum(sig / _MC_SAMPLES_PER_SCALE, 1.0)))
+    return (2 ** e).astype(np.int64)
+
+
+def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: float, xi: float,
+                       mode: str, stride: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The smoothed spectra of the pairs ``noise`` (``(2, c, n)``), each row at its stride.
+
+    Returns the flat buffer, each row's offset and length (see
+    :func:`sftwave.engines.numba.coherence.histogram`).  A row of stride ``c``
+    is the transform at every ``c``-th sample (``cwt``'s ``decim``), its
+    spectra smoothed by the Gaussian of ``s / c`` samples on that grid: the
+    full-rate smoothing's sum by the midpoint rule, exact to the Gaussian's
+    accuracy away from the ends (``s / c >= 16`` samples a scale, whose
+    spectrum is negligible at the coarse grid's Nyquist frequency), with the
+    first and last samples weighted by the share of their cells inside the
+    record (the zero padding's edge).
+    """
+    from .engines.numba import coherence as kernels
+    _, count, n = noise.shape
+    m = f.size
+    length = -(-n // stride)
+    off = np.zeros(m, dtype=np.int64)
+    off[1:] = np.cumsum(4 * count * length)[:-1]
+    flat = np.empty(int(np.sum(4 * count * length)))
+    for c in np.unique(stride):
+        rows = np.flatnonzero(stride == c)
+        W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128, decim=int(c))
+        S = kernels.spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, L)
+        del W
+        L = S.shape[-1]
+        if c > 1:
+            S[..., 0] *= (c + 1) / (2 * c)
+            S[..., L - 1] *= (n - c * (L - 1) + (c - 1) / 2) / c
+        for g, r in enumerate(rows):
+            block = gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c), axis=-1,
+                                      mode=mode)
+            flat[off[r]:off[r] + block.size] = block.ravel()
+        del S
+    return flat, off, length
+
+
+@on_disk("wct_significance")
+def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ...], fs: float,
+               xi: float, n: int, smoothing: str, width: float, mode: str, count: int, seed: int,
+               nbins: int) -> np.ndarray:
+    """The histogram ``(len(freqs), nbins)`` of ``R^2`` outside the cone over ``count`` draws."""
+    from .engines.numba import coherence as kernels
+    f = np.asarray(freqs)
+    sig = xi * fs / (2.0 * np.pi * f)
+    B = scale_weights(sig, smoothing, width)
+    m = f.size
+    stride = mc_strides(sig, mode)
+    tlo, thi = _coi_bounds(sig, n)
+    hist = np.zeros((m, nbins), dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    values = int(np.sum(-(-n // stride)))
+    batch = max(1, min(count, _MC_BATCH_VALUES // max(1, values)))
+    done = 0
+    while done < count:
+        c = min(batch, count - done)
+        noise = _surrogates(rng, c, n, alphas)
+        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride)
+        del noise
+        kernels.histogram(flat, off, length, stride, c, B, tlo, thi, hist)
+        del flat
+        done += c
+    return hist
+
+
+def _levels(hist: np.ndarray, level: float) -> np.ndarray:
+    """pycwt's quantile per row of the histogram: ``interp`` on the non-empty bins' centres."""
+    m, nbins = hist.shape
+    centres = (np.arange(nbins) + 0.5) / nbins
+    out = np.full(m, np.nan)
+    for s in range(m):
+        sel = hist[s] > 0
+        if not sel.any():
+            continue
+        P = np.cumsum(hist[s, sel]).astype(np.float64)
+        P = (P - 0.5) / P[-1]
+        out[s] = np.interp(level, P, centres[sel])
+    return out
+
+
+def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float = 1.0, *,
+                     xi: float = 6.0, n: int | None = None, level: float = 0.95,
+                     mc_count: int = 300, seed: int = 0, smoothing: str = "grinsted",
+                     scale_width: float = DELTAJ0, mode: str = "constant", nbins: int = 1000,
+                     cache: bool = True) -> np.ndarray:
+    """Monte-Carlo significance level of wavelet coherence against AR(1) red noise, per row.
+
+    As pycwt's ``wct_significance``: ``mc_count`` pairs of independent AR(1)
+    series of lag-1 coefficients ``alpha_x`` and ``alpha_y`` (pycwt's
+    ``rednoise``), their :func:`wct`, a histogram of ``R^2`` in ``nbins``
+    bins per row over the samples outside the cone of influence, and the
+    ``level`` quantile of each row's histogram (pycwt's interpolation
+    between bin centres).  The draws run in batches (one transform and one
+    smoothing for a whole batch), the histogram by a kernel that forms
+    ``R^2`` only outside the cone.  With ``mode='constant'`` a row of scale
+    ``s >= 32`` samples runs at every ``c``-th sample, ``c = 2^floor(log2(s /
+    16))`` (``cwt``'s ``decim``; its Gaussian on that grid, the end cells
+    weighted by their share of the record): its smoothed spectra are within
+    about 2e-4 of the full-rate ones, and its histogram counts ``R^2`` every
+    ``c'`` samples (the largest stride among the rows its boxcar averages,
+    at most about ``s / 6``), far below the correlation length of ``R^2``
+    (the scale), so the Monte-Carlo precision is that of every sample.
+
+    Parameters
+    ----------
+    alpha_x, alpha_y : float
+        Lag-1 coefficients in ``(-1, 1)`` (:func:`sftwave.analysis.ar1`).
+    freqs : float or sequence of float
+        The rows, in the unit of ``fs``.
+    fs : float, optional
+        Sampling rate.  Default 1.
+    xi : float, optional
+        The Morlet's ``xi``.  Default 6.
+    n : int, optional
+        Length of each surrogate.  Default pycwt's: ``ceil(6 s_max)`` samples,
+        ``s_max`` the largest row's scale in samples (so that it has samples
+        outside the cone).
+    level : float, optional
+        The quantile, in ``(0, 1)``.  Default 0.95.
+    mc_count : int, optional
+        The number of pairs.  Default 300.
+    seed : int, optional
+        Seed of ``numpy.random.default_rng``: the same seed gives the same
+        levels on any machine and thread count.  Default 0.
+    smoothing, scale_width : optional
+        As for :func:`wct`.
+    mode : str, optional
+        The boundary of the transforms and smoothings.  Default 'constant'
+        (pycwt's zero padding; only the samples outside the cone count).
+    nbins : int, optional
+        Histogram bins on ``[0, 1]``.  Default 1000 (pycwt's).
+    cache : bool, optional
+        Keep the histogram on disk (plain data, :mod:`sftwave.plans.cache`,
+        keyed by every argument but ``level``), so that a later call with
+        the same arguments costs nothing.  Default True.
+
+    Returns
+    -------
+    ndarray
+        The level of ``R^2`` per row; NaN for a row with no sample outside
+        the cone.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, naming it, and for more than 1e6 draws or
+        surrogates of more than 2**24 samples.
+
+    See Also
+    --------
+    wct : The coherence whose significance this is.
+    sftwave.analysis.ar1 : The lag-1 coefficient of a series.
+    sftwave.pycwt.wct : pycwt's function, with ``sig=True``.
+
+    Notes
+    -----
+    pycwt leaves its last row with samples outside the cone (usually the
+    largest scale) NaN, an off-by-one in its loop; here every such row has
+    its level.  pycwt draws from numpy's global generator, so its levels
+    vary from call to call within their Monte-Carlo error.  pycwt's
+    ``rednoise`` filters along an axis of length one, so its surrogates are
+    white noise whatever the coefficients; here they are AR(1) as documented
+    (for white noise pass ``alpha_x = alpha_y = 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> freqs = np.geomspace(0.02, 0.4, 6)
+    >>> sig = wct_significance(0.5, 0.5, freqs, mc_count=4, cache=False)
+    >>> sig.shape, bool(np.all((sig > 0.3) & (sig < 1)))
+    ((6,), True)
+    """
+    ax = _check_alpha(alpha_x, "alpha_x")
+    ay = _check_alpha(alpha_y, "alpha_y")
+    fs = check_positive(fs, "fs")
+    f, sig, xi = _scales(freqs, fs, xi)
+    smoothing = _check_smoothing(smoothing)
+    width = _check_width(scale_width)
+    scale_weights(sig, smoothing, width)       # the rows' check, before any work
+    lv = float(level)
+    if not 0.0 < lv < 1.0:
+        raise ValueError(f"level must be in (0, 1); got {level!r}")
+    for v, name, hi in ((mc_count, "mc_count", _MC_MAX_COUNT), (nbins, "nbins", 1 << 20)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise TypeError(f"{name} must be an integer; got {v!r}")
+        if not 1 <= v <= hi:
+            raise ValueError(f"{name} must be in [1, {hi}]; got {v!r}")
+    if n is None:
+        n = int(math.ceil(6 * float(sig.max())))
+    elif not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"n must be an integer; got {n!r}")
+    if not 2 <= n <= _MC_MAX_N:
+        raise ValueError(f"n must be in [2, {_MC_MAX_N}] samples; got {n!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    from ._checks import check_mode
+    check_mode(mode)
+    args = (_MC_VERSION, (ax, ay), tuple(float(v) for v in f), fs, xi, int(n), smoothing, width,
+            str(mode), int(mc_count), int(seed), int(nbins))
+    hist = _mc_counts(*args) if cache else _mc_counts.__wrapped__(*args)  # type: ignore[attr-defined]
+    return _levels(np.asarray(hist), lv)
