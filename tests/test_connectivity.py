@@ -21,12 +21,22 @@ import warnings
 import numpy as np
 import pytest
 
-from sftwave.connectivity import METHODS, csd_array_morlet, spectral_connectivity_time
+import sftwave.connectivity as connectivity
+from sftwave.connectivity import (
+    EPOCH_METHODS,
+    METHODS,
+    csd_array_morlet,
+    spectral_connectivity_epochs,
+    spectral_connectivity_time,
+)
 from sftwave.engines.numba.connectivity_kernels import (
     KIND_BOXCAR,
     KIND_HANN,
     KIND_NONE,
+    SUM_WIDTHS,
     cross_sums,
+    epoch_power_sums,
+    epoch_sums,
     phase_sums,
 )
 
@@ -51,14 +61,15 @@ def _epochs(n_epochs=3, n_chans=4, n_times=800, seed=0):
 # ----------------------------------------------------------------------------- the dense reference
 
 
-def naive_coefficients(x, sfreq, freqs, n_cycles):
-    """MNE's Morlet coefficients (``zero_mean=False``) by dense convolution: (..., freqs, times)."""
+def naive_coefficients(x, sfreq, freqs, n_cycles, zero_mean=False):
+    """MNE's Morlet coefficients by dense convolution: (..., freqs, times)."""
     out = np.empty(x.shape[:-1] + (len(freqs), x.shape[-1]), complex)
     for i, (f, nc) in enumerate(zip(freqs, n_cycles)):
         sigma_t = nc / (2.0 * np.pi * f)
         t = np.arange(0.0, 5.0 * sigma_t, 1.0 / sfreq)
         t = np.r_[-t[::-1], t[1:]]
-        wav = np.exp(2j * np.pi * f * t) * np.exp(-(t ** 2) / (2.0 * sigma_t ** 2))
+        offset = np.exp(-2 * (np.pi * f * sigma_t) ** 2) if zero_mean else 0.0
+        wav = (np.exp(2j * np.pi * f * t) - offset) * np.exp(-(t ** 2) / (2.0 * sigma_t ** 2))
         wav /= np.sqrt(0.5) * np.linalg.norm(wav.ravel())
         for idx in np.ndindex(x.shape[:-1]):
             out[idx + (i,)] = np.convolve(x[idx], wav, mode="same")
@@ -365,3 +376,284 @@ def test_any_data_scale_gives_the_same_scores():
     csd = csd_array_morlet(data, SFREQ, FREQS, output="array")
     big = csd_array_morlet(data * 2.0 ** 500, SFREQ, FREQS, output="array")
     np.testing.assert_array_equal(big, csd * 2.0 ** 1000)
+
+
+# ----------------------------------------------------------------------------- across epochs
+#
+# spectral_connectivity_epochs scores each sample from the epochs' coefficients at that sample
+# alone (no time mean), so where a measure is ill-conditioned the transform's own error (about
+# 1e-5 of a row's scale at tol=1e-5, MNE's truncation at 5 sigma about 4e-6) shows undamped:
+# * the phase measures ('plv', 'ciplv', 'ppc') where a coefficient is near 0 in some epoch
+#   (its phase is then the error's): held to 1e-3 where every epoch's coefficients of both
+#   channels are above 3 % of their RMS;
+# * 'wpli' and 'wpli2_debiased' where sum |Im S| is small against sum |S| (a relative error d of
+#   S moves them by about 2 d sum |S| / sum |Im S|): held where that ratio is below 10;
+# * 'pli', 'pli2_unbiased', 'dpli' count signs of Im S: held where |Im S| > 1e-3 |S| in every
+#   epoch (and the magnitudes as for the phase measures), elsewhere a sign may differ.
+# And over all samples, fewer than 1 % of the scores may differ by more than 1e-3.
+
+
+def naive_epoch_scores(data, sfreq, freqs, method, n_cycles=7.0):
+    """Every ``i > j`` pair's score (pairs, freqs, times) from the definitions over epochs.
+
+    The coefficients by dense convolution with MNE's zero-mean wavelets; the
+    unbiased measures as means over the pairs of distinct epochs (Vinck et al.
+    2010, 2011), not by MNE-Connectivity's sums."""
+    nc = np.broadcast_to(np.asarray(n_cycles, float), freqs.shape)
+    y = naive_coefficients(data, sfreq, freqs, nc, zero_mean=True)      # (e, c, f, t)
+    src, tgt = np.tril_indices(data.shape[1], -1)
+    S = y[:, src] * np.conj(y[:, tgt])                                   # (e, pairs, f, t)
+    n = data.shape[0]
+    off = ~np.eye(n, dtype=bool)
+
+    def pairwise(v, w):
+        """Mean over the pairs j != k of epochs of v_j w_k."""
+        return np.einsum("jk,j...,k...->...", off, v, w) / (n * (n - 1))
+
+    power = np.mean(np.abs(y) ** 2, axis=0)
+    den = np.sqrt(power[src] * power[tgt])
+    u = S / np.abs(S)
+    if method == "coh":
+        return np.abs(S.mean(0)) / den
+    if method == "cohy":
+        return S.mean(0) / den
+    if method == "imcoh":
+        return S.mean(0).imag / den
+    if method == "plv":
+        return np.abs(u.mean(0))
+    if method == "ciplv":
+        return np.abs(u.imag.mean(0)) / np.sqrt(1 - u.real.mean(0) ** 2)
+    if method == "ppc":
+        return pairwise(u.real, u.real) + pairwise(u.imag, u.imag)
+    if method == "pli":
+        return np.abs(np.sign(S.imag).mean(0))
+    if method == "pli2_unbiased":
+        return pairwise(np.sign(S.imag), np.sign(S.imag))
+    if method == "dpli":
+        return np.heaviside(S.imag, 0.5).mean(0)
+    if method == "wpli":
+        return np.abs(S.imag.mean(0)) / np.abs(S.imag).mean(0)
+    assert method == "wpli2_debiased"
+    return pairwise(S.imag, S.imag) / pairwise(np.abs(S.imag), np.abs(S.imag))
+
+
+def _well_conditioned(y, src, tgt, method):
+    """Where ``method``'s score is insensitive to a 1e-5 error of the coefficients ``y``
+    (epochs, channels, freqs, times), for the pairs ``(src, tgt)``: (pairs, freqs, times)."""
+    if method in ("coh", "cohy", "imcoh"):
+        return np.ones((src.size,) + y.shape[2:], bool)
+    rms = np.sqrt(np.mean(np.abs(y) ** 2, axis=(0, 3)))
+    rel = np.abs(y) / rms[None, :, :, None]
+    ok = np.minimum(rel[:, src], rel[:, tgt]).min(axis=0) > 0.03
+    S = y[:, src] * np.conj(y[:, tgt])
+    if method in ("wpli", "wpli2_debiased"):
+        return np.abs(S).sum(0) < 10 * np.abs(S.imag).sum(0)
+    if method in ("pli", "pli2_unbiased", "dpli"):
+        ok &= (np.abs(S.imag) > 1e-3 * np.abs(S)).all(axis=0)
+    return ok
+
+
+def _assert_close_where_conditioned(got, want, y, src, tgt, method):
+    d = np.abs(got - want)
+    assert np.mean(d > 1e-3) < 0.01, method
+    ok = _well_conditioned(y, src, tgt, method)
+    assert ok.mean() > 0.5, method                        # (the test tests most samples)
+    assert np.max(d[ok]) <= 1e-3, method
+
+
+def test_epoch_sums_are_the_sums_over_epochs():
+    rng = np.random.default_rng(3)
+    y = rng.standard_normal((4, 3, 2, 300)) + 1j * rng.standard_normal((4, 3, 2, 300))
+    y[2, 1, 0, 7] = 0.0                            # a zero cross spectrum: 'plv' NaN, 'ppc' 0
+    px, py = np.array([1, 2, 0]), np.array([0, 1, 2])
+    slots = np.cumsum((0,) + SUM_WIDTHS[:-1])
+    acc = np.zeros((2, sum(SUM_WIDTHS), 3, 300))
+    yr, yi = np.ascontiguousarray(y.real), np.ascontiguousarray(y.imag)
+    epoch_sums(yr[:1], yi[:1], px, py, slots, acc)       # blocks of epochs add up in order
+    epoch_sums(yr[1:], yi[1:], px, py, slots, acc)
+    whole = np.zeros_like(acc)
+    epoch_sums(yr, yi, px, py, slots, whole)
+    np.testing.assert_array_equal(whole, acc)
+    S = y[:, px] * np.conj(y[:, py])                           # (e, pairs, f, t)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = S / np.abs(S)
+    u0 = np.where(S == 0, 0, u)
+    want = [S.real, S.imag, u.real, u.imag, u0.real, u0.imag, np.sign(S.imag), S.imag,
+            np.abs(S.imag), S.imag ** 2]
+    for q, w in enumerate(want):
+        np.testing.assert_allclose(np.moveaxis(acc[:, q], 0, 1), w.sum(0), rtol=1e-12,
+                                   atol=1e-12, err_msg=str(q))
+    power = np.zeros((2, 3, 300))
+    epoch_power_sums(yr, yi, power)
+    np.testing.assert_allclose(power, np.moveaxis(np.sum(np.abs(y) ** 2, 0), 0, 1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", EPOCH_METHODS)
+def test_epoch_scores_match_the_dense_definition(method):
+    data = _epochs(6, 3, 500)
+    got = spectral_connectivity_epochs(data, method=method, sfreq=SFREQ, cwt_freqs=FREQS,
+                                       output="array", tol=1e-6)
+    got = got.reshape(3, 3, FREQS.size, 500)[np.tril_indices(3, -1)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        want = naive_epoch_scores(data, SFREQ, FREQS, method)
+    src, tgt = np.tril_indices(3, -1)
+    y = naive_coefficients(data, SFREQ, FREQS, np.full(FREQS.size, 7.0), zero_mean=True)
+    _assert_close_where_conditioned(got, want, y, src, tgt, method)
+
+
+EPOCH_KWARGS = [{}, {"indices": ([0, 3, 2, 1], [1, 1, 0, 3])},
+                {"fmin": (6.0, 15.0), "fmax": (12.0, 45.0), "faverage": True},
+                {"fmin": 8.0, "fmax": 40.0, "fdecim": 2, "tmin": 0.4, "tmax": 2.9},
+                {"cwt_n_cycles": [3.0, 4.0, 5.0, 6.0, 7.0], "names": ["a", "b", "c", "d"]}]
+
+
+@pytest.mark.parametrize("kw", EPOCH_KWARGS)
+def test_spectral_connectivity_epochs_matches_mne_connectivity(kw):
+    mnec = pytest.importorskip("mne_connectivity")
+    mne_tf = pytest.importorskip("mne.time_frequency")
+    data = _epochs(6, 4, 800)
+    methods = list(EPOCH_METHODS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = mnec.spectral_connectivity_epochs(data, method=methods, sfreq=SFREQ,
+                                                 mode="cwt_morlet", cwt_freqs=FREQS,
+                                                 verbose=False, **kw)
+    got = spectral_connectivity_epochs(data, method=methods, sfreq=SFREQ, cwt_freqs=FREQS,
+                                       output="object", **kw)
+    # MNE's own coefficients on the window, for the conditioning of each score
+    t0 = int(round(kw.get("tmin", 0.0) * SFREQ))
+    t1 = int(round(kw["tmax"] * SFREQ)) + 1 if "tmax" in kw else data.shape[-1]
+    src, tgt = (np.asarray(kw["indices"][0]), np.asarray(kw["indices"][1])) if "indices" in kw \
+        else np.tril_indices(4, -1)
+    freqs = want[0].freqs if not kw.get("faverage") else FREQS
+    nc = np.asarray(kw.get("cwt_n_cycles", 7.0), float)
+    nc = nc[np.isin(FREQS, freqs)] if nc.ndim else float(nc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y = mne_tf.tfr_array_morlet(data[..., t0:t1], SFREQ, np.asarray(freqs), n_cycles=nc,
+                                    zero_mean=True, output="complex", verbose=False)
+    for m, a, b in zip(methods, want, got):
+        assert type(a) is type(b)
+        A, B = a.get_data(), b.get_data()
+        assert A.shape == B.shape and A.dtype == B.dtype, m
+        np.testing.assert_allclose(b.freqs, a.freqs)
+        np.testing.assert_allclose(b.times, a.times)
+        assert b.method == a.method and b.indices == a.indices and b.names == a.names
+        assert b.n_epochs_used == a.n_epochs_used
+        if "indices" not in kw:
+            A = A.reshape((4, 4) + A.shape[1:])[src, tgt]
+            B = B.reshape((4, 4) + B.shape[1:])[src, tgt]
+        if kw.get("faverage"):
+            assert np.max(np.abs(A - B)) <= 1e-3 or m not in ("coh", "cohy", "imcoh"), m
+            assert np.mean(np.abs(A - B) > 1e-3) < 0.01, m
+        else:
+            _assert_close_where_conditioned(B, A, y, src, tgt, m)
+
+
+def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
+    data = _epochs(5, 4, 600)
+    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS, method=["coh", "cohy", "plv", "ppc", "dpli",
+                                                      "wpli2_debiased"], output="array")
+    one = spectral_connectivity_epochs(data, n_jobs=1, **kw)
+    for n_jobs in (2, 8):
+        for a, b in zip(one, spectral_connectivity_epochs(data, n_jobs=n_jobs, **kw)):
+            np.testing.assert_array_equal(a, b)
+    # one frequency and two epochs at a time: the same sums (the transform of one frequency
+    # alone may round differently from the same frequency among others)
+    monkeypatch.setattr(connectivity, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
+    for m, a, b in zip(kw["method"], one, spectral_connectivity_epochs(data, n_jobs=2, **kw)):
+        if m != "dpli":
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-9, err_msg=m)
+
+
+def test_epochs_nan_makes_its_channels_pairs_nan_where_the_wavelets_reach():
+    data = _epochs(4, 4, 800)
+    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS, method=["coh", "plv", "wpli"], output="array",
+              indices=([1, 2, 3], [0, 0, 2]))
+    clean = spectral_connectivity_epochs(data, **kw)
+    bad = data.copy()
+    bad[1, 3, 400] = np.nan
+    for c, g in zip(clean, spectral_connectivity_epochs(bad, **kw)):
+        np.testing.assert_array_equal(g[:2], c[:2])            # the pairs without channel 3
+        assert np.all(np.isnan(g[2, :, 400]))                  # the pair (3, 2) at the NaN
+        assert np.all(np.isfinite(g[2, -1, :300]))             # and far from it at 45 Hz
+
+
+def test_epochs_data_rules():
+    data = _epochs(3, 3, 600)
+    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS[:3], method=["coh", "wpli"], output="array")
+    ints = np.round(data).astype(np.int32)
+    for a, b in zip(spectral_connectivity_epochs(ints, **kw),
+                    spectral_connectivity_epochs(ints.astype(float), **kw)):
+        np.testing.assert_array_equal(a, b)
+    wide = _epochs(3, 6, 600)
+    for a, b in zip(spectral_connectivity_epochs(wide[:, ::2], **kw),
+                    spectral_connectivity_epochs(np.ascontiguousarray(wide[:, ::2]), **kw)):
+        np.testing.assert_array_equal(a, b)
+    base = spectral_connectivity_epochs(data, **kw)
+    for scale in (2.0 ** 600, 2.0 ** -600):
+        for a, b in zip(base, spectral_connectivity_epochs(data * scale, **kw)):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(method="gc"), "not recognized.*multivariate"),
+    (dict(method="coherence"), "not recognized"),
+    (dict(method=[]), "method"),
+    (dict(mode="multitaper"), "mode"),
+    (dict(mode="fourier"), "mode"),
+    (dict(sfreq=None), "sfreq"),
+    (dict(sfreq=-1.0), "sfreq"),
+    (dict(cwt_freqs=None), "cwt_freqs"),
+    (dict(cwt_freqs=[200.0]), "Nyquist"),
+    (dict(cwt_freqs=[np.nan]), "cwt_freqs"),
+    (dict(cwt_freqs=[1.0]), "no frequency points"),
+    (dict(fmin=(5.0, 10.0), fmax=20.0), "same length"),
+    (dict(fmin=30.0, fmax=20.0), "fmax"),
+    (dict(fdecim=0), "fdecim"),
+    (dict(tmin=1.0, tmax=0.5), "tmin"),
+    (dict(tmin=np.nan), "tmin"),
+    (dict(n_jobs=0), "n_jobs"),
+    (dict(cwt_n_cycles=[7.0, 7.0, 7.0]), "cwt_n_cycles"),
+    (dict(cwt_n_cycles=-1.0), "cwt_n_cycles"),
+    (dict(indices=[0, 1]), "tuple"),
+    (dict(indices=([0], [1, 2])), "same length"),
+    (dict(indices=([0], [9])), "indices"),
+    (dict(output="xarray"), "output"),
+    (dict(data=np.zeros((0, 3, 400))), "shape"),
+    (dict(data=np.zeros((2, 400))), "shape"),
+])
+def test_epochs_bad_arguments_are_refused_by_name(kw, match):
+    args = dict(data=_epochs(2, 3, 400), cwt_freqs=[10.0, 20.0], sfreq=SFREQ)
+    args.update(kw)
+    with pytest.raises(ValueError, match=match):
+        spectral_connectivity_epochs(**args)
+
+
+def test_epochs_bad_types_and_warnings():
+    data = _epochs(2, 2, 400)
+    kw = dict(sfreq=SFREQ, cwt_freqs=[10.0, 20.0], output="array")
+    with pytest.raises(TypeError, match="real numeric"):
+        spectral_connectivity_epochs(data + 1j, **kw)
+    with pytest.raises(TypeError, match="integers"):
+        spectral_connectivity_epochs(data, indices=([[0, 1]], [[1, 0]]), **kw)
+    with pytest.raises(TypeError, match="fdecim"):
+        spectral_connectivity_epochs(data, fdecim=1.5, **kw)
+
+    class Epochs:
+        def get_data(self):
+            return data
+
+    with pytest.raises(TypeError, match="get_data"):
+        spectral_connectivity_epochs(Epochs(), **kw)
+    with pytest.warns(RuntimeWarning, match="5 cycles"):
+        spectral_connectivity_epochs(data, fmin=2.0, **kw)
+    with pytest.warns(RuntimeWarning, match="5 cycles"), \
+            pytest.raises(ValueError, match="longer than the signal"):
+        spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[1.5], fmin=1.0)
+    with pytest.warns(RuntimeWarning, match="tmax"):
+        spectral_connectivity_epochs(data, tmax=10.0, **kw)
+    # the default fmin (five cycles in the window, 3.1 Hz here) leaves the lower frequencies out
+    con = spectral_connectivity_epochs(data, method="coh", sfreq=SFREQ, cwt_freqs=[3.0, 20.0],
+                                       cwt_n_cycles=3.0, output="object")
+    assert list(con.freqs) == [20.0]

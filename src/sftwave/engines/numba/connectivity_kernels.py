@@ -39,7 +39,9 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for, threads
 
-__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR"]
+__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR",
+           "epoch_sums", "epoch_power_sums", "SUM_CSD", "SUM_UNIT", "SUM_UNIT0", "SUM_SIGN",
+           "SUM_IMAG", "SUM_IMAG2", "SUM_WIDTHS", "EPOCH_TILE"]
 
 #: The smoothing kinds of :func:`phase_sums`: none (M = 1), Hann, boxcar.
 KIND_NONE, KIND_HANN, KIND_BOXCAR = 0, 1, 2
@@ -338,3 +340,168 @@ def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py
                  math.sin(theta), bool(unit), bool(imag), out,
                  work=30.0 * nf * px.size * (nt + centre))
     return out
+
+
+# ----------------------------------------------------------------------------- across epochs
+
+#: The sums :func:`epoch_sums` can keep, each a group of accumulator rows (its slot): the cross
+#: spectrum (real, imaginary), its unit phasor with ``0 / 0 = NaN`` (real, imaginary), its unit
+#: phasor with ``0 / 0 = 0``, ``sign(Im)``, ``Im`` and ``|Im|``, ``Im^2``.
+SUM_CSD, SUM_UNIT, SUM_UNIT0, SUM_SIGN, SUM_IMAG, SUM_IMAG2 = range(6)
+
+#: Accumulator rows of each sum of :func:`epoch_sums`.
+SUM_WIDTHS = (2, 2, 2, 1, 2, 1)
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_to(sr, si, ar, ai):
+    """``(ar, ai) += (sr, si)``."""
+    for k in range(sr.size):
+        ar[k] += sr[k]
+        ai[k] += si[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_unit0(sr, si, ar, ai):
+    """``(ar, ai) += s / |s|``, adding 0 where ``|s| = 0`` (MNE-Connectivity's 'ppc')."""
+    for k in range(sr.size):
+        d = math.sqrt(sr[k] * sr[k] + si[k] * si[k])
+        if d != 0.0:
+            ar[k] += sr[k] / d
+            ai[k] += si[k] / d
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_sign(si, a):
+    """``a += sign(si)`` (NaN stays NaN)."""
+    for k in range(si.size):
+        c = si[k]
+        a[k] += 1.0 if c > 0.0 else (-1.0 if c < 0.0 else c * 0.0)
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_imag(si, a, b):
+    """``a += si``, ``b += |si|``."""
+    for k in range(si.size):
+        a[k] += si[k]
+        b[k] += abs(si[k])
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_square(si, a):
+    """``a += si^2``."""
+    for k in range(si.size):
+        a[k] += si[k] * si[k]
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_power(xr, xi, a):
+    """``a += xr^2 + xi^2``."""
+    for k in range(xr.size):
+        a[k] += xr[k] * xr[k] + xi[k] * xi[k]
+
+
+#: Samples per tile of :func:`epoch_sums` (every epoch's and channel's coefficients of one
+#: frequency and tile stay in cache while all the pairs read them).
+EPOCH_TILE = 256
+
+
+@kernel(nogil=True, error_model="numpy")
+def _epoch_pair_tasks(lo, hi, yr, yi, px, py, slots, acc):
+    """(frequency, tile of samples) tasks ``lo .. hi`` of :func:`epoch_sums`: for each pair, the
+    epochs one after the other into the pair's accumulators."""
+    ne, nc, nf, nt = yr.shape
+    n_tiles = (nt + EPOCH_TILE - 1) // EPOCH_TILE
+    sr = np.empty(EPOCH_TILE)
+    si = np.empty(EPOCH_TILE)
+    for task in range(lo, hi):
+        f = task // n_tiles
+        m0 = (task - f * n_tiles) * EPOCH_TILE
+        m1 = min(nt, m0 + EPOCH_TILE)
+        w = m1 - m0
+        tr = sr[:w]
+        ti = si[:w]
+        for p in range(px.size):
+            a = px[p]
+            b = py[p]
+            for e in range(ne):
+                _products(yr[e, a, f, m0:m1], yi[e, a, f, m0:m1], yr[e, b, f, m0:m1],
+                          yi[e, b, f, m0:m1], tr, ti)
+                q = slots[0]
+                if q >= 0:
+                    _add_to(tr, ti, acc[f, q, p, m0:m1], acc[f, q + 1, p, m0:m1])
+                q = slots[1]
+                if q >= 0:
+                    _accumulate_unit(tr, ti, acc[f, q, p, m0:m1], acc[f, q + 1, p, m0:m1])
+                q = slots[2]
+                if q >= 0:
+                    _add_unit0(tr, ti, acc[f, q, p, m0:m1], acc[f, q + 1, p, m0:m1])
+                q = slots[3]
+                if q >= 0:
+                    _add_sign(ti, acc[f, q, p, m0:m1])
+                q = slots[4]
+                if q >= 0:
+                    _add_imag(ti, acc[f, q, p, m0:m1], acc[f, q + 1, p, m0:m1])
+                q = slots[5]
+                if q >= 0:
+                    _add_square(ti, acc[f, q, p, m0:m1])
+
+
+def epoch_sums(yr: np.ndarray, yi: np.ndarray, px: np.ndarray, py: np.ndarray, slots: np.ndarray,
+               acc: np.ndarray) -> None:
+    """Add a block of epochs' pair sums into ``acc``, epoch after epoch, sample by sample.
+
+    ``yr``, ``yi``: the real and imaginary parts of the coefficients, float64
+    C-contiguous ``(epochs, channels, freqs, times)``.  For each pair ``p``
+    (``px[p]``, ``py[p]``), frequency ``f`` and sample ``m``, with
+    ``s = y[e, px[p], f, m] conj(y[e, py[p], f, m])``, the sums named by
+    ``slots`` (int64, one entry per ``SUM_*``: the first of that sum's
+    :data:`SUM_WIDTHS` rows of ``acc``, or -1 for a sum not kept) gain each
+    epoch's term in epoch order: ``acc[f, q, p, m] += ...``.  ``acc``: float64
+    C-contiguous ``(freqs, rows, pairs, times)``.  Each accumulator is one
+    task's, added to in the epochs' order: the same bits on any thread count
+    and whatever blocks the epochs and frequencies come in.
+
+    Examples
+    --------
+    >>> y = np.array([1.0, 1j, -1.0])[:, None, None, None] * np.array([1.0, 1j])[None, :, None, None]
+    >>> slots = np.array([0, -1, -1, 2, -1, -1])        # the cross spectrum, the sign of Im
+    >>> acc = np.zeros((1, 3, 1, 1))
+    >>> epoch_sums(np.ascontiguousarray(y.real), np.ascontiguousarray(y.imag), np.array([1]),
+    ...            np.array([0]), slots, acc)
+    >>> acc.ravel().tolist()                 # three epochs of y1 conj(y0) = i
+    [0.0, 3.0, 3.0]
+    """
+    ne, nc, nf, nt = yr.shape
+    n_tiles = -(-nt // EPOCH_TILE)
+    parallel_for(_epoch_pair_tasks, nf * n_tiles, yr, yi, px.astype(np.int64),
+                 py.astype(np.int64), slots.astype(np.int64), acc,
+                 work=12.0 * ne * nt * nf * px.size)
+
+
+@kernel(nogil=True, error_model="numpy")
+def _epoch_power_tasks(lo, hi, yr, yi, acc):
+    """(frequency, channel) rows ``lo .. hi`` of :func:`epoch_power_sums`."""
+    ne, nc, nf, nt = yr.shape
+    for task in range(lo, hi):
+        f = task // nc
+        c = task - f * nc
+        for e in range(ne):
+            _add_power(yr[e, c, f], yi[e, c, f], acc[f, c])
+
+
+def epoch_power_sums(yr: np.ndarray, yi: np.ndarray, acc: np.ndarray) -> None:
+    """``acc[f, c, m] += |y[e, c, f, m]|^2`` over the block's epochs, in their order.
+
+    ``yr``, ``yi`` as for :func:`epoch_sums`; ``acc`` float64 C-contiguous
+    ``(freqs, channels, times)``.
+
+    Examples
+    --------
+    >>> acc = np.zeros((1, 1, 2))
+    >>> epoch_power_sums(np.ones((2, 1, 1, 2)), np.full((2, 1, 1, 2), 2.0), acc)
+    >>> acc.tolist()
+    [[[10.0, 10.0]]]
+    """
+    ne, nc, nf, nt = yr.shape
+    parallel_for(_epoch_power_tasks, nc * nf, yr, yi, acc, work=3.0 * yr.size)
