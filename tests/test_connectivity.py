@@ -468,11 +468,10 @@ def test_epoch_sums_are_the_sums_over_epochs():
     px, py = np.array([1, 2, 0]), np.array([0, 1, 2])
     slots = np.cumsum((0,) + SUM_WIDTHS[:-1])
     acc = np.zeros((2, sum(SUM_WIDTHS), 3, 300))
-    yr, yi = np.ascontiguousarray(y.real), np.ascontiguousarray(y.imag)
-    epoch_sums(yr[:1], yi[:1], px, py, slots, acc)       # blocks of epochs add up in order
-    epoch_sums(yr[1:], yi[1:], px, py, slots, acc)
+    epoch_sums(y[:1], px, py, slots, acc)                # blocks of epochs add up in order
+    epoch_sums(y[1:], px, py, slots, acc)
     whole = np.zeros_like(acc)
-    epoch_sums(yr, yi, px, py, slots, whole)
+    epoch_sums(y, px, py, slots, whole)
     np.testing.assert_array_equal(whole, acc)
     S = y[:, px] * np.conj(y[:, py])                           # (e, pairs, f, t)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -484,7 +483,7 @@ def test_epoch_sums_are_the_sums_over_epochs():
         np.testing.assert_allclose(np.moveaxis(acc[:, q], 0, 1), w.sum(0), rtol=1e-12,
                                    atol=1e-12, err_msg=str(q))
     power = np.zeros((2, 3, 300))
-    epoch_power_sums(yr, yi, power)
+    epoch_power_sums(y, power)
     np.testing.assert_allclose(power, np.moveaxis(np.sum(np.abs(y) ** 2, 0), 0, 1), rtol=1e-12)
 
 
@@ -558,7 +557,7 @@ def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
     for n_jobs in (2, 8):
         for a, b in zip(one, spectral_connectivity_epochs(data, n_jobs=n_jobs, **kw)):
             np.testing.assert_array_equal(a, b)
-    # one frequency and two epochs at a time: the same sums (the transform of one frequency
+    # four frequencies and one epoch at a time: the same sums (the transform of one frequency
     # alone may round differently from the same frequency among others)
     monkeypatch.setattr(connectivity, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
     for m, a, b in zip(kw["method"], one, spectral_connectivity_epochs(data, n_jobs=2, **kw)):

@@ -718,10 +718,10 @@ EPOCH_METHODS = ("coh", "cohy", "imcoh", "plv", "ciplv", "ppc", "pli", "pli2_unb
 #: MNE-Connectivity's multivariate measures (not computed here).
 _MULTIVARIATE = ("cacoh", "mic", "mim", "gc", "gc_tr")
 
-#: The coefficients held at once by :func:`spectral_connectivity_epochs` (bytes, about as much
-#: again for their real and imaginary parts): a few epochs of the users' workload, so that each
-#: pair's accumulators stay in cache across them.
-_EPOCH_BLOCK_BYTES = 32 << 20
+#: The complex coefficients held at once by :func:`spectral_connectivity_epochs` (bytes): every
+#: epoch of the users' workload at 4 frequencies, so that each accumulator is read and written
+#: once per block.
+_EPOCH_BLOCK_BYTES = 64 << 20
 
 
 def _epoch_sums_needed(methods: list[str]) -> list[int]:
@@ -736,55 +736,6 @@ def _epoch_sums_needed(methods: list[str]) -> list[int]:
     if "wpli2_debiased" in methods:
         sums.add(ck.SUM_IMAG2)
     return sorted(sums)
-
-
-def _epoch_scores(method: str, acc: np.ndarray, at: np.ndarray, psd: np.ndarray | None,
-                  ux: np.ndarray, uy: np.ndarray, n: int) -> np.ndarray:
-    """MNE-Connectivity 0.9's ``compute_con`` of ``method`` from the epoch sums (``at[SUM_*]``:
-    their first row in ``acc``) and the power sums ``psd`` (coherence measures)."""
-    from .engines.numba import connectivity_kernels as ck
-
-    def rows(kind: int, k: int = 0) -> np.ndarray:
-        return acc[:, at[kind] + k]
-
-    if method in ("coh", "cohy", "imcoh"):
-        assert psd is not None
-        den = np.sqrt(psd[:, ux] * psd[:, uy])
-        re, im = rows(ck.SUM_CSD), rows(ck.SUM_CSD, 1)
-        if method == "coh":
-            return np.hypot(re, im) / den
-        if method == "imcoh":
-            return im / den
-        out = np.empty(re.shape, np.complex128)
-        out.real = re / den
-        out.imag = im / den
-        return out
-    if method == "plv":
-        return np.hypot(rows(ck.SUM_UNIT), rows(ck.SUM_UNIT, 1)) / n
-    if method == "ciplv":
-        real = np.clip(rows(ck.SUM_UNIT) / n, -1, 1)
-        real[np.abs(real) == 1] = 0
-        return (np.abs(rows(ck.SUM_UNIT, 1)) / n) / np.sqrt(1 - real ** 2)
-    if method == "ppc":
-        re, im = rows(ck.SUM_UNIT0), rows(ck.SUM_UNIT0, 1)
-        return (re * re + im * im - n) / (n * (n - 1.0))
-    if method in ("pli", "pli2_unbiased", "dpli"):
-        mean = rows(ck.SUM_SIGN) / n
-        if method == "pli":
-            return np.abs(mean)
-        if method == "dpli":            # the mean of heaviside(Im, 0.5) = (sign + 1) / 2
-            return (mean + 1.0) * 0.5
-        return (n * mean ** 2 - 1) / (n - 1)
-    if method == "wpli":
-        num, den = np.abs(rows(ck.SUM_IMAG)), rows(ck.SUM_IMAG, 1)
-    else:                               # 'wpli2_debiased'
-        sq = rows(ck.SUM_IMAG2)
-        num = rows(ck.SUM_IMAG) ** 2 - sq
-        den = rows(ck.SUM_IMAG, 1) ** 2 - sq
-    zero = den == 0.0
-    out = num / np.where(zero, 1.0, den)
-    out[zero] = 0.0
-    return out
 
 
 def _connections(indices: Any, n_signals: int) -> tuple[np.ndarray, np.ndarray]:
@@ -969,7 +920,7 @@ def spectral_connectivity_epochs(
     frequencies and samples whose wavelets reach it (MNE's FFT spreads it over
     the whole epoch).  No ``(epochs, pairs, freqs, times)`` array is made: the
     sums over epochs are accumulated from one block of epochs' coefficients at
-    a time (about 32 MB), in epoch order (the same bits on any thread count);
+    a time (about 64 MB), in epoch order (the same bits on any thread count);
     the memory is that block and a few arrays of the result's size.
 
     Examples
@@ -1099,10 +1050,13 @@ def spectral_connectivity_epochs(
     acc = np.zeros((freqs.size, n_rows, n_cons, n_times))
     psd = np.zeros((freqs.size, used.size, n_times)) if coherence else None
     # blocks of frequencies with every epoch (each accumulator is then read and written once),
-    # or of epochs at one frequency where every epoch's coefficients at one are too many
+    # or of epochs at a few frequencies where every epoch's coefficients at those are too many
+    # (at least 4 frequencies at once, where there are: the transform runs frequencies side by
+    # side, and slower with fewer)
     per_freq = used.size * n_times * 16
-    group = max(1, min(freqs.size, _EPOCH_BLOCK_BYTES // max(1, n_epochs * per_freq)))
-    block = n_epochs if group > 1 else max(1, min(n_epochs, _EPOCH_BLOCK_BYTES // per_freq))
+    group = max(min(4, freqs.size),
+                min(freqs.size, _EPOCH_BLOCK_BYTES // max(1, n_epochs * per_freq)))
+    block = max(1, min(n_epochs, _EPOCH_BLOCK_BYTES // (group * per_freq)))
     scaled, _ = _unit_scale(data[:, used, t0:t1])   # (every measure is a ratio: the same bits)
     with _threads(workers):         # the kernels' threads (the transform's: its n_jobs)
         for f0 in range(0, freqs.size, group):
@@ -1111,29 +1065,24 @@ def spectral_connectivity_epochs(
                 y = tfr_array_morlet(scaled[e0:e0 + block], sfreq, freqs[f0:f1],
                                      n_cycles=nc[f0:f1], zero_mean=True, output="complex",
                                      n_jobs=workers, tol=tol)
-                yr = np.ascontiguousarray(y.real)
-                yi = np.ascontiguousarray(y.imag)
-                del y
                 if n_cons:
-                    ck.epoch_sums(yr, yi, ux, uy, slots, acc[f0:f1])
+                    ck.epoch_sums(y, ux, uy, slots, acc[f0:f1])
                 if psd is not None:
-                    ck.epoch_power_sums(yr, yi, psd[f0:f1])
-                del yr, yi
-    if psd is not None:
-        psd /= n_epochs
-        acc[:, slots[ck.SUM_CSD]:slots[ck.SUM_CSD] + 2] /= n_epochs
+                    ck.epoch_power_sums(y, psd[f0:f1])
+                del y
     results = []
+    rows_out = src * n_signals + tgt if indices is None else np.arange(n_cons)
     for m in methods:
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            con = np.moveaxis(_epoch_scores(m, acc, slots, psd, ux, uy, n_epochs), 0, 1)
+        dtype = np.complex128 if m == "cohy" else np.float64
+        con = np.zeros((n_full, n_out, n_times), dtype)    # (the rows not computed: 0, as MNE's)
         if faverage:
-            con = np.stack([con[:, band].mean(axis=1) for band in bands], axis=1)
-        elif indices is not None:
-            con = np.ascontiguousarray(con)
-        if indices is None:
-            full = np.zeros((n_signals, n_signals, n_out, n_times), con.dtype)
-            full[src, tgt] = con
-            con = full.reshape(n_signals ** 2, n_out, n_times)
+            by_freq = np.empty((n_cons, freqs.size, n_times), dtype)
+            ck.epoch_scores(m, acc, slots, psd, ux, uy, n_epochs, np.arange(n_cons), by_freq)
+            for k, band in enumerate(bands):
+                con[rows_out, k] = by_freq[:, band].mean(axis=1)
+            del by_freq
+        else:
+            ck.epoch_scores(m, acc, slots, psd, ux, uy, n_epochs, rows_out, con)
         if want_object:
             import mne_connectivity
 

@@ -41,7 +41,8 @@ from .pool import parallel_for, threads
 
 __all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR",
            "epoch_sums", "epoch_power_sums", "SUM_CSD", "SUM_UNIT", "SUM_UNIT0", "SUM_SIGN",
-           "SUM_IMAG", "SUM_IMAG2", "SUM_WIDTHS", "EPOCH_TILE"]
+           "SUM_IMAG", "SUM_IMAG2", "SUM_WIDTHS", "EPOCH_TILE", "epoch_scores",
+           "SCORE_METHODS"]
 
 #: The smoothing kinds of :func:`phase_sums`: none (M = 1), Hann, boxcar.
 KIND_NONE, KIND_HANN, KIND_BOXCAR = 0, 1, 2
@@ -394,23 +395,29 @@ def _add_square(si, a):
         a[k] += si[k] * si[k]
 
 
-@kernel(nogil=True, noalias=True, error_model="numpy")
-def _add_power(xr, xi, a):
-    """``a += xr^2 + xi^2``."""
-    for k in range(xr.size):
-        a[k] += xr[k] * xr[k] + xi[k] * xi[k]
-
-
 #: Samples per tile of :func:`epoch_sums` (every epoch's and channel's coefficients of one
 #: frequency and tile stay in cache while all the pairs read them).
 EPOCH_TILE = 256
 
 
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _products_interleaved(x, z, sr, si):
+    """``sr + i si = x conj(z)`` for ``x``, ``z`` complex rows stored as (re, im) pairs."""
+    for k in range(sr.size):
+        xr = x[2 * k]
+        xi = x[2 * k + 1]
+        zr = z[2 * k]
+        zi = z[2 * k + 1]
+        sr[k] = xr * zr + xi * zi
+        si[k] = xi * zr - xr * zi
+
+
 @kernel(nogil=True, error_model="numpy")
-def _epoch_pair_tasks(lo, hi, yr, yi, px, py, slots, acc):
+def _epoch_pair_tasks(lo, hi, yf, px, py, slots, acc):
     """(frequency, tile of samples) tasks ``lo .. hi`` of :func:`epoch_sums`: for each pair, the
     epochs one after the other into the pair's accumulators."""
-    ne, nc, nf, nt = yr.shape
+    ne, nc, nf, nt2 = yf.shape
+    nt = nt2 // 2
     n_tiles = (nt + EPOCH_TILE - 1) // EPOCH_TILE
     sr = np.empty(EPOCH_TILE)
     si = np.empty(EPOCH_TILE)
@@ -425,8 +432,7 @@ def _epoch_pair_tasks(lo, hi, yr, yi, px, py, slots, acc):
             a = px[p]
             b = py[p]
             for e in range(ne):
-                _products(yr[e, a, f, m0:m1], yi[e, a, f, m0:m1], yr[e, b, f, m0:m1],
-                          yi[e, b, f, m0:m1], tr, ti)
+                _products_interleaved(yf[e, a, f, 2 * m0:2 * m1], yf[e, b, f, 2 * m0:2 * m1], tr, ti)
                 q = slots[0]
                 if q >= 0:
                     _add_to(tr, ti, acc[f, q, p, m0:m1], acc[f, q + 1, p, m0:m1])
@@ -447,61 +453,173 @@ def _epoch_pair_tasks(lo, hi, yr, yi, px, py, slots, acc):
                     _add_square(ti, acc[f, q, p, m0:m1])
 
 
-def epoch_sums(yr: np.ndarray, yi: np.ndarray, px: np.ndarray, py: np.ndarray, slots: np.ndarray,
+def epoch_sums(y: np.ndarray, px: np.ndarray, py: np.ndarray, slots: np.ndarray,
                acc: np.ndarray) -> None:
     """Add a block of epochs' pair sums into ``acc``, epoch after epoch, sample by sample.
 
-    ``yr``, ``yi``: the real and imaginary parts of the coefficients, float64
-    C-contiguous ``(epochs, channels, freqs, times)``.  For each pair ``p``
-    (``px[p]``, ``py[p]``), frequency ``f`` and sample ``m``, with
+    ``y``: the coefficients, complex128 C-contiguous ``(epochs, channels,
+    freqs, times)`` (others are copied).  For each pair ``p`` (``px[p]``,
+    ``py[p]``), frequency ``f`` and sample ``m``, with
     ``s = y[e, px[p], f, m] conj(y[e, py[p], f, m])``, the sums named by
     ``slots`` (int64, one entry per ``SUM_*``: the first of that sum's
     :data:`SUM_WIDTHS` rows of ``acc``, or -1 for a sum not kept) gain each
     epoch's term in epoch order: ``acc[f, q, p, m] += ...``.  ``acc``: float64
     C-contiguous ``(freqs, rows, pairs, times)``.  Each accumulator is one
     task's, added to in the epochs' order: the same bits on any thread count
-    and whatever blocks the epochs and frequencies come in.
+    and whatever blocks the epochs come in.
 
     Examples
     --------
     >>> y = np.array([1.0, 1j, -1.0])[:, None, None, None] * np.array([1.0, 1j])[None, :, None, None]
     >>> slots = np.array([0, -1, -1, 2, -1, -1])        # the cross spectrum, the sign of Im
     >>> acc = np.zeros((1, 3, 1, 1))
-    >>> epoch_sums(np.ascontiguousarray(y.real), np.ascontiguousarray(y.imag), np.array([1]),
-    ...            np.array([0]), slots, acc)
+    >>> epoch_sums(y, np.array([1]), np.array([0]), slots, acc)
     >>> acc.ravel().tolist()                 # three epochs of y1 conj(y0) = i
     [0.0, 3.0, 3.0]
     """
-    ne, nc, nf, nt = yr.shape
+    y = np.ascontiguousarray(y, np.complex128)
+    ne, nc, nf, nt = y.shape
     n_tiles = -(-nt // EPOCH_TILE)
-    parallel_for(_epoch_pair_tasks, nf * n_tiles, yr, yi, px.astype(np.int64),
+    parallel_for(_epoch_pair_tasks, nf * n_tiles, y.view(np.float64), px.astype(np.int64),
                  py.astype(np.int64), slots.astype(np.int64), acc,
                  work=12.0 * ne * nt * nf * px.size)
 
 
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _add_power_interleaved(x, a):
+    """``a += |x|^2`` for ``x`` a complex row stored as (re, im) pairs."""
+    for k in range(a.size):
+        a[k] += x[2 * k] * x[2 * k] + x[2 * k + 1] * x[2 * k + 1]
+
+
 @kernel(nogil=True, error_model="numpy")
-def _epoch_power_tasks(lo, hi, yr, yi, acc):
+def _epoch_power_tasks(lo, hi, yf, acc):
     """(frequency, channel) rows ``lo .. hi`` of :func:`epoch_power_sums`."""
-    ne, nc, nf, nt = yr.shape
+    ne, nc, nf, nt2 = yf.shape
     for task in range(lo, hi):
         f = task // nc
         c = task - f * nc
         for e in range(ne):
-            _add_power(yr[e, c, f], yi[e, c, f], acc[f, c])
+            _add_power_interleaved(yf[e, c, f], acc[f, c])
 
 
-def epoch_power_sums(yr: np.ndarray, yi: np.ndarray, acc: np.ndarray) -> None:
+def epoch_power_sums(y: np.ndarray, acc: np.ndarray) -> None:
     """``acc[f, c, m] += |y[e, c, f, m]|^2`` over the block's epochs, in their order.
 
-    ``yr``, ``yi`` as for :func:`epoch_sums`; ``acc`` float64 C-contiguous
+    ``y`` as for :func:`epoch_sums`; ``acc`` float64 C-contiguous
     ``(freqs, channels, times)``.
 
     Examples
     --------
     >>> acc = np.zeros((1, 1, 2))
-    >>> epoch_power_sums(np.ones((2, 1, 1, 2)), np.full((2, 1, 1, 2), 2.0), acc)
+    >>> epoch_power_sums(np.full((2, 1, 1, 2), 1 + 2j), acc)
     >>> acc.tolist()
     [[[10.0, 10.0]]]
     """
-    ne, nc, nf, nt = yr.shape
-    parallel_for(_epoch_power_tasks, nc * nf, yr, yi, acc, work=3.0 * yr.size)
+    y = np.ascontiguousarray(y, np.complex128)
+    ne, nc, nf, nt = y.shape
+    parallel_for(_epoch_power_tasks, nc * nf, y.view(np.float64), acc, work=3.0 * y.size)
+
+
+#: The measures of :func:`epoch_scores`, by code (MNE-Connectivity's names, in this order).
+SCORE_METHODS = ("coh", "cohy", "imcoh", "plv", "ciplv", "ppc", "pli", "pli2_unbiased", "dpli",
+                 "wpli", "wpli2_debiased")
+
+
+@kernel(nogil=True, error_model="numpy")
+def _score_tasks(lo, hi, code, acc, slots, psd, ux, uy, n, rows, out):
+    """(frequency, pair) rows ``lo .. hi`` of :func:`epoch_scores`."""
+    nf, nq, ncons, nt = acc.shape
+    for task in range(lo, hi):
+        f = task // ncons
+        p = task - f * ncons
+        r = rows[p]
+        if code <= 2:
+            q = slots[0]
+            x = ux[p]
+            z = uy[p]
+            for m in range(nt):
+                re = acc[f, q, p, m]
+                im = acc[f, q + 1, p, m]
+                den = math.sqrt(psd[f, x, m] * psd[f, z, m])
+                if code == 0:
+                    out[r, f, m] = math.sqrt(re * re + im * im) / den
+                elif code == 1:
+                    out[r, f, 2 * m] = re / den
+                    out[r, f, 2 * m + 1] = im / den
+                else:
+                    out[r, f, m] = im / den
+        elif code <= 5:
+            q = slots[1] if code <= 4 else slots[2]
+            for m in range(nt):
+                re = acc[f, q, p, m]
+                im = acc[f, q + 1, p, m]
+                if code == 3:
+                    out[r, f, m] = math.sqrt(re * re + im * im) / n
+                elif code == 4:
+                    real = re / n
+                    if real > 1.0:
+                        real = 1.0
+                    elif real < -1.0:
+                        real = -1.0
+                    if abs(real) == 1.0:
+                        real = 0.0
+                    out[r, f, m] = (abs(im) / n) / math.sqrt(1.0 - real * real)
+                else:
+                    out[r, f, m] = (re * re + im * im - n) / (n * (n - 1.0))
+        elif code <= 8:
+            q = slots[3]
+            for m in range(nt):
+                mean = acc[f, q, p, m] / n
+                if code == 6:
+                    out[r, f, m] = abs(mean)
+                elif code == 7:
+                    out[r, f, m] = (n * mean * mean - 1.0) / (n - 1.0)
+                else:
+                    out[r, f, m] = (mean + 1.0) * 0.5
+        else:
+            q = slots[4]
+            q2 = slots[5]
+            for m in range(nt):
+                s = acc[f, q, p, m]
+                a = acc[f, q + 1, p, m]
+                if code == 9:
+                    num = abs(s)
+                    den = a
+                else:
+                    sq = acc[f, q2, p, m]
+                    num = s * s - sq
+                    den = a * a - sq
+                out[r, f, m] = 0.0 if den == 0.0 else num / den
+
+
+def epoch_scores(method: str, acc: np.ndarray, slots: np.ndarray, psd: np.ndarray | None,
+                 ux: np.ndarray, uy: np.ndarray, n: int, rows: np.ndarray,
+                 out: np.ndarray) -> None:
+    """MNE-Connectivity 0.9's ``compute_con`` of ``method`` from :func:`epoch_sums`' sums.
+
+    ``acc`` and ``slots`` as :func:`epoch_sums` left them after ``n`` epochs;
+    ``psd`` the :func:`epoch_power_sums` of the channels (the coherence
+    measures), ``ux``, ``uy`` each pair's two channels in it.  Pair ``p``'s
+    scores go to ``out[rows[p]]``: ``out`` float64 (complex128 for
+    ``'cohy'``) C-contiguous ``(rows, freqs, times)``.  Zero denominators of
+    'wpli' and 'wpli2_debiased' give 0, ``|E Re u| = 1`` in 'ciplv' counts as
+    0, as MNE-Connectivity's do; other divisions by zero give inf or NaN.
+
+    Examples
+    --------
+    >>> acc = np.array([3.0, 1.0]).reshape(1, 2, 1, 1)      # sum u = 3 + 1i over 4 epochs
+    >>> out = np.empty((1, 1, 1))
+    >>> slots = np.array([-1, 0, -1, -1, -1, -1])
+    >>> epoch_scores("plv", acc, slots, None, np.zeros(1, np.int64), np.zeros(1, np.int64), 4,
+    ...              np.zeros(1, np.int64), out)
+    >>> round(float(out[0, 0, 0]), 12) == round(10 ** 0.5 / 4, 12)
+    True
+    """
+    nf, nq, ncons, nt = acc.shape
+    code = SCORE_METHODS.index(method)
+    flat = out.view(np.float64) if out.dtype == np.complex128 else out
+    parallel_for(_score_tasks, nf * ncons, code, acc, slots.astype(np.int64),
+                 psd if psd is not None else np.zeros((1, 1, 1)), ux.astype(np.int64),
+                 uy.astype(np.int64), float(n), rows.astype(np.int64), flat,
+                 work=4.0 * acc[:, 0].size)
