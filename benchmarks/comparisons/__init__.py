@@ -15,7 +15,8 @@
 * :mod:`.synchrosqueeze`: the synchrosqueezed transform against ssqueezepy;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
-* :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and MNE's
+* :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and
+  ``spectral_connectivity_epochs`` and MNE's
   ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
   Monte-Carlo significance against pycwt;
@@ -68,7 +69,8 @@ SECTIONS = {
     "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
                        "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
     "connectivity": (connectivity.connectivity,
-                     "spectral_connectivity_time and csd_array_morlet against MNE-Connectivity "
+                     "spectral_connectivity_time, spectral_connectivity_epochs and "
+                     "csd_array_morlet against MNE-Connectivity "
                      "and MNE"),
     "short_series": (cwt.short_series,
                      "pycwt's use, N = 4,000 with 133 scales and longer: cwt, icwt, the whole "

@@ -4,6 +4,8 @@
   the users' workload (30 epochs x 16 channels x 2,000 samples at 250 Hz, 30
   frequencies, the 120 pairs of the lower triangle), with and without
   ``sm_times=0.5``;
+* ``spectral_connectivity_epochs`` (Morlet mode: a score per pair, frequency
+  and sample, across the epochs) against MNE-Connectivity's on the same epochs;
 * ``csd_array_morlet`` against MNE's on the same epochs.
 """
 
@@ -30,8 +32,9 @@ def _quiet(fn):
 
 
 def connectivity(quick: bool) -> dict:
-    """sftwave.connectivity against MNE-Connectivity's spectral_connectivity_time and MNE's
-    csd_array_morlet, alternating calls, medians and their ratios, the largest differences.
+    """sftwave.connectivity against MNE-Connectivity's spectral_connectivity_time and
+    spectral_connectivity_epochs and MNE's csd_array_morlet, alternating calls, medians and
+    their ratios, the largest differences.
 
     Epochs ``sftwave.datasets.eeg_epochs`` (1/f background, alpha bursts,
     evoked responses, a DC offset per channel) 30 x 16 x 2000 at 250 Hz, 30
@@ -40,10 +43,14 @@ def connectivity(quick: bool) -> dict:
     Difference: the largest absolute difference of the scores (for the CSD,
     relative to ``sqrt(C_ii C_jj)``).
     """
-    from sftwave.connectivity import csd_array_morlet, spectral_connectivity_time
+    from sftwave.connectivity import (
+        csd_array_morlet,
+        spectral_connectivity_epochs,
+        spectral_connectivity_time,
+    )
     from sftwave.datasets import eeg_epochs
 
-    res: dict = {"load_start": load_average(), "cases": [], "csd": None}
+    res: dict = {"load_start": load_average(), "cases": [], "epochs": [], "csd": None}
     shape = (4, 8, 1000) if quick else (30, 16, 2000)
     n_freqs = 8 if quick else 30
     rounds = 1 if quick else 3
@@ -77,6 +84,27 @@ def connectivity(quick: bool) -> dict:
             case["peer_over_sftwave"] = case["peer_s"] / case["sftwave_s"]
             case["peer_over_sftwave_all"] = case["peer_s"] / case["sftwave_all_s"]
             res["cases"].append(case)
+    if anchor("MNE-Connectivity") is not None:
+        from mne_connectivity import spectral_connectivity_epochs as peer_epochs
+
+        for method in ["coh"] + ([] if quick else ["plv", "wpli"]):
+            kw = dict(method=method, sfreq=250.0, mode="cwt_morlet", cwt_freqs=freqs,
+                      cwt_n_cycles=7.0)
+            first = {}
+            t = alternate({
+                "sftwave": lambda: first.setdefault("sftwave", spectral_connectivity_epochs(
+                    data, n_jobs=1, output="array", **kw)),
+                "sftwave_all": partial(spectral_connectivity_epochs, data, n_jobs=-1,
+                                       output="array", **kw),
+                "peer": _quiet(lambda: first.setdefault("peer", peer_epochs(
+                    data, n_jobs=1, verbose=False, **kw)))}, rounds)
+            diff = float(np.nanmax(np.abs(first["sftwave"] - first["peer"].get_data())))
+            case = {"method": method, "sftwave_s": t["sftwave"]["median_s"],
+                    "sftwave_all_s": t["sftwave_all"]["median_s"],
+                    "peer_s": t["peer"]["median_s"], "max_difference": diff}
+            case["peer_over_sftwave"] = case["peer_s"] / case["sftwave_s"]
+            case["peer_over_sftwave_all"] = case["peer_s"] / case["sftwave_all_s"]
+            res["epochs"].append(case)
     if anchor("MNE") is not None:
         from mne.time_frequency import csd_array_morlet as mne_csd
 

@@ -918,6 +918,19 @@ def section_connectivity(d: dict) -> str:
         table(["method", "sm_times", "sftwave s", "sftwave s (all threads)", "MNE-Connectivity s",
                "ratio", "ratio (all threads)", "difference", f">= {target:g}x"], rows),
     ]
+    epochs = d.get("epochs")
+    if epochs:
+        out += ["", "`spectral_connectivity_epochs` (a score per pair, frequency and sample, "
+                "across the epochs) on the same epochs and frequencies against "
+                "MNE-Connectivity's (`mode='cwt_morlet'`, `n_jobs=1`); sftwave at its default "
+                "`tol=1e-5`. The difference is per sample (not a time mean): its largest value "
+                "is where a phase is ill-conditioned (a coefficient near 0 in some epoch).", "",
+                table(["method", "sftwave s", "sftwave s (all threads)", "MNE-Connectivity s",
+                       "ratio", "ratio (all threads)", "difference"],
+                      [[f"`{c['method']}`", sec(c["sftwave_s"]), sec(c["sftwave_all_s"]),
+                        sec(c["peer_s"]), ratio(c["peer_over_sftwave"]),
+                        ratio(c["peer_over_sftwave_all"]), err(c["max_difference"])]
+                       for c in epochs])]
     c = d.get("csd")
     if c:
         out += ["", "`csd_array_morlet` on the same epochs and frequencies against MNE's "

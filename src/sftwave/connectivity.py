@@ -1,15 +1,16 @@
-"""MNE's Morlet cross-spectral density and MNE-Connectivity's time-resolved connectivity, by sftwave.
+"""MNE's Morlet cross-spectral density and MNE-Connectivity's Morlet connectivity, by sftwave.
 
 Switching is one line each::
 
-    from sftwave.connectivity import csd_array_morlet             # was: mne.time_frequency
-    from sftwave.connectivity import spectral_connectivity_time   # was: mne_connectivity
+    from sftwave.connectivity import csd_array_morlet               # was: mne.time_frequency
+    from sftwave.connectivity import spectral_connectivity_time     # was: mne_connectivity
+    from sftwave.connectivity import spectral_connectivity_epochs   # was: mne_connectivity
 
-Both take the same arguments and return the same objects (MNE's
-``CrossSpectralDensity``, MNE-Connectivity's ``SpectralConnectivity`` or
-``EpochSpectralConnectivity``) where those packages are installed, plain
-arrays otherwise (or with ``output='array'``).  Neither package is imported
-by ``import sftwave``.
+They take the same arguments and return the same objects (MNE's
+``CrossSpectralDensity``, MNE-Connectivity's ``SpectralConnectivity``,
+``EpochSpectralConnectivity`` or ``SpectroTemporalConnectivity``) where those
+packages are installed, plain arrays otherwise (or with ``output='array'``).
+None of them is imported by ``import sftwave``.
 
 How.  The complex Morlet coefficients of one block of epochs (all the used
 channels and frequencies, at most about 16 MB, or one epoch) are MNE's own
@@ -28,7 +29,14 @@ without ever storing a ``(pairs, freqs, times)`` array:
 * the non-linear measures (``'plv'``, ``'ciplv'``, ``'pli'``, ``'wpli'``) need
   the smoothed cross spectrum at every sample: it is made one sample at a time
   and smoothed by running sums (Hann as a boxcar and two modulated boxcars),
-  at a cost that does not depend on ``sm_times`` either.
+  at a cost that does not depend on ``sm_times`` either;
+* connectivity across epochs (:func:`spectral_connectivity_epochs`, a score
+  per pair, frequency and sample) needs, per pair, frequency and sample, a few
+  sums over the epochs (of the cross spectrum, its unit phasor, the sign,
+  value, magnitude and square of its imaginary part): they are accumulated
+  from blocks of a few frequencies with every epoch (or of epochs), a tile of
+  samples of all the channels at a time, and the measures then taken from
+  them in one pass; the memory is one block of coefficients and those sums.
 
 MNE-Connectivity's conventions kept: the Morlet wavelets with
 ``zero_mean=False`` (it passes that to MNE), ``padding`` cut off after the

@@ -20,6 +20,13 @@ result is the same bits on any number of threads:
   non-linear measures need (the unit phasor ``c / |c|``, ``sign(Im c)``,
   ``|Im c|`` and ``Im c`` of the smoothed ``c``).  No ``(pairs, freqs, times)``
   array is ever stored.
+* :func:`epoch_sums` (connectivity across epochs): for each (frequency, tile
+  of :data:`EPOCH_TILE` samples) task, every pair's cross spectrum of every
+  epoch in the block is made a tile at a time and added, epoch after epoch,
+  into that pair's sums over epochs (kept per pair, frequency and sample: the
+  result's size); the tile of all the channels' and epochs' coefficients stays
+  in cache while all the pairs read it.  :func:`epoch_scores` then turns the
+  sums into MNE-Connectivity's measures in one pass.
 
 The Hann window ``h[b] = 0.5 - 0.5 cos(theta b)`` (``theta = 2 pi / (M - 1)``,
 numpy's ``hanning(M)``) is a boxcar plus two complex exponentials under a
