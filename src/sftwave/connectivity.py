@@ -882,8 +882,9 @@ def spectral_connectivity_epochs(
         (:func:`sftwave.mne.tfr_array_morlet`); 1e-5 here (1e-4 in
         :func:`spectral_connectivity_time`): the scores are per sample, not
         time means, so the transform's error is not averaged down (the
-        phase measures' largest differences from MNE-Connectivity are about
-        5e-3 at 1e-4 and 1e-3 at 1e-5), at about the same cost.
+        phase measures' largest differences from MNE-Connectivity were up to
+        about 7e-3 at 1e-4 and 1e-3 at 1e-5 on EEG-like epochs), at about the
+        same cost.
 
     Returns
     -------

@@ -404,7 +404,7 @@ def _add_square(si, a):
 
 #: Samples per tile of :func:`epoch_sums` (every epoch's and channel's coefficients of one
 #: frequency and tile stay in cache while all the pairs read them).
-EPOCH_TILE = 256
+EPOCH_TILE = 128
 
 
 @kernel(nogil=True, noalias=True, error_model="numpy")
