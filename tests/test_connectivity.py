@@ -656,3 +656,13 @@ def test_epochs_bad_types_and_warnings():
     con = spectral_connectivity_epochs(data, method="coh", sfreq=SFREQ, cwt_freqs=[3.0, 20.0],
                                        cwt_n_cycles=3.0, output="object")
     assert list(con.freqs) == [20.0]
+
+
+def test_epochs_refuse_a_result_beyond_the_limit(monkeypatch):
+    monkeypatch.setattr(connectivity, "_MAX_VALUES", 10_000)
+    data = _epochs(2, 3, 400)
+    with pytest.raises(ValueError, match="more than sftwave returns"):
+        spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=FREQS[:3], method="wpli")
+    con = spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[30.0, 45.0], method="wpli",
+                                       tmin=0.0, tmax=0.5, output="array")   # 9 x 2 x 126: fits
+    assert con.shape == (9, 2, 126)
