@@ -28,9 +28,9 @@ the two give the same numbers up to the differences below):
   the same cost per sample as the transform itself.  Scales whose wavelet is
   long against the signal run by FFT where that costs less (``fft=True``);
   where their band is slow (``(xi + 4) / sigma`` below
-  :func:`difference_band`, 0.5 rad/sample at the default ``tol``), their
+  ``difference_band``, 0.5 rad/sample at the default ``tol``), their
   derivative is the sixth-order centred difference of the coefficients
-  (:func:`finite_difference`, within ``tol`` relative; lower orders at the
+  (``finite_difference``, within ``tol`` relative; lower orders at the
   signal's last three samples).  ssqueezepy multiplies by ``i omega`` in the
   frequency domain (``difftype='trig'``).
 * The bins are uniform in frequency or in its logarithm; a coefficient goes
@@ -324,9 +324,9 @@ def ssq_cwt(
         FFT where it costs less than the bank (as :func:`sftwave.cwt`'s
         ``method='auto'``; default True), provided their band is slow enough
         (``(xi + 4) / sigma`` radians per sample at most
-        :func:`difference_band` ``(tol)``) for their derivative to be the
+        ``difference_band`` ``(tol)``) for their derivative to be the
         sixth-order difference of the coefficients
-        (:func:`finite_difference`, within ``tol`` relative); every other
+        (``finite_difference``, within ``tol`` relative); every other
         scale's is the derivative transform.  False: every scale by its bank
         or FIR and the derivative transform (slower where windows exceed the
         signal).

@@ -21,7 +21,7 @@ Conventions (stated once, tested in ``tests/test_wavelets.py``):
   :func:`sftwave.mne.tfr_array_morlet` does the conversions, both ``zero_mean``.
 * ``cwt(..., wavelet='dog<m>')`` (``'mexh'``: ``'dog2'``) is Torrence & Compo's
   derivative-of-Gaussian wavelet instead, real, by the Gaussian derivative
-  plans (:mod:`sftwave.plans.dog`; conventions in :func:`cwt`'s docstring).
+  plans (``sftwave.plans.dog``; conventions in :func:`cwt`'s docstring).
 * :func:`morlet_transform` is :func:`cwt` at one scale given in samples, its
   axis kept in place: one checker, the same defaults and the same ``output``,
   ``decim`` and ``out``, by the same code path.
@@ -269,7 +269,7 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     (positive, one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
     ``single_state`` asks the CPU engine for the recursions of single-precision
     output (:func:`scaled_cwt`).  ``dog``: the DOG wavelet of that order
-    (:mod:`sftwave.plans.dog`; the CPU engine, real coefficients) instead of the Morlet.
+    (``sftwave.plans.dog``; the CPU engine, real coefficients) instead of the Morlet.
     """
     name = engines.resolve_engine(engine, x)
     if dog is not None and name != "numba":
@@ -665,7 +665,7 @@ def cwt(
         eq. 2, ``W[n] = sigma^(-1/2) sum_k x[n + k] psi_0(k / sigma)`` with
         ``sigma = s fs`` samples, computed by the Gaussian derivative filters'
         plans (cost per sample independent of the scale;
-        :mod:`sftwave.plans.dog`).  The coefficients are real: ``output``
+        ``sftwave.plans.dog``).  The coefficients are real: ``output``
         'complex' (default) and 'real' give them as a real array, 'power' and
         'abs' their square and modulus, 'phase' is refused; ``xi`` does not
         apply (a value other than its default is refused), nor do ``method``
