@@ -421,6 +421,22 @@ def _check_methods(method: Any) -> list[str]:
     return methods
 
 
+def _bands(fmin: Any, fmax: Any, fdecim: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The bands' lower and upper edges as 1-D arrays, and ``fdecim`` checked, with
+    MNE-Connectivity's errors."""
+    fmin_ = np.array((fmin,), dtype=float).ravel()
+    fmax_ = np.array((fmax,), dtype=float).ravel()
+    if len(fmin_) != len(fmax_):
+        raise ValueError("fmin and fmax must have the same length")
+    if np.any(fmin_ > fmax_):
+        raise ValueError("fmax must be larger than fmin")
+    if isinstance(fdecim, bool) or not isinstance(fdecim, numbers.Integral):
+        raise TypeError(f"fdecim must be an instance of int, got {type(fdecim)} instead.")
+    if fdecim < 1:
+        raise ValueError("`fdecim` must be >= 1")
+    return fmin_, fmax_
+
+
 def spectral_connectivity_time(data: ArrayLike, freqs: ArrayLike, method: str | list[str] = "coh",
                                average: bool = False, indices: tuple | None = None,
                                sfreq: float | None = None, *, fmin: Any = None, fmax: Any = None,
@@ -563,16 +579,8 @@ def spectral_connectivity_time(data: ArrayLike, freqs: ArrayLike, method: str | 
         raise ValueError(f"freqs must be a non-empty 1-D array of finite floats; got {freqs!r}")
     if freqs.size >= 2 and not np.all(np.diff(freqs) > 0):
         raise ValueError("Frequencies should be in increasing order")
-    fmin_ = np.array((freqs.min() if fmin is None else fmin,), dtype=float).ravel()
-    fmax_ = np.array((freqs.max() if fmax is None else fmax,), dtype=float).ravel()
-    if len(fmin_) != len(fmax_):
-        raise ValueError("fmin and fmax must have the same length")
-    if np.any(fmin_ > fmax_):
-        raise ValueError("fmax must be larger than fmin")
-    if isinstance(fdecim, bool) or not isinstance(fdecim, numbers.Integral):
-        raise TypeError(f"fdecim must be an instance of int, got {type(fdecim)} instead.")
-    if fdecim < 1:
-        raise ValueError("`fdecim` must be >= 1")
+    fmin_, fmax_ = _bands(freqs.min() if fmin is None else fmin,
+                          freqs.max() if fmax is None else fmax, fdecim)
     if isinstance(decim, bool) or not isinstance(decim, numbers.Integral) or decim < 1:
         raise ValueError(f"decim must be a positive integer; got {decim!r}")
     decim = int(decim)
@@ -975,16 +983,7 @@ def spectral_connectivity_epochs(
         raise ValueError(f"Connectivity method(s) not recognized: {bad}. sftwave computes "
                          f"{list(EPOCH_METHODS)}" + (" (the multivariate ones: use "
                                                     "mne_connectivity)" if multi else ""))
-    fmin_ = np.array((-np.inf if fmin is None else fmin,), dtype=float).ravel()
-    fmax_ = np.array((fmax,), dtype=float).ravel()
-    if len(fmin_) != len(fmax_):
-        raise ValueError("fmin and fmax must have the same length")
-    if np.any(fmin_ > fmax_):
-        raise ValueError("fmax must be larger than fmin")
-    if isinstance(fdecim, bool) or not isinstance(fdecim, numbers.Integral):
-        raise TypeError(f"fdecim must be an instance of int, got {type(fdecim)} instead.")
-    if fdecim < 1:
-        raise ValueError("`fdecim` must be >= 1")
+    fmin_, fmax_ = _bands(-np.inf if fmin is None else fmin, fmax, fdecim)
     workers = _workers(n_jobs)
     src, tgt = _connections(indices, n_signals)
     n_cons = src.size

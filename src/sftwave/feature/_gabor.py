@@ -26,12 +26,19 @@ def _sigma_prefactor(bandwidth: float) -> float:
     return 1.0 / math.pi * math.sqrt(math.log(2) / 2.0) * (2.0**b + 1) / (2.0**b - 1)
 
 
+def _half_sizes(theta: float, sigma_x: float, sigma_y: float, n_stds: float) -> tuple[int, int]:
+    """scikit-image's ``gabor_kernel`` half-sizes ``(y0, x0)``: rows and columns each side."""
+    ct, st = math.cos(theta), math.sin(theta)
+    x0 = math.ceil(max(abs(n_stds * sigma_x * ct), abs(n_stds * sigma_y * st), 1))
+    y0 = math.ceil(max(abs(n_stds * sigma_y * ct), abs(n_stds * sigma_x * st), 1))
+    return y0, x0
+
+
 def _gabor_kernel(frequency: float, theta: float, sigma_x: float, sigma_y: float, n_stds: float,
                   offset: float) -> np.ndarray:
     """scikit-image's ``gabor_kernel``: truncated at ``n_stds`` standard deviations (complex128)."""
     ct, st = math.cos(theta), math.sin(theta)
-    x0 = math.ceil(max(abs(n_stds * sigma_x * ct), abs(n_stds * sigma_y * st), 1))
-    y0 = math.ceil(max(abs(n_stds * sigma_y * ct), abs(n_stds * sigma_x * st), 1))
+    y0, x0 = _half_sizes(theta, sigma_x, sigma_y, n_stds)
     y, x = np.meshgrid(np.arange(-y0, y0 + 1), np.arange(-x0, x0 + 1), indexing="ij", sparse=True)
     rotx = x * ct + y * st
     roty = -x * st + y * ct
@@ -49,9 +56,7 @@ def _check_direct_size(frequency: float, theta: float, sigma_x: float, sigma_y: 
                        shape: tuple) -> None:
     """Refuse a direct kernel far larger than the image (its memory and time would not be
     bounded by the image's): a ValueError naming the sigmas."""
-    ct, st = math.cos(theta), math.sin(theta)
-    x0 = math.ceil(max(abs(n_stds * sigma_x * ct), abs(n_stds * sigma_y * st), 1))
-    y0 = math.ceil(max(abs(n_stds * sigma_y * ct), abs(n_stds * sigma_x * st), 1))
+    y0, x0 = _half_sizes(theta, sigma_x, sigma_y, n_stds)
     area = (2 * x0 + 1) * (2 * y0 + 1)
     if area > max(DIRECT_AREA_FACTOR * math.prod(shape), DIRECT_MIN_AREA):
         raise ValueError(
@@ -428,7 +433,6 @@ def gabor_reach(shape: tuple, frequencies: float | Sequence[float], thetas: floa
                     reach[0] = max(reach[0], *nonfinite.support(row[0], rows))
                     reach[1] = max(reach[1], *nonfinite.support(col[0], cols))
                     continue
-            # the direct kernel: scikit-image's half-sizes (_gabor_kernel's y0, x0)
-            reach[1] = max(reach[1], math.ceil(max(abs(n_stds * sx * ct), abs(n_stds * sy * st), 1)))
-            reach[0] = max(reach[0], math.ceil(max(abs(n_stds * sy * ct), abs(n_stds * sx * st), 1)))
+            y0, x0 = _half_sizes(theta, sx, sy, n_stds)      # the direct kernel
+            reach = [max(reach[0], y0), max(reach[1], x0)]
     return reach
