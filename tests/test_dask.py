@@ -357,3 +357,86 @@ def test_cwt_dog_wavelets_as_in_memory(wavelet):
     ref = sftwave.cwt(x, freqs, wavelet=wavelet, output="power", decim=3)
     assert y.dtype == ref.dtype == np.float64
     assert np.allclose(y.compute(), ref, rtol=1e-10, atol=1e-12 * ref.max())
+
+
+# --------------------------------------------------------------------------- coherence
+
+
+def _coherent_pair(n: int, seed: int = 5):
+    """Two records that share a lagged component (coherence well above 0 and below 1)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((2, n))
+    y = np.roll(x[0], 7) + 0.8 * rng.standard_normal(n)
+    return x, y
+
+
+@pytest.mark.parametrize("mode,cval", [("reflect", 0.0), ("constant", 0.0), ("constant", 0.5),
+                                       ("wrap", 0.0), ("nearest", 0.0)])
+@pytest.mark.parametrize("chunks", [(1, 700), (2, 5000)])
+def test_wct_any_chunking(mode, cval, chunks):
+    """Chunks smaller than the reach (merged first) and larger, every mode: the coherence, the
+    smoothed cross-spectrum and its phase equal the in-memory ones within rounding."""
+    from sftwave.coherence import wct
+
+    x, y = _coherent_pair(12000)
+    freqs = np.geomspace(0.006, 0.4, 14)
+    r = sd.wct(da.from_array(x, chunks=chunks), y, freqs, mode=mode, cval=cval)
+    ref = wct(x, y, freqs, mode=mode, cval=cval)
+    r2, phase, cross = da.compute(r.coherence, r.phase, r.cross)
+    assert r2.shape == ref.coherence.shape == (2, 14, 12000)
+    # R^2 is in [0, 1]: 1e-10 absolute; the spectrum relative to its largest value
+    _close(r2, ref.coherence, rel=1e-10)
+    _close(cross, ref.cross, rel=1e-10)
+    strong = np.abs(ref.cross) > 1e-6 * np.abs(ref.cross).max()
+    assert np.max(np.abs(np.angle(np.exp(1j * (phase - ref.phase)))[strong])) <= 1e-8
+    assert np.array_equal(r.coi, ref.coi)
+
+
+def test_wct_time_axis_first_and_pycwt_smoothing():
+    from sftwave.coherence import wct
+
+    x, y = _coherent_pair(9000, seed=6)
+    xs, ys = x.T, y[:, None]                  # time first; y broadcast over x's two channels
+    freqs = 1.0 / np.geomspace(4.0, 400.0, 20)
+    r = sd.wct(da.from_array(xs, chunks=(3000, 1)), ys, freqs, axis=0, smoothing="pycwt",
+               mode="constant")
+    ref = wct(xs, ys, freqs, axis=0, smoothing="pycwt", mode="constant")
+    _close(r.coherence.compute(), ref.coherence, rel=1e-10)
+
+
+def test_wct_nan_reaches_as_in_memory():
+    """A NaN in one chunk spreads to the outputs it reaches in memory, no further."""
+    from sftwave.coherence import wct
+
+    x, y = _coherent_pair(10000, seed=7)
+    x[1, 4321] = np.nan
+    freqs = np.geomspace(0.02, 0.4, 8)
+    got = sd.wct(da.from_array(x, chunks=(1, 1500)), y, freqs).coherence.compute()
+    ref = wct(x, y, freqs).coherence
+    assert np.isnan(ref[1]).any() and not np.isnan(ref[0]).any()
+    _close(got, ref, rel=1e-10)
+
+
+def test_xwt_as_in_memory():
+    from sftwave.coherence import xwt
+
+    x, y = _coherent_pair(8000, seed=8)
+    freqs = np.geomspace(0.01, 0.3, 6)
+    got = sd.xwt(da.from_array(x, chunks=(1, 900)), da.from_array(y, chunks=2000), freqs,
+                 mode="constant")
+    ref = xwt(x, y, freqs, mode="constant")
+    _close(got.compute(), ref, rel=1e-10)
+
+
+def test_coherence_bad_arguments_fail_at_the_call():
+    x = da.zeros((2, 500), chunks=100)
+    with pytest.raises(ValueError, match="Nyquist"):
+        sd.wct(x, x, [0.2, 0.7])
+    with pytest.raises(ValueError, match="same length"):
+        sd.wct(x, da.zeros(400, chunks=100), [0.1])
+    with pytest.raises(ValueError, match="smoothing"):
+        sd.wct(x, x, [0.1], smoothing="boxcar")
+    with pytest.raises(TypeError, match="real"):
+        sd.xwt(x.astype(complex), x, [0.1])
+    with pytest.raises(ValueError, match="broadcast"):
+        sd.wct(da.zeros((3, 500), chunks=100), x, [0.1])

@@ -6,6 +6,7 @@ returns lazy dask arrays::
     import sftwave.dask as sd
     y = sd.gaussian_filter(volume, sigma=20.0)        # volume: a dask array
     p = sd.cwt(signals, freqs, fs, output="power", decim=10)
+    r = sd.wct(x, y, freqs, fs)                       # wavelet coherence, lazily
     p.compute()                                       # or on a dask.distributed cluster
 
 Along the filtered (time) axis each chunk is extended by exactly the samples
@@ -56,13 +57,14 @@ import numpy as np
 from . import engines
 from ._checks import check_axes, check_axis, check_mode, per_axis
 from .engines import nonfinite
+from .analysis import DELTAJ0
 from .engines.numba import pool
 from .plans import select_gaussian
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "hessian_matrix", "hessian_matrix_eigvals",
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "hessian_matrix", "hessian_matrix_eigvals",
            "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
            "sato", "gabor", "gabor_bank"]
 
@@ -402,6 +404,191 @@ def cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1, deci
     chunks = arr.chunks[:-1] + ((f.size,), out_chunks)
     return g.map_blocks(block, dtype=out_dtype, chunks=chunks, new_axis=[last],
                         meta=np.empty((0,) * (arr.ndim + 1), out_dtype))
+
+
+# --------------------------------------------------------------------------- coherence
+
+
+def _pair_lazy(da: Any, x: Any, y: Any, axis: int) -> tuple[Any, Any]:
+    """``x`` and ``y`` as float64 dask arrays with time last and their leading axes broadcast
+    (the in-memory functions' checks have run on a probe first)."""
+    a = x if isinstance(x, da.Array) else da.asarray(x)
+    b = y if isinstance(y, da.Array) else da.asarray(y)
+    a = da.moveaxis(a, check_axis(axis, a.ndim), -1)
+    b = da.moveaxis(b, check_axis(axis, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"x and y must have the same length along axis {axis}; got "
+                         f"{a.shape[-1]} and {b.shape[-1]}")
+    try:
+        a, b = da.broadcast_arrays(a, b)
+    except ValueError:
+        raise ValueError(f"the leading axes of x {a.shape[:-1]} and y {b.shape[:-1]} do not "
+                         "broadcast") from None
+    return a.astype(np.float64), b.astype(np.float64)
+
+
+def _probe_pair(x: Any, y: Any, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """Tiny real arrays of ``x``'s and ``y``'s dtypes and numbers of axes (time ``axis``, 8
+    samples), for the in-memory function's checks; a ``TypeError`` or ``ValueError`` of
+    the in-memory function names what it refuses."""
+    def tiny(v: Any, name: str) -> np.ndarray:
+        dtype = getattr(v, "dtype", None)
+        if dtype is None:
+            v = np.asarray(v)
+            dtype = v.dtype
+        ndim = int(getattr(v, "ndim", 0))
+        if ndim == 0:
+            return np.zeros((), dtype)
+        if not -ndim <= axis < ndim:
+            raise ValueError(f"axis {axis} is out of bounds for {name} of {ndim} dimensions")
+        shape = [1] * ndim
+        shape[axis] = 8
+        return np.zeros(shape, dtype)
+
+    return tiny(x, "x"), tiny(y, "y")
+
+
+def _coherence_reach(f: np.ndarray, fs: float, sig: np.ndarray, n: int, xi: float, mode: str,
+                     tol: float | None) -> tuple[int | None, np.ndarray]:
+    """Samples a time chunk needs from each neighbour for :func:`wct`: the transform's
+    widest half-window plus the widest time smoothing's (None: a smoothing needs the
+    whole axis); and the rows the whole record's transform runs by FFT (:func:`_cwt_reach`)."""
+    reach, fft = _cwt_reach(f, fs, n, {"xi": xi, "tol": tol, "mode": mode})
+    smooth = [_gaussian_reach(float(s), 0, n, {"tol": tol}) for s in sig]
+    if any(r is None for r in smooth):
+        return None, fft
+    return int(reach) + max(int(r) for r in smooth if r is not None), fft
+
+
+def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
+        axis: int = -1, mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
+        workers: int | None = None, nan_policy: str = "propagate") -> Any:
+    """:func:`sftwave.coherence.xwt` of dask arrays, lazily (same arguments): ``W_x conj(W_y)``,
+    complex128, shape ``(*broadcast leading axes, len(freqs), n)``.
+
+    Each transform is :func:`cwt`'s (chunks extended by exactly the window's reach); the
+    product is taken block by block.
+
+    See Also
+    --------
+    sftwave.coherence.xwt : The same spectrum in memory.
+    wct : The coherence, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave.coherence import xwt as xwt_in_memory
+    >>> rng = np.random.default_rng(0)
+    >>> x, y = rng.standard_normal((2, 3, 20000))
+    >>> w = xwt(da.from_array(x, chunks=(1, 5000)), y, [0.01, 0.05])
+    >>> w.shape, bool(np.allclose(w.compute(), xwt_in_memory(x, y, [0.01, 0.05]), rtol=1e-10, atol=1e-12))
+    ((3, 2, 20000), True)
+    """
+    from .coherence import xwt as in_memory
+
+    da, _ = _dask_array(x)
+    in_memory(*_probe_pair(x, y, axis), freqs, fs, xi=xi, axis=axis, mode=mode, cval=cval,
+              tol=tol, workers=workers, nan_policy=nan_policy)
+    a, b = _pair_lazy(da, x, y, axis)
+    kw = dict(xi=float(xi), mode=mode, cval=cval, tol=tol, nan_policy=nan_policy,
+              dtype=np.complex128)
+    if workers is not None:
+        kw["workers"] = workers
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    return cwt(a, f, fs, **kw) * da.conj(cwt(b, f, fs, **kw))
+
+
+def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
+        smoothing: str = "grinsted", scale_width: float = DELTAJ0, axis: int = -1,
+        mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
+        workers: int | None = None, nan_policy: str = "propagate") -> Any:
+    """:func:`sftwave.coherence.wct` of dask arrays, lazily (same arguments), for records too
+    long for memory: a :class:`~sftwave.coherence.Coherence` whose ``coherence``, ``phase``
+    and ``cross`` are dask arrays of shape ``(*broadcast leading axes, len(freqs), n)``, its
+    ``coi`` a NumPy array.
+
+    Each time chunk is extended by exactly the samples its outputs depend on: the
+    transform's widest half-window plus the widest Gaussian smoothing's (about 11 scales
+    of the lowest frequency; smaller chunks are merged first), the true ends by
+    ``mode`` as in memory.  The chunks' rows run by the methods the whole record's call
+    chooses, so the result equals the in-memory one within rounding.  The three arrays
+    come from one graph: compute them together (``dask.compute(r.coherence, r.phase)``)
+    so that each block is transformed once.
+
+    See Also
+    --------
+    sftwave.coherence.wct : The same coherence in memory.
+    xwt : The cross-wavelet spectrum, lazily.
+    cwt : The transform, lazily.
+
+    Examples
+    --------
+    >>> import dask, numpy as np, dask.array as da
+    >>> from sftwave.coherence import wct as wct_in_memory
+    >>> rng = np.random.default_rng(1)
+    >>> x = rng.standard_normal(30000)
+    >>> y = np.roll(x, 3) + rng.standard_normal(30000)
+    >>> r = wct(da.from_array(x, chunks=4000), y, [0.02, 0.1])
+    >>> r2, phase = dask.compute(r.coherence, r.phase)
+    >>> ref = wct_in_memory(x, y, [0.02, 0.1])
+    >>> bool(np.allclose(r2, ref.coherence, rtol=1e-9, atol=1e-12)), r.coi.shape
+    (True, (30000,))
+    """
+    from .analysis import cone_of_influence
+    from .coherence import Coherence, coherence_rows, scale_weights
+    from .coherence import wct as in_memory
+    from .wavelets import cwt as batch
+    from .wavelets import windowed_plans
+
+    da, _ = _dask_array(x)
+    in_memory(*_probe_pair(x, y, axis), freqs, fs, xi=xi, smoothing=smoothing,
+              scale_width=scale_width, axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
+              nan_policy=nan_policy)
+    a, b = _pair_lazy(da, x, y, axis)
+    mode = check_mode(mode)
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    xi = float(xi)
+    sig = xi * float(fs) / (2.0 * np.pi * f)
+    B = scale_weights(sig, smoothing, float(scale_width))
+    arr = da.stack([a, b]).rechunk({0: 2})
+    last = arr.ndim - 1
+    n = int(arr.shape[-1])
+    reach, fft = _coherence_reach(f, fs, sig, n, xi, mode, tol)
+    if reach is None or reach >= n:
+        arr = arr.rechunk({last: n})
+        reach = 0
+    else:
+        arr = _rechunk_axis(arr, last, 2 * reach + 1)
+    nblocks = len(arr.chunks[-1])
+    periodic = mode == "wrap"
+    depth = {i: (reach if i == last else 0) for i in range(arr.ndim)}
+    g = da.overlap.overlap(arr, depth=depth, boundary="periodic" if periodic else "none") \
+        if reach else arr
+    parts = g.npartitions
+    kw: dict[str, Any] = dict(xi=xi, mode=mode, cval=cval, tol=tol, nan_policy=nan_policy,
+                              dtype=np.complex128)
+    if workers is not None:
+        kw["workers"] = workers
+
+    def block(v: np.ndarray, block_info: Any = None) -> np.ndarray:
+        k = block_info[0]["chunk-location"][last]
+        lead, nb = v.shape[1:-1], v.shape[-1]
+        with pool.limit(_block_workers(parts)):
+            W = _block_rows(batch, windowed_plans, v.reshape(2, -1, nb), f, fs, fft, **kw)
+            r2, cross = coherence_rows(W, sig, B, mode, 0.0, tol)
+        del W
+        lo = reach if (reach and (k > 0 or periodic)) else 0
+        hi = reach if (reach and (k < nblocks - 1 or periodic)) else 0
+        out = np.empty((3,) + lead + (f.size, nb - lo - hi))
+        for i, part in enumerate((r2, cross.real, cross.imag)):
+            out[i] = np.moveaxis(part[..., lo:nb - hi], 0, -2).reshape(lead + (f.size, -1))
+        return out
+
+    chunks = ((3,),) + arr.chunks[1:-1] + ((f.size,), arr.chunks[-1])
+    z = g.map_blocks(block, dtype=np.float64, chunks=chunks, new_axis=[last],
+                     meta=np.empty((0,) * (arr.ndim + 1), np.float64))
+    cross = z[1] + 1j * z[2]
+    return Coherence(z[0], da.arctan2(z[2], z[1]), cross, cone_of_influence(n, fs, xi))
 
 
 # --------------------------------------------------------------------------- image features
