@@ -440,3 +440,39 @@ def test_coherence_bad_arguments_fail_at_the_call():
         sd.xwt(x.astype(complex), x, [0.1])
     with pytest.raises(ValueError, match="broadcast"):
         sd.wct(da.zeros((3, 500), chunks=100), x, [0.1])
+
+
+@pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
+@pytest.mark.parametrize("black_ridges", [True, False])
+def test_meijering_any_chunking(mode, black_ridges):
+    """Each scale normalised by its maximum over the whole image (a lazy reduction over the
+    blocks' own samples), as in memory; chunks smaller than the reach merged first."""
+    from sftwave import feature
+
+    rng = np.random.default_rng(9)
+    img = rng.standard_normal((70, 64))
+    img[:, 20] -= 4.0                                   # a dark ridge
+    img[40, :] += 3.0                                   # a bright one
+    got = sd.meijering(da.from_array(img, chunks=(16, 20)), sigmas=[1, 2.5], mode=mode,
+                       black_ridges=black_ridges).compute()
+    ref = feature.meijering(img, sigmas=[1, 2.5], mode=mode, black_ridges=black_ridges)
+    _close(got, ref, rel=1e-12)
+
+
+def test_meijering_3d_float32_nan_and_alpha():
+    from sftwave import feature
+
+    img = np.random.default_rng(10).standard_normal((20, 24, 22)).astype(np.float32)
+    img[3, 4, 5] = np.nan
+    got = sd.meijering(da.from_array(img, chunks=8), sigmas=[1.0], alpha=-0.2).compute()
+    ref = feature.meijering(img, sigmas=[1.0], alpha=-0.2)
+    assert got.dtype == ref.dtype == np.float32
+    _close(got, ref, rel=1e-6)          # float32: the responses' rounding
+
+
+def test_meijering_bad_arguments_fail_at_the_call():
+    x = da.zeros((50, 40), chunks=20)
+    with pytest.raises(ValueError, match="sigmas"):
+        sd.meijering(x, sigmas=[1, -2])
+    with pytest.raises(ValueError, match="alpha"):
+        sd.meijering(x, alpha=float("nan"))

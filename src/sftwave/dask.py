@@ -56,8 +56,8 @@ import numpy as np
 
 from . import engines
 from ._checks import check_axes, check_axis, check_mode, per_axis
-from .engines import nonfinite
 from .analysis import DELTAJ0
+from .engines import nonfinite
 from .engines.numba import pool
 from .plans import select_gaussian
 
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "hessian_matrix", "hessian_matrix_eigvals",
            "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
-           "sato", "gabor", "gabor_bank"]
+           "sato", "meijering", "gabor", "gabor_bank"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -490,7 +490,7 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     in_memory(*_probe_pair(x, y, axis), freqs, fs, xi=xi, axis=axis, mode=mode, cval=cval,
               tol=tol, workers=workers, nan_policy=nan_policy)
     a, b = _pair_lazy(da, x, y, axis)
-    kw = dict(xi=float(xi), mode=mode, cval=cval, tol=tol, nan_policy=nan_policy,
+    kw: dict[str, Any] = dict(xi=float(xi), mode=mode, cval=cval, tol=tol, nan_policy=nan_policy,
               dtype=np.complex128)
     if workers is not None:
         kw["workers"] = workers
@@ -637,17 +637,12 @@ def _hessian_reach(shape: tuple, sigma: Any, use_gaussian_derivatives: Any,
     return _add_reach(smooth, [2] * ndim)  # np.gradient twice: one sample each
 
 
-def _overlapped(fn: Any, x: Any, reach: list[int | None], dtype: np.dtype, count: int | None,
-                wraps: bool, **kwargs: Any) -> Any:
-    """``fn`` (an in-memory function of an image) block by block on ``x``, each block extended
-    by ``reach`` samples of its neighbours and cut back afterwards: equal to ``fn(x)``.
-
-    An axis whose reach is None, or at least its length, and every filtered axis when
-    ``wraps`` (``mode='wrap'``, whose extension reads the far end) is taken whole.  ``count``: ``fn``
-    returns that many arrays of the image's shape (a list); None: one array.
-    ``kwargs`` go to ``fn`` and may hold ``dask.delayed`` values.
-    """
-    from dask.array.overlap import overlap, trim_internal
+def _extended(x: Any, reach: list[int | None], wraps: bool) -> tuple[Any, dict[int, int]]:
+    """``x`` rechunked so that each block holds twice its reach, and extended by it
+    (``boundary='none'``): ``(extended array, depth per axis)``, as :func:`_overlapped` cuts
+    back.  An axis whose reach is None, or at least its length, and every filtered axis when
+    ``wraps``, is taken whole (depth 0)."""
+    from dask.array.overlap import overlap
 
     depth = {}
     for ax, r in enumerate(reach):
@@ -658,14 +653,29 @@ def _overlapped(fn: Any, x: Any, reach: list[int | None], dtype: np.dtype, count
         elif r > 0:
             x = _rechunk_axis(x, ax, 2 * r + 1)
         depth[ax] = int(r)
-    nblocks = x.npartitions
+    return overlap(x, depth=depth, boundary="none"), depth
+
+
+def _overlapped(fn: Any, x: Any, reach: list[int | None], dtype: np.dtype, count: int | None,
+                wraps: bool, **kwargs: Any) -> Any:
+    """``fn`` (an in-memory function of an image) block by block on ``x``, each block extended
+    by ``reach`` samples of its neighbours and cut back afterwards: equal to ``fn(x)``.
+
+    An axis whose reach is None, or at least its length, and every filtered axis when
+    ``wraps`` (``mode='wrap'``, whose extension reads the far end) is taken whole.  ``count``: ``fn``
+    returns that many arrays of the image's shape (a list); None: one array.
+    ``kwargs`` go to ``fn`` and may hold ``dask.delayed`` values.
+    """
+    from dask.array.overlap import trim_internal
+
+    g, depth = _extended(x, reach, wraps)
+    nblocks = g.npartitions
 
     def block(b: np.ndarray, **kw: Any) -> np.ndarray:
         with pool.limit(_block_workers(nblocks)):
             out = fn(b, **kw)
         return np.stack(out) if count is not None else out
 
-    g = overlap(x, depth=depth, boundary="none")
     meta = np.empty((0,) * (x.ndim + (count is not None)), dtype)
     if count is None:
         y = g.map_blocks(block, dtype=dtype, meta=meta, **kwargs)
@@ -907,7 +917,8 @@ def frangi(image: ArrayLike, sigmas: Any = range(1, 10, 2),
 def _ridge_filter(name: str, image: ArrayLike, sigmas: Any, kw: dict[str, Any]) -> Any:
     """A ridge filter of :mod:`sftwave.feature` block by block, each block extended by the
     widest scale's Hessian reach (for filters without a reduction over the image: not
-    ``meijering``, which scales each scale's response by its maximum over the image)."""
+    ``meijering``, which scales each scale's response by its maximum over the image, and
+    has its own two passes)."""
     from . import feature
 
     fn = getattr(feature, name)
@@ -927,12 +938,12 @@ def sato(image: ArrayLike, sigmas: Any = range(1, 10, 2), black_ridges: bool = T
     --------
     sftwave.feature.sato : The same in memory.
     frangi : Frangi's vesselness, lazily.
+    meijering : Meijering's neuriteness, lazily (two passes per scale).
 
     Notes
     -----
-    ``meijering``, ``blob_log`` and ``blob_dog`` have no lazy version here: each
-    reduces over the whole image (Meijering's response is divided by its maximum at
-    every scale; the blobs are peaks of the whole scale space, pruned in pairs).
+    ``blob_log`` and ``blob_dog`` have no lazy version here: the blobs are peaks of the
+    whole scale space, thresholded against its maximum and pruned in pairs.
 
     Examples
     --------
@@ -946,6 +957,78 @@ def sato(image: ArrayLike, sigmas: Any = range(1, 10, 2), black_ridges: bool = T
     """
     return _ridge_filter("sato", image, sigmas,
                          dict(black_ridges=black_ridges, mode=mode, cval=cval, tol=tol))
+
+
+def meijering(image: ArrayLike, sigmas: Any = range(1, 10, 2), alpha: float | None = None,
+              black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
+              tol: float | None = None) -> Any:
+    """:func:`sftwave.feature.meijering` of a dask array, lazily (same arguments).
+
+    Each scale's response is divided by its largest value over the whole image, so
+    each scale runs twice: a first pass of the blocks (each extended by the scale's
+    Hessian reach) reduces them to their largest values, a second computes them again
+    and divides by the image's; no block is kept between the two, so memory stays that
+    of the blocks in flight.  Equal to the in-memory result within rounding.
+
+    See Also
+    --------
+    sftwave.feature.meijering : The same filter in memory.
+    sato : Sato's tubeness, lazily (no normalisation: one pass).
+    frangi : Frangi's vesselness, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> img = np.ones((90, 80))
+    >>> img[:, 40] = 0.0
+    >>> r = meijering(da.from_array(img, chunks=30), sigmas=[1, 2])
+    >>> bool(np.allclose(r.compute(), feature.meijering(img, sigmas=[1, 2]), rtol=0, atol=1e-12))
+    True
+    """
+    import dask
+
+    from . import feature
+    from .feature._common import nan_extreme
+    from .feature._ridges import meijering_response
+
+    da, x = _dask_array(image)
+    scales = [float(s) for s in sigmas] if isinstance(sigmas, Iterable) else [sigmas]
+    kw: dict[str, Any] = dict(alpha=alpha, black_ridges=black_ridges, mode=mode, cval=cval, tol=tol)
+    dtype = feature.meijering(_tiny(x), scales, **kw).dtype          # the checks, the dtype
+    wraps = check_mode(mode) == "wrap"
+
+    def block_top(b: np.ndarray, sigma: float, depth: dict[int, int], block_info: Any = None,
+                  **k: Any) -> np.ndarray:
+        """The largest response of a block's own samples (NaN: none), one sample per axis."""
+        with pool.limit(_block_workers(parts)):
+            vals = meijering_response(b, sigma, **k)
+        loc, nchunks = block_info[0]["chunk-location"], block_info[0]["num-chunks"]
+        core = tuple(slice(depth[ax] if loc[ax] > 0 else 0,
+                           vals.shape[ax] - (depth[ax] if loc[ax] < nchunks[ax] - 1 else 0))
+                     for ax in range(vals.ndim))
+        return np.full((1,) * b.ndim, nan_extreme(vals[core], largest=True), dtype)
+
+    def scaled(b: np.ndarray, sigma: float, top: Any, **k: Any) -> np.ndarray:
+        vals = meijering_response(b, sigma, **k)
+        if top > 0:
+            vals /= top
+        return vals
+
+    out = da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
+    for sigma in scales:
+        reach = _hessian_reach(x.shape, sigma, True, tol)
+        # first pass: each block's largest response (its own samples), then the image's
+        g, depth = _extended(x, reach, wraps)
+        parts = g.npartitions
+        tops = g.map_blocks(block_top, dtype=dtype, chunks=tuple((1,) * len(c) for c in g.chunks),
+                            meta=np.empty((0,) * x.ndim, dtype), sigma=sigma, depth=depth, **kw)
+        top = dask.delayed(nan_extreme)(tops, largest=True)
+        # second pass: the responses again, divided by it
+        vals = _overlapped(lambda b, **k: scaled(b, **k), x, reach, dtype, None, wraps,
+                           sigma=sigma, top=top, **kw)
+        out = da.maximum(out, vals)
+    return out
 
 
 def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: float | Sequence[float],

@@ -332,14 +332,7 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
     """
     arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
                                                    xp_ok=True)
-    n = arr.ndim
-    if alpha is None:
-        alpha = 1 / (n + 1)
-    else:
-        if not isinstance(alpha, (numbers.Real, np.floating, np.integer)) or isinstance(alpha, bool):
-            raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
-        if not math.isfinite(float(alpha)):
-            raise ValueError(f"alpha must be finite; got {alpha!r}")
+    alpha = _meijering_alpha(alpha, arr.ndim)
     if is_xp(arr):
         from ..engines.array_api.features import meijering_scale as scale_xp
         from ..engines.array_api.filters import device_of, namespace
@@ -356,18 +349,47 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
                 v = v / top
             res = xp.maximum(res, xp.astype(v, arr.dtype))
         return res
-    from ..engines.numba.eigen import meijering_scale  # numba: imported on first use
-
-    alpha = float(np.asarray(alpha, dtype=arr.dtype))      # scikit-image mixes in the image's dtype
     out = np.zeros_like(arr)
     for sigma in sigma_list:
-        H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-        vals = meijering_scale(H, alpha, arr.dtype)
+        vals = _meijering_response(arr, sigma, alpha, mode, cval, tol)
         top = nan_extreme(vals, largest=True)
         if top > 0:
             vals /= top
         np.maximum(out, vals, out=out)
     return out
+
+
+def _meijering_alpha(alpha: Any, ndim: int) -> float:
+    """:func:`meijering`'s ``alpha``, checked; None: ``1 / (ndim + 1)``."""
+    if alpha is None:
+        return 1 / (ndim + 1)
+    if not isinstance(alpha, (numbers.Real, np.floating, np.integer)) or isinstance(alpha, bool):
+        raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
+    if not math.isfinite(float(alpha)):
+        raise ValueError(f"alpha must be finite; got {alpha!r}")
+    return float(alpha)
+
+
+def _meijering_response(arr: np.ndarray, sigma: float, alpha: float, mode: str, cval: float,
+                        tol: float | None) -> np.ndarray:
+    """:func:`meijering`'s response at one scale, before its normalisation by the maximum over
+    the image: ``arr`` as :func:`_ridge_args` gives it (its float dtype, negated for bright
+    ridges), ``alpha`` checked."""
+    from ..engines.numba.eigen import meijering_scale  # numba: imported on first use
+
+    alpha = float(np.asarray(alpha, dtype=arr.dtype))      # scikit-image mixes in the image's dtype
+    H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
+    return meijering_scale(H, alpha, arr.dtype)
+
+
+def meijering_response(image: Any, sigma: float, alpha: float | None = None,
+                       black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
+                       tol: float | None = None) -> np.ndarray:
+    """:func:`meijering`'s response at one ``sigma`` of a NumPy image, not normalised (the
+    helper of :func:`sftwave.dask.meijering`, which normalises by a lazy maximum)."""
+    arr, sigma_list, mode, cval, tol = _ridge_args(image, [sigma], black_ridges, mode, cval, tol)
+    return _meijering_response(arr, sigma_list[0], _meijering_alpha(alpha, arr.ndim), mode, cval,
+                               tol)
 
 
 # --------------------------------------------------------------------------- Gabor filters
