@@ -262,3 +262,57 @@ def test_cwt_dog_wavelet():
     y = cwt(a, [2.0, 10.0], wavelet="mexh")
     assert y.dtype == np.float64
     assert np.array_equal(y.values, sftwave.cwt(x, [2.0, 10.0], 100.0, wavelet="mexh"))
+
+
+# --------------------------------------------------------------------------- coherence
+
+
+def test_wct_by_name_broadcasts_and_equals_the_arrays():
+    """x (epoch, channel, time) against y (time, channel): aligned by name, y broadcast over the
+    epochs, time not last in y; values, dims, coordinates and units as documented."""
+    from sftwave.coherence import wct as wct_arrays
+
+    x = _eeg()
+    y = (x.isel(epoch=0) * 0.5).transpose("time", "channel").assign_attrs(units="mV")
+    y = y.copy(data=y.values + np.random.default_rng(3).standard_normal(y.shape))
+    r = sx.wct(x, y, [4.0, 10.0, 30.0], mode="constant")
+    assert r["coherence"].dims == ("epoch", "channel", "freq", "time")
+    assert list(r["channel"].values) == ["Cz", "Pz", "Oz"] and "sample" in r.coords
+    assert r["freq"].attrs["units"] == "Hz" and r["coi"].attrs["units"] == "s"
+    assert r["coi"].dims == ("time",) and r["phase"].attrs["units"] == "rad"
+    assert float(r.attrs["fs"]) == 250.0 and r.attrs["device"] == "amp1"
+    assert "units" not in r.attrs
+    ref = wct_arrays(x.values, np.moveaxis(y.values, 0, -1), [4.0, 10.0, 30.0], fs=250.0,
+                     mode="constant")
+    assert np.array_equal(r["coherence"].values, ref.coherence)
+    assert np.array_equal(r["cross"].values, ref.cross)
+    assert np.array_equal(r["phase"].values, ref.phase)
+    assert np.array_equal(r["coi"].values, ref.coi)
+    # the accessor, and keep_attrs=False
+    r2 = x.sftwave.wct(y, [10.0], keep_attrs=False)
+    assert "device" not in r2.attrs and r2["coherence"].sizes["freq"] == 1
+
+
+def test_wct_dask_backed_stays_lazy():
+    pytest.importorskip("dask.array")
+    x = _eeg().isel(epoch=0)
+    y = x.roll(time=3, roll_coords=False)
+    lazy = sx.wct(x.chunk({"time": 800, "channel": 1}), y, [6.0, 20.0])
+    ref = sx.wct(x, y, [6.0, 20.0])
+    assert type(lazy["coherence"].data).__module__.startswith("dask")
+    assert np.allclose(lazy["coherence"].values, ref["coherence"].values, rtol=0, atol=1e-10)
+    assert lazy.attrs == ref.attrs and lazy["coi"].equals(ref["coi"])
+
+
+def test_wct_refusals():
+    x = _eeg().isel(epoch=0)
+    with pytest.raises(TypeError, match="y must be an xarray DataArray"):
+        sx.wct(x, x.values, [10.0])
+    with pytest.raises(ValueError, match="same coordinates"):
+        sx.wct(x, x.assign_coords(time=x["time"] + 1.0), [10.0])
+    with pytest.raises(ValueError, match="dim 'when' is not a dimension"):
+        sx.wct(x, x, [10.0], dim="when")
+    with pytest.raises(TypeError, match="axis="):
+        sx.wct(x, x, [10.0], axis=0)
+    with pytest.raises(ValueError, match="Nyquist"):
+        sx.wct(x, x, [200.0])

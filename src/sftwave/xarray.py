@@ -9,6 +9,9 @@ same three are methods of every ``DataArray`` and ``Dataset``::
     smooth = eeg.sftwave.gaussian_filter1d(4.0, "time")
     blurred = image.sftwave.gaussian_filter({"x": 2.0, "y": 3.0})
 
+and :func:`wct` (``x.sftwave.wct(y, freqs)``) gives the wavelet coherence of two
+``DataArray`` objects, aligned by name, as a ``Dataset``.
+
 Each is built on :func:`xarray.apply_ufunc` (``dask="allowed"``): numpy data
 runs the in-memory functions (:func:`sftwave.cwt`,
 :func:`sftwave.gaussian_filter`, :func:`sftwave.gaussian_filter1d`) and
@@ -92,7 +95,7 @@ except ImportError as exc:                     # pragma: no cover - the extra is
 
 from ._docs import docfiller
 
-__all__ = ["cwt", "gaussian_filter", "gaussian_filter1d", "SftwaveAccessor"]
+__all__ = ["cwt", "wct", "gaussian_filter", "gaussian_filter1d", "SftwaveAccessor"]
 
 T = TypeVar("T", xr.DataArray, xr.Dataset)
 
@@ -366,6 +369,155 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
     return out
 
 
+# --------------------------------------------------------------------------- coherence
+
+
+def _time_dim(obj: Any, dim: Hashable | None, name: str) -> Hashable:
+    """``dim``, or ``'time'`` where ``obj`` has it, else a ``DataArray``'s last dimension."""
+    if dim is None:
+        if "time" in obj.sizes:
+            return "time"
+        if obj.ndim:
+            return obj.dims[-1]
+        raise ValueError(f"{name} has no dimension: it must have a time dimension")
+    return _check_dim(obj, dim)
+
+
+def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *,
+        dim: Hashable | None = None, xi: float = 6.0, keep_attrs: bool | None = None,
+        freq_units: str | None = None, **kwargs: Any) -> xr.Dataset:
+    """Wavelet coherence of two ``DataArray`` objects along a named dimension (a ``Dataset``).
+
+    :func:`sftwave.coherence.wct` (Torrence & Webster's smoothing, Grinsted's
+    0.6-octave boxcar across scales) by dimension name: ``x`` and ``y`` are
+    aligned (their coordinates must match exactly) and their other dimensions
+    broadcast; dask-backed input stays lazy (:func:`sftwave.dask.wct`).
+
+    Parameters
+    ----------
+    x, y : DataArray
+        Real signals with the dimension ``dim`` (of the same length and
+        coordinate); numpy- or dask-backed.
+    freqs : float or sequence of float
+        Frequencies in the unit of ``fs``: the ``'freq'`` coordinate.
+    fs : float, optional
+        Sampling rate; default from ``x``'s ``dim`` coordinate, as for
+        :func:`cwt` (``datetime64`` in hertz), or 1 where there is none.
+    dim : hashable, optional
+        The time dimension; default ``'time'`` when ``x`` has one, else its
+        last dimension.
+    xi : float, optional
+        The Morlet's ``xi`` (one value).  Default 6.
+    keep_attrs : bool, optional
+        Keep ``x``'s attributes on the result ``Dataset`` (xarray's option by
+        default, as for :func:`cwt`).
+    freq_units : str, optional
+        The ``units`` of the ``'freq'`` coordinate (default as for :func:`cwt`).
+    **kwargs
+        The other options of :func:`sftwave.coherence.wct` (``smoothing``,
+        ``scale_width``, ``mode``, ``cval``, ``tol``, ``workers``,
+        ``nan_policy``); not ``axis``.
+
+    Returns
+    -------
+    Dataset
+        ``coherence`` (``R^2``), ``phase`` (radians, positive where ``x``
+        leads) and ``cross`` (the smoothed cross-spectrum, complex), each with
+        the broadcast other dimensions, then ``'freq'`` and ``dim``; ``coi``,
+        the cone of influence along ``dim`` (a Fourier period, in the unit of
+        ``1 / fs``: seconds where ``'freq'`` is in hertz).
+
+    Raises
+    ------
+    ValueError
+        If ``dim`` is not a dimension of both, their ``dim`` coordinates differ,
+        either already has a ``'freq'``, or :func:`sftwave.coherence.wct`
+        refuses an option.
+    TypeError
+        If ``x`` or ``y`` is not a ``DataArray``, or for ``axis=``.
+
+    See Also
+    --------
+    sftwave.coherence.wct : The coherence of arrays.
+    sftwave.dask.wct : Lazily, for dask arrays.
+    cwt : The transform of a DataArray.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> t = np.arange(3000) / 12.0                                 # monthly, in years
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.standard_normal(3000)
+    >>> x = xr.DataArray(a, dims="time", coords={"time": ("time", t, {"units": "years"})})
+    >>> y = x.copy(data=np.roll(a, 2) + 0.5 * rng.standard_normal(3000))
+    >>> r = wct(x, y, [0.1, 0.5])
+    >>> r["coherence"].dims, r["freq"].attrs["units"], r["coi"].attrs["units"]
+    (('freq', 'time'), '1/years', 'years')
+    """
+    from .coherence import wct as batch
+
+    for v, name in ((x, "x"), (y, "y")):
+        if not isinstance(v, xr.DataArray):
+            raise TypeError(f"{name} must be an xarray DataArray; got {type(v).__name__} "
+                            "(use sftwave.coherence.wct for arrays)")
+    _refuse(kwargs, ("axis",), "dim= names the time dimension")
+    keep = _keep(keep_attrs)
+    dim = _time_dim(x, dim, "x")
+    _check_dim(y, dim, "dim")
+    for v in (x, y):
+        if "freq" in v.sizes or "freq" in v.coords:
+            raise ValueError("the DataArray already has a 'freq' dimension or coordinate: rename "
+                             "it first (the result's frequencies are 'freq')")
+    try:
+        x, y = xr.align(x, y, join="exact")
+    except ValueError as exc:
+        raise ValueError(f"x and y must have the same coordinates (along {dim!r} too): {exc}") \
+            from None
+    if fs is None:
+        fs, units = _rate(x[dim], dim) if dim in x.coords else (1.0, "cycles per sample")
+    else:
+        units = "Hz"
+    if freq_units is not None:
+        units = str(freq_units)
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    freq = xr.Variable("freq", f, attrs={"long_name": "frequency",
+                                         **({"units": units} if units else {})})
+    coi_box: list[np.ndarray] = []
+
+    def run(a: Any, b: Any) -> tuple[Any, Any, Any]:
+        if _is_dask(a) or _is_dask(b):
+            from .dask import wct as lazy
+
+            r = lazy(a, b, f, fs, xi=xi, axis=-1, **kwargs)
+        else:
+            r = batch(a, b, f, fs, xi=xi, axis=-1, **kwargs)
+        coi_box.append(r.coi)
+        return r.coherence, r.phase, r.cross
+
+    r2, phase, cross = xr.apply_ufunc(
+        run, x, y, input_core_dims=[[dim], [dim]], output_core_dims=[["freq", dim]] * 3,
+        dask="allowed", keep_attrs=False)
+    coords = {name: c.variable for name, c in x.coords.items() if dim in c.dims}
+    period = None if units is None else {"Hz": "s", "kHz": "ms", "MHz": "us", "GHz": "ns"}.get(
+        units, units[2:] if units.startswith("1/") else None)
+    coi = xr.DataArray(coi_box[0], dims=(dim,), attrs={
+        "long_name": "cone of influence (Fourier period)", **({"units": period} if period else {})})
+    out = xr.Dataset({"coherence": r2, "phase": phase, "cross": cross, "coi": coi})
+    out = out.assign_coords(coords).assign_coords(freq=freq)
+    out["coherence"].attrs = {"long_name": "wavelet coherence (R^2)", "units": "1"}
+    out["phase"].attrs = {"long_name": "phase of the smoothed cross-spectrum (x leads y where "
+                                       "positive)", "units": "rad"}
+    out["cross"].attrs = {"long_name": "smoothed cross-wavelet spectrum"}
+    attrs = dict(x.attrs) if keep else {}
+    for key in _QUANTITY_ATTRS:
+        attrs.pop(key, None)
+    attrs.update(wavelet="morlet", xi=float(xi), fs=float(fs),
+                 mode=kwargs.get("mode", "reflect"),
+                 smoothing=kwargs.get("smoothing", "grinsted"), convention=_CONVENTION)
+    out.attrs = attrs
+    return out
+
+
 # --------------------------------------------------------------------------- filters
 
 
@@ -628,6 +780,7 @@ class SftwaveAccessor:
     See Also
     --------
     sftwave.xarray.cwt : The Morlet transform of a DataArray.
+    sftwave.xarray.wct : The wavelet coherence of two DataArrays.
     sftwave.xarray.gaussian_filter : Gaussian smoothing of a DataArray.
     sftwave.xarray.gaussian_filter1d : Along one dimension.
 
@@ -650,6 +803,11 @@ class SftwaveAccessor:
             **kwargs: Any) -> Any:
         """:func:`sftwave.xarray.cwt` of this object (the same parameters)."""
         return cwt(self._obj, freqs, fs, dim=dim, **kwargs)
+
+    def wct(self, other: xr.DataArray, freqs: Any, fs: float | None = None, *,
+            dim: Hashable | None = None, **kwargs: Any) -> Any:
+        """:func:`sftwave.xarray.wct` of this ``DataArray`` (``x``) and ``other`` (``y``)."""
+        return wct(self._obj, other, freqs, fs, dim=dim, **kwargs)
 
     def gaussian_filter(self, sigma: Any, *, dims: Any = None, **kwargs: Any) -> Any:
         """:func:`sftwave.xarray.gaussian_filter` of this object (the same parameters)."""
