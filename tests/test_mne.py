@@ -155,3 +155,43 @@ def test_the_readmes_figures_on_mne_conventions():
     assert diffs[("white", 3.0)] >= 0.01 and diffs[("pink", 3.0)] >= 0.05
     assert diffs[("walk", 3.0)] >= 0.15
     assert max(diffs[(k, 5.0)] for k in ("white", "pink", "walk")) < 1e-4
+
+
+def test_wavelet_norms_equal_mne_construction_literally():
+    """The norms, Gaussian sums and lengths of MNE's wavelets, all frequencies at once (small
+    blocks too), against MNE's own construction written out frequency by frequency."""
+    import math
+
+    import sftwave.mne as sm
+
+    def literal(sfreq, freqs, n_cycles, zero_mean):
+        A, gsum, length = (np.empty(freqs.size) for _ in range(3))
+        for i, (f, nc) in enumerate(zip(freqs, n_cycles)):
+            sigma_t = nc / (2.0 * math.pi * f)
+            t = np.arange(0.0, 5.0 * sigma_t, 1.0 / sfreq)
+            t = np.r_[-t[::-1], t[1:]]
+            k = math.exp(-2.0 * (math.pi * f * sigma_t) ** 2) if zero_mean else 0.0
+            g = np.exp(-(t ** 2) / (2.0 * sigma_t ** 2))
+            w = (np.exp(2j * math.pi * f * t) - k) * g
+            A[i] = 1.0 / (math.sqrt(0.5) * np.linalg.norm(w))
+            gsum[i], length[i] = g.sum(), t.size
+        return A, gsum, length
+
+    rng = np.random.default_rng(11)
+    for block in (sm._NORM_BLOCK, 40):
+        for _ in range(40):
+            sfreq = float(rng.choice([100.0, 250.0, 300.3, 1000.0, 2048.0]))
+            freqs = rng.uniform(0.5, sfreq / 2, 9)
+            n_cycles = rng.uniform(0.3, 15.0, 9)
+            for zero_mean in (True, False):
+                old = sm._NORM_BLOCK
+                sm._NORM_BLOCK = block
+                try:
+                    got = sm._mne_wavelet_norms(sfreq, freqs, n_cycles, zero_mean)
+                finally:
+                    sm._NORM_BLOCK = old
+                want = literal(sfreq, freqs, n_cycles, zero_mean)
+                assert np.array_equal(got[2], want[2])
+                # sums in another order: a few units of rounding
+                assert np.allclose(got[0], want[0], rtol=1e-13, atol=0)
+                assert np.allclose(got[1], want[1], rtol=1e-13, atol=0)
