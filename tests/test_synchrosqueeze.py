@@ -245,6 +245,75 @@ def test_same_numbers_on_any_thread_count():
         assert np.array_equal(a, b)
 
 
+def _squeeze_by_definition(WD, weight, gamma2, scale, u0, du, log_bins, nb, unit=False):
+    """The reassignment written out coefficient by coefficient (``math.log``, no vectors)."""
+    C, G2, n = WD.shape
+    G = G2 // 2
+    T = np.zeros((C, nb, n), dtype=WD.dtype)
+    for c in range(C):
+        for j in range(n):
+            for s in range(G):
+                w, d = WD[c, s, j], WD[c, G + s, j]
+                p = w.real * w.real + w.imag * w.imag
+                if not p > gamma2[s]:
+                    continue
+                f = float((d.imag * w.real - d.real * w.imag) / p) * scale
+                if log_bins:
+                    if not f > 0.0:
+                        continue
+                    u = (math.log(f) - u0) / du
+                else:
+                    u = (f - u0) / du
+                if not (u > -0.5 and u < nb - 0.5):
+                    continue
+                k = min(int(u + 0.5), nb - 1)
+                T[c, k, j] += weight[s] if unit else weight[s] * w
+    return T
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("log_bins", [True, False])
+def test_squeeze_kernel_is_the_definition_bit_for_bit(dtype, log_bins):
+    """The vectorised bins (a polynomial logarithm, ``math.log`` near an edge) are the definition's.
+
+    Frequencies at bin edges, a few ulp either side of them, beyond the end
+    bins, negative, zero, NaN, subnormal and huge; coefficients under
+    ``gamma2`` and zero: every bin and every sum as written out by
+    ``math.log`` and a loop, the same bits.
+    """
+    from sftwave.engines.numba.squeeze import squeeze_block
+
+    nb, G = 17, 3
+    rng = np.random.default_rng(5)
+    if log_bins:
+        u0, du = math.log(0.01), math.log(2.0) / 4
+        edges = np.exp(u0 + (np.arange(-1, nb + 1) - 0.5) * du)
+    else:
+        u0, du = 0.01, 0.02
+        edges = u0 + (np.arange(-1, nb + 1) - 0.5) * du
+    near = np.concatenate([np.nextafter(edges, 0), edges, np.nextafter(edges, 1),
+                           edges * (1 + 1e-13), edges * (1 - 1e-13)])
+    special = [0.0, -0.05, np.nan, 1e-310, 1e300, np.inf, -np.inf, 5e-324]
+    f = np.concatenate([near, special, rng.uniform(0.005, 0.5, 700),
+                        np.exp(rng.uniform(-8, 0, 300))])
+    n = f.size
+    W = (rng.standard_normal((2, G, n)) + 1j * rng.standard_normal((2, G, n))).astype(dtype)
+    W[:, :, :5] = 0.0
+    W[:, 1, 5:40] *= 1e-9                       # under gamma2
+    omega = np.stack([np.roll(f, 37 * s) for s in range(G)]) * 2 * np.pi
+    with np.errstate(invalid="ignore", over="ignore"):
+        WD = np.concatenate([W, (1j * omega * W).astype(dtype)], axis=1)
+    weight = np.array([0.3, 1.7, 0.9])
+    gamma2 = np.array([1e-12, 1e-12, 0.0])
+    for unit in (False, True):
+        T = np.zeros((2, nb, n), dtype=dtype)
+        squeeze_block(WD, 0, n, weight, gamma2, 1 / (2 * np.pi), u0, du, log_bins, T, 0, unit=unit)
+        ref = _squeeze_by_definition(WD, weight, gamma2, 1 / (2 * np.pi), u0, du, log_bins, nb,
+                                     unit=unit)
+        assert np.count_nonzero(ref) > n
+        assert np.array_equal(T.view(np.uint8), ref.view(np.uint8))
+
+
 def test_nan_columns_within_the_widest_window():
     x = _signal(2000)
     bad = x.copy()
