@@ -237,6 +237,27 @@ def test_out_memmap_and_return_cwt():
         assert rel_rmse(W, cwt(x, FREQS)) < 1e-12
 
 
+@pytest.mark.parametrize("itemsize", [16, 8])
+def test_groups_fill_the_working_budget_at_their_itemsize(itemsize):
+    """Groups of scales: each group's transform and derivative over the block within the budget
+    (a group of one scale may exceed it), and as many scales as fit: complex64 rows, twice as many."""
+    from sftwave import synchrosqueeze as S
+
+    reach = np.stack([np.geomspace(20, 30000, 300).astype(np.int64)] * 2, axis=1)
+    block, rows = 100_000, 1
+    groups = S._groups(reach, block, rows, itemsize)
+    assert groups[0][0] == 0 and groups[-1][1] == 300
+    assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
+
+    def size(s0, s1):
+        return 2 * (s1 - s0) * rows * (block + int(reach[s0:s1].sum(axis=1).max())) * itemsize
+
+    for s0, s1 in groups:
+        assert s1 - s0 == 1 or size(s0, s1) <= S._GROUP_BYTES
+        assert s1 == 300 or size(s0, s1 + 1) > S._GROUP_BYTES
+    assert len(S._groups(reach, block, rows, 8)) < len(S._groups(reach, block, rows, 16))
+
+
 def test_same_numbers_on_any_thread_count():
     x = _signal(5000)
     for data in (x, x.astype(np.float32)):

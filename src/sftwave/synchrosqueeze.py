@@ -216,8 +216,11 @@ def difference_band(tol: float) -> float:
     return min(0.5, (140.0 * tol) ** (1.0 / 6.0))
 
 
-def _groups(reach: np.ndarray, block: int, rows: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of scales whose transform and derivative over a block fit the budget."""
+def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16) -> list[tuple[int, int]]:
+    """Consecutive ranges of scales whose transform and derivative over a block fit the budget.
+
+    ``itemsize``: bytes per coefficient of the working rows (16 complex128, 8 complex64).
+    """
     out: list[tuple[int, int]] = []
     s0 = 0
     S = reach.shape[0]
@@ -225,7 +228,7 @@ def _groups(reach: np.ndarray, block: int, rows: int) -> list[tuple[int, int]]:
         s1 = s0 + 1
         while s1 < S:
             width = block + int(reach[s0:s1 + 1].sum(axis=1).max())
-            if 2 * (s1 + 1 - s0) * rows * width * 16 > _GROUP_BYTES:
+            if 2 * (s1 + 1 - s0) * rows * width * itemsize > _GROUP_BYTES:
                 break
             s1 += 1
         out.append((s0, s1))
@@ -486,7 +489,7 @@ def ssq_cwt(
     else:
         # at least the widest reach: the margins then cost at most twice the block's own work
         B = n if mode in ("wrap", "grid-wrap") else min(n, max(int(block), widest))
-    groups = _groups(reach, B, C)
+    groups = _groups(reach, B, C, work_dtype.itemsize)
     res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
