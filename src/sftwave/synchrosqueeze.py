@@ -23,16 +23,19 @@ the two give the same numbers up to the differences below):
   ``W / sqrt(sigma) * dlog_sigma`` to its bin, ``dlog_sigma`` the step of
   ``log sigma`` at that scale (``np.gradient``: ssqueezepy's ``log(2) / nv`` on
   a log grid of ``nv`` voices per octave).
-* ``dW/dt`` is the transform by the wavelet's exact time derivative, run on
-  the same bank components as the wavelet (:mod:`sftwave.plans.derivative`):
-  the same cost per sample as the transform itself.  Scales whose wavelet is
-  long against the signal run by FFT where that costs less (``fft=True``);
-  where their band is slow (``(xi + 4) / sigma`` below
-  ``difference_band``, 0.5 rad/sample at the default ``tol``), their
-  derivative is the sixth-order centred difference of the coefficients
+* ``dW/dt``: where the wavelet's band is slow (``(xi + 4) / sigma`` below
+  ``difference_band``, 0.5 rad/sample at the default ``tol``), the
+  sixth-order centred difference of the coefficients
   (``finite_difference``, within ``tol`` relative; lower orders at the
-  signal's last three samples).  ssqueezepy multiplies by ``i omega`` in the
-  frequency domain (``difftype='trig'``).
+  signal's last three samples), which costs a few operations per
+  coefficient; elsewhere the transform by the wavelet's exact time
+  derivative, run on the same bank components as the wavelet
+  (:mod:`sftwave.plans.derivative`): the same cost per sample as the
+  transform itself (``derivative='transform'``: that transform on every
+  scale the bank or FIR runs).  Scales whose wavelet is long against the
+  signal run by FFT where that costs less and their band is slow
+  (``fft=True``).  ssqueezepy multiplies by ``i omega`` in the frequency
+  domain (``difftype='trig'``).
 * The bins are uniform in frequency or in its logarithm; a coefficient goes
   to the nearest bin (ssqueezepy's ``find_closest``), and is left out where
   its frequency is more than half a bin beyond the first or last bin, or not
@@ -88,10 +91,13 @@ from .wavelets import frequency_to_scale
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["ssq_cwt", "squeeze_frequencies", "SQUEEZINGS"]
+__all__ = ["ssq_cwt", "squeeze_frequencies", "SQUEEZINGS", "DERIVATIVES"]
 
 #: ``squeezing`` of :func:`ssq_cwt`: what a reassigned coefficient adds to its bin (ssqueezepy's names).
 SQUEEZINGS = ("sum", "lebesgue")
+
+#: ``derivative`` of :func:`ssq_cwt`: how ``dW/dt`` of the bank's and FIR's scales is computed.
+DERIVATIVES = ("auto", "transform")
 
 #: Working memory (bytes) of one group of scales' transform and derivative over a block.
 _GROUP_BYTES = 32 << 20
@@ -254,6 +260,7 @@ def ssq_cwt(
     out: np.ndarray | None = None,
     return_cwt: bool = False,
     fft: bool = True,
+    derivative: str = "auto",
     workers: int | None = None,
 ) -> Any:
     """Synchrosqueezed continuous Morlet wavelet transform, with bounded working memory.
@@ -329,10 +336,15 @@ def ssq_cwt(
         (``(xi + 4) / sigma`` radians per sample at most
         ``difference_band`` ``(tol)``) for their derivative to be the
         sixth-order difference of the coefficients
-        (``finite_difference``, within ``tol`` relative); every other
-        scale's is the derivative transform.  False: every scale by its bank
-        or FIR and the derivative transform (slower where windows exceed the
-        signal).
+        (``finite_difference``, within ``tol`` relative).  False: every
+        scale by its bank or FIR (slower where windows exceed the signal).
+    derivative : {'auto', 'transform'}, optional
+        ``dW/dt`` of the scales the bank or FIR runs: 'auto' (default), the
+        sixth-order difference of the coefficients where their band is slow
+        enough (as for the FFT scales; within ``tol`` relative), else the
+        transform by the wavelet's exact derivative on the same bank
+        components; 'transform', that transform on every such scale (twice
+        the bank's work; the FFT scales still take the difference).
     workers : int, optional
         Threads (scipy.fft's convention), for this call only.
 
@@ -396,6 +408,7 @@ def ssq_cwt(
                          f"range); got {xi!r}")
     bins, log_bins = _bins(f, ssq_freqs)
     squeezing = check_choice(squeezing, SQUEEZINGS, "squeezing")
+    derivative = check_choice(derivative, DERIVATIVES, "derivative")
     if gamma is not None:
         gamma = check_positive(gamma, "gamma", allow_zero=True)
     mode = check_mode(mode)
@@ -471,9 +484,12 @@ def ssq_cwt(
         redo = select_morlet_scales([scales[i] for i in slow], tol, method="auto", **options)
         for i, p in zip(slow, redo):
             plans[i] = p
-    # the derivative's plan on each bank or FIR plan; None where the FFT runs the scale
-    dplans = [None if isinstance(p, FFTPlan) else derivative_plan(p, float(s), xi)
-              for p, s in zip(plans, sigma)]
+    # the derivative's plan on each bank or FIR plan; None where the sixth-order difference
+    # serves: the FFT's scales and, with derivative='auto', every slow band
+    differenced = [isinstance(p, FFTPlan) or (derivative == "auto" and (xi + 4.0) / sigma[i] <= band)
+                   for i, p in enumerate(plans)]
+    dplans = [None if d else derivative_plan(p, float(s), xi)
+              for p, s, d in zip(plans, sigma, differenced)]
     reach = np.array([_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
     dlog = _scale_weights(sigma)
     if squeezing == "sum":
@@ -496,9 +512,10 @@ def ssq_cwt(
     if any_bad:
         left, right = int(reach[:, 0].max()), int(reach[:, 1].max())
         nan_cols = nonfinite.reach_counts(bad.astype(np.int32), left, right, mode) > 0
-    from .engines.numba.squeeze import squeeze_block
+    from .engines.numba.squeeze import difference_rows, squeeze_block
 
     lebesgue = squeezing == "lebesgue"
+    d_buf = None
     for b0 in range(0, n, B):
         b1 = min(n, b0 + B)
         T = res3[:, :, b0:b1]
@@ -516,19 +533,24 @@ def ssq_cwt(
             rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
                                  cval=cval, kind="complex", decim=1, dtype=work_dtype,
                                  out=None, workers=workers, bank_method=bank_method, tol=tol)
-            if len(dg) < G:      # FFT scales: the sixth-order difference (module docstring)
-                WD = np.empty((C, 2 * G, hi - lo), dtype=rows.dtype)
-                WD[:, :G] = rows[:, :G]
+            D, d0 = rows, G
+            if len(dg) < G:      # slow bands: the sixth-order difference (module docstring)
+                # one buffer for every group (fresh pages cost as much as the differences)
+                if d_buf is None or d_buf.size < C * G * (hi - lo) or d_buf.dtype != rows.dtype:
+                    d_buf = np.empty(C * G * (hi - lo), dtype=rows.dtype)
+                D, d0 = d_buf[:C * G * (hi - lo)].reshape(C, G, hi - lo), 0
                 j = G
+                differenced = []
                 for i in range(G):
                     if dplans[s0 + i] is None:
-                        WD[:, G + i] = finite_difference(rows[:, i, :])
+                        differenced.append(i)
                     else:
-                        WD[:, G + i] = rows[:, j]
+                        D[:, i, b0 - lo:b1 - lo] = rows[:, j, b0 - lo:b1 - lo]
                         j += 1
-                rows = WD
-            squeeze_block(rows, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1], fs / (2.0 * math.pi),
-                          u0, du, log_bins, res3, b0, unit=lebesgue)
+                # (the block's columns only: the margins are read, never squeezed)
+                difference_rows(rows, differenced, D, differenced, (b0 - lo, b1 - lo))
+            squeeze_block(rows, D, d0, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1],
+                          fs / (2.0 * math.pi), u0, du, log_bins, res3, b0, unit=lebesgue)
             Wb = rows[:, :G, b0 - lo:b1 - lo]
             if W3 is not None:
                 W3[:, s0:s1, b0:b1] = Wb
