@@ -95,9 +95,9 @@ def _squeeze_tasks(lo, hi, W, D, d0, off, width, weight, gamma2, scale, u0, du, 
     G = weight.size
     chunks = (width + CHUNK - 1) // CHUNK
     freq = np.empty(CHUNK, np.float64)        # the frequencies (NaN: left out)
-    freq_bits = freq.view(np.int64)
+    freq_bits = freq.view(np.uint64)
     mant = np.empty(CHUNK, np.float64)        # their mantissas in [1, 2)
-    mant_bits = mant.view(np.int64)
+    mant_bits = mant.view(np.uint64)
     expo = np.empty(CHUNK, np.int32)          # and exponents
     kb = np.empty(CHUNK, np.int32)            # the bins, _OUT or _EXACT
     inv_du = 1.0 / du
@@ -118,9 +118,9 @@ def _squeeze_tasks(lo, hi, W, D, d0, off, width, weight, gamma2, scale, u0, du, 
                 freq[j] = f if p > g2 else math.nan
             if log_bins:
                 for j in range(m):
-                    b = freq_bits[j]
-                    expo[j] = np.int32((b >> 52) & 0x7FF) - np.int32(1023)
-                    mant_bits[j] = (b & _MANTISSA) | _ONE_BITS
+                    b = freq_bits[j]         # (unsigned: AVX2 shifts 64-bit lanes logically only)
+                    expo[j] = np.int32(b >> np.uint64(52)) - np.int32(1023)
+                    mant_bits[j] = (b & np.uint64(_MANTISSA)) | np.uint64(_ONE_BITS)
                 for j in range(m):
                     lnf = _ln(mant[j], float(expo[j]))
                     u = (lnf - u0) * inv_du
@@ -146,10 +146,12 @@ def _squeeze_tasks(lo, hi, W, D, d0, off, width, weight, gamma2, scale, u0, du, 
                     k = _bin(freq[j], u0, du, log_bins, nb)
                     if k == _OUT:
                         continue
+                # unsigned indices (never negative here): no wraparound tests
+                col = np.uint64(t0 + j0 + j)
                 if unit:
-                    T[c, k, t0 + j0 + j] += ws
+                    T[np.uint64(c), np.uint64(k), col] += ws
                 else:
-                    T[c, k, t0 + j0 + j] += ws * W[c, s, a + j]
+                    T[np.uint64(c), np.uint64(k), col] += ws * W[c, s, a + j]
 
 
 def squeeze_block(W: np.ndarray, D: np.ndarray, d0: int, off: int, width: int, weight: np.ndarray,
