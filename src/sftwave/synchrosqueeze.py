@@ -53,8 +53,10 @@ the two give the same numbers up to the differences below):
 Memory.  The transform is computed by blocks of columns: for each block, the
 scales in groups, each group's transform and its derivative over the block
 and its wavelets' reach on either side, reassigned into the block's columns
-of the output at once.  So the working memory is some tens of MB beside the
-output (which may be an ``np.memmap``), never scales times length; with the
+of the output at once (a group: 64 MB of transform and derivative, ending
+after whole groups of the bank's lanes where it can).  So the working memory
+is about a hundred MB beside the output (which may be an ``np.memmap``),
+never scales times length; with the
 default block the margins cost at most half the largest scales' own work.
 Single-precision output runs the recursions in float32 state as
 :func:`sftwave.cwt` does (see ``dtype``).
@@ -100,7 +102,7 @@ SQUEEZINGS = ("sum", "lebesgue")
 DERIVATIVES = ("auto", "transform")
 
 #: Working memory (bytes) of one group of scales' transform and derivative over a block.
-_GROUP_BYTES = 32 << 20
+_GROUP_BYTES = 64 << 20
 #: The least default block (columns): the margins of the small scales then cost little.
 _MIN_BLOCK = 1 << 16
 
@@ -222,14 +224,22 @@ def difference_band(tol: float) -> float:
     return min(0.5, (140.0 * tol) ** (1.0 / 6.0))
 
 
-def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16) -> list[tuple[int, int]]:
+def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16,
+            lanes: np.ndarray | None = None, lane_multiple: int = 1) -> list[tuple[int, int]]:
     """Consecutive ranges of scales whose transform and derivative over a block fit the budget.
 
-    ``itemsize``: bytes per coefficient of the working rows (16 complex128, 8 complex64).
+    ``itemsize``: bytes per coefficient of the working rows (16 complex128, 8
+    complex64).  ``lanes``: the bank's lanes of each scale (its transform, and
+    its derivative's where that is a transform; 0 for scales the FFT or FIR
+    runs); a group ends, where it can, after a multiple of ``lane_multiple``
+    lanes (the lane engine runs them in groups side by side, whose empty
+    places cost as much as full ones), else where the budget ends it.  The
+    ranges depend on the arguments alone (never on the threads).
     """
+    S = reach.shape[0]
+    per = np.zeros(S, np.int64) if lanes is None else np.asarray(lanes, np.int64)
     out: list[tuple[int, int]] = []
     s0 = 0
-    S = reach.shape[0]
     while s0 < S:
         s1 = s0 + 1
         while s1 < S:
@@ -237,6 +247,11 @@ def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16) -> lis
             if 2 * (s1 + 1 - s0) * rows * width * itemsize > _GROUP_BYTES:
                 break
             s1 += 1
+        if s1 < S and lane_multiple > 1:
+            count = np.cumsum(per[s0:s1]) * rows          # lanes of the groups s0 .. s0 + i + 1
+            whole = np.flatnonzero((count % lane_multiple == 0) & (count > 0))
+            if whole.size:
+                s1 = s0 + int(whole[-1]) + 1
         out.append((s0, s1))
         s0 = s1
     return out
@@ -319,7 +334,7 @@ def ssq_cwt(
     block : int, optional
         Columns per block (default: at least 65536, and twice the widest
         wavelet's reach, at most the signal; a given ``block`` is raised to
-        the widest reach): the working memory is some tens of MB whatever
+        the widest reach): the working memory is about a hundred MB whatever
         ``block``; a smaller one only costs more margins.
     out : ndarray, optional
         A C-contiguous array of the result's shape and dtype (for example an
@@ -505,7 +520,10 @@ def ssq_cwt(
     else:
         # at least the widest reach: the margins then cost at most twice the block's own work
         B = n if mode in ("wrap", "grid-wrap") else min(n, max(int(block), widest))
-    groups = _groups(reach, B, C, work_dtype.itemsize)
+    from .engines.numba.lanes import DEFAULT_WIDTH
+
+    lanes = [(isinstance(p, SFTPlan)) * (1 + (d is not None)) for p, d in zip(plans, dplans)]
+    groups = _groups(reach, B, C, work_dtype.itemsize, lanes, 2 * DEFAULT_WIDTH)
     res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
