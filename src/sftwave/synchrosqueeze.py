@@ -385,10 +385,11 @@ def ssq_cwt(
 
     Notes
     -----
-    The cost is about twice that of :func:`sftwave.cwt` at the same
-    frequencies (the transform and its derivative, on the same bank), plus
-    one pass over the coefficients for the reassignment; the margins of the
-    blocks add at most half the largest scales' work.
+    The cost is that of :func:`sftwave.cwt` at the same frequencies, again
+    for the derivative transforms of the fast bands (the slow bands' take a
+    difference of a few operations per coefficient), plus one pass over the
+    coefficients for the reassignment; the margins of the blocks add at most
+    half the largest scales' work.
 
     Examples
     --------
