@@ -99,6 +99,58 @@ def test_against_naive_default_tol(fft):
     assert rel_rmse(T.sum(axis=0), Tn.sum(axis=0)) < 3e-3
 
 
+@pytest.mark.parametrize("derivative", ["auto", "transform"])
+def test_slow_bands_against_naive_tight_tol(derivative):
+    """Bank scales whose band is slow (below ``difference_band(1e-8)``, 0.106 rad/sample here):
+    their derivative by the sixth-order difference ('auto') or the derivative transform, both
+    within the tolerance of the definition."""
+    from sftwave.synchrosqueeze import difference_band
+
+    x = _signal()
+    freqs = np.geomspace(0.006, 0.3, 40)
+    sigma = 6.0 / (2 * np.pi * freqs)
+    assert np.sum(10.0 / sigma <= difference_band(1e-8)) >= 6
+    T, W = ssq_cwt(x, freqs, tol=1e-8, fft=False, derivative=derivative, gamma=1e-6,
+                   return_cwt=True)
+    Tn, Wn = naive_ssq_cwt(x, freqs, 1.0, 6.0, freqs, True, 1e-6)
+    assert rel_rmse(W, Wn) < 1e-8
+    assert rel_rmse(T, Tn) < 1e-8
+
+
+def test_difference_rows_is_finite_difference():
+    """The kernel's sixth-order difference (into chosen rows, over chosen columns) is
+    ``finite_difference``'s, to rounding, at every length (the lower orders near the ends)."""
+    from sftwave.engines.numba.squeeze import difference_rows
+
+    rng = np.random.default_rng(3)
+    for m in range(1, 12):
+        for dtype, rtol in ((np.complex128, 1e-15), (np.complex64, 1e-6)):
+            W = (rng.standard_normal((2, 3, m)) + 1j * rng.standard_normal((2, 3, m))).astype(dtype)
+            ref = finite_difference(W.astype(np.complex128))
+            for cols in (None, (0, m), (1, m - 1), (m // 2, m // 2 + 2)):
+                D = np.full((2, 4, m), np.nan, dtype=dtype)
+                difference_rows(W, [2, 0], D, [1, 3], cols)
+                lo, hi = (0, m) if cols is None else (max(0, cols[0]), min(m, cols[1]))
+                for src, dst in ((2, 1), (0, 3)):
+                    got, want = D[:, dst, lo:hi], ref[:, src, lo:hi]
+                    assert np.all(np.abs(got - want) <= rtol * (4 * np.abs(W).max() + 1e-300))
+                written = np.zeros(D.shape, bool)
+                written[:, [1, 3], lo:hi] = True
+                assert np.isnan(D[~written]).all()
+
+
+def test_derivative_auto_and_transform_agree_to_tol():
+    """At the default tol, the sixth-order difference on the slow bands moves little energy
+    between bins (coefficients within about tol of an edge), and a ridge at most one bin."""
+    x = _signal(6000)
+    freqs = np.geomspace(0.004, 0.3, 80)
+    a = ssq_cwt(x, freqs)
+    b = ssq_cwt(x, freqs, derivative="transform")
+    assert rel_rmse(a, b) < 0.01              # measured 0.0028
+    ra, rb = np.abs(a).argmax(axis=0)[300:-300], np.abs(b).argmax(axis=0)[300:-300]
+    assert np.abs(ra - rb).max() <= 1 and np.mean(ra == rb) > 0.999     # measured 1 column of 5400
+
+
 def test_linear_bins_fs_and_lebesgue_against_naive():
     x = _signal(600)
     fs = 250.0
@@ -237,12 +289,126 @@ def test_out_memmap_and_return_cwt():
         assert rel_rmse(W, cwt(x, FREQS)) < 1e-12
 
 
+@pytest.mark.parametrize("itemsize", [16, 8])
+def test_groups_fill_the_working_budget_at_their_itemsize(itemsize):
+    """Groups of scales: each group's transform and derivative over the block within the budget
+    (a group of one scale may exceed it), and as many scales as fit: complex64 rows, twice as many."""
+    from sftwave import synchrosqueeze as S
+
+    reach = np.stack([np.geomspace(20, 30000, 300).astype(np.int64)] * 2, axis=1)
+    block, rows = 100_000, 1
+    groups = S._groups(reach, block, rows, itemsize)
+    assert groups[0][0] == 0 and groups[-1][1] == 300
+    assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
+
+    def size(s0, s1):
+        return 2 * (s1 - s0) * rows * (block + int(reach[s0:s1].sum(axis=1).max())) * itemsize
+
+    for s0, s1 in groups:
+        assert s1 - s0 == 1 or size(s0, s1) <= S._GROUP_BYTES
+        assert s1 == 300 or size(s0, s1 + 1) > S._GROUP_BYTES
+    assert len(S._groups(reach, block, rows, 8)) < len(S._groups(reach, block, rows, 16))
+
+
+def test_groups_end_after_whole_lane_groups_where_the_budget_allows():
+    """With the scales' lanes given, a group ends after a multiple of ``lane_multiple`` lanes
+    where one fits the budget (the lane engine's empty places cost as much as full ones)."""
+    from sftwave import synchrosqueeze as S
+
+    reach = np.stack([np.geomspace(20, 30000, 300).astype(np.int64)] * 2, axis=1)
+    lanes = np.where(np.arange(300) < 40, 2, 1)
+    lanes[250:] = 0                                   # (FFT scales: no lanes)
+    groups = S._groups(reach, 100_000, 1, 8, lanes, 32)
+    plain = S._groups(reach, 100_000, 1, 8)
+    assert len(groups) >= len(plain)
+    assert groups[0][0] == 0 and groups[-1][1] == 300
+    assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
+    whole = [int(lanes[s0:s1].sum()) % 32 == 0 for s0, s1 in groups[:-1]]
+    assert sum(whole) >= len(groups) // 2
+    for (s0, s1), w in zip(groups[:-1], whole):
+        size = 2 * (s1 - s0) * (100_000 + int(reach[s0:s1].sum(axis=1).max())) * 8
+        assert s1 - s0 == 1 or size <= S._GROUP_BYTES
+        if not w:             # no whole number of lane groups fits: as far as the budget goes
+            count = np.cumsum(lanes[s0:s1])
+            assert not np.any((count % 32 == 0) & (count > 0))
+
+
 def test_same_numbers_on_any_thread_count():
     x = _signal(5000)
     for data in (x, x.astype(np.float32)):
         a = ssq_cwt(data, FREQS, workers=1)
         b = ssq_cwt(data, FREQS, workers=2)
         assert np.array_equal(a, b)
+
+
+def _squeeze_by_definition(WD, weight, gamma2, scale, u0, du, log_bins, nb, unit=False):
+    """The reassignment written out coefficient by coefficient (``math.log``, no vectors)."""
+    C, G2, n = WD.shape
+    G = G2 // 2
+    T = np.zeros((C, nb, n), dtype=WD.dtype)
+    for c in range(C):
+        for j in range(n):
+            for s in range(G):
+                w, d = WD[c, s, j], WD[c, G + s, j]
+                p = w.real * w.real + w.imag * w.imag
+                if not p > gamma2[s]:
+                    continue
+                f = float((d.imag * w.real - d.real * w.imag) / p) * scale
+                if log_bins:
+                    if not f > 0.0:
+                        continue
+                    u = (math.log(f) - u0) / du
+                else:
+                    u = (f - u0) / du
+                if not (u > -0.5 and u < nb - 0.5):
+                    continue
+                k = min(int(u + 0.5), nb - 1)
+                T[c, k, j] += weight[s] if unit else weight[s] * w
+    return T
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("log_bins", [True, False])
+def test_squeeze_kernel_is_the_definition_bit_for_bit(dtype, log_bins):
+    """The vectorised bins (a polynomial logarithm, ``math.log`` near an edge) are the definition's.
+
+    Frequencies at bin edges, a few ulp either side of them, beyond the end
+    bins, negative, zero, NaN, subnormal and huge; coefficients under
+    ``gamma2`` and zero: every bin and every sum as written out by
+    ``math.log`` and a loop, the same bits.
+    """
+    from sftwave.engines.numba.squeeze import squeeze_block
+
+    nb, G = 17, 3
+    rng = np.random.default_rng(5)
+    if log_bins:
+        u0, du = math.log(0.01), math.log(2.0) / 4
+        edges = np.exp(u0 + (np.arange(-1, nb + 1) - 0.5) * du)
+    else:
+        u0, du = 0.01, 0.02
+        edges = u0 + (np.arange(-1, nb + 1) - 0.5) * du
+    near = np.concatenate([np.nextafter(edges, 0), edges, np.nextafter(edges, 1),
+                           edges * (1 + 1e-13), edges * (1 - 1e-13)])
+    special = [0.0, -0.05, np.nan, 1e-310, 1e300, np.inf, -np.inf, 5e-324]
+    f = np.concatenate([near, special, rng.uniform(0.005, 0.5, 700),
+                        np.exp(rng.uniform(-8, 0, 300))])
+    n = f.size
+    W = (rng.standard_normal((2, G, n)) + 1j * rng.standard_normal((2, G, n))).astype(dtype)
+    W[:, :, :5] = 0.0
+    W[:, 1, 5:40] *= 1e-9                       # under gamma2
+    omega = np.stack([np.roll(f, 37 * s) for s in range(G)]) * 2 * np.pi
+    with np.errstate(invalid="ignore", over="ignore"):
+        WD = np.concatenate([W, (1j * omega * W).astype(dtype)], axis=1)
+    weight = np.array([0.3, 1.7, 0.9])
+    gamma2 = np.array([1e-12, 1e-12, 0.0])
+    for unit in (False, True):
+        T = np.zeros((2, nb, n), dtype=dtype)
+        squeeze_block(WD, WD, G, 0, n, weight, gamma2, 1 / (2 * np.pi), u0, du, log_bins, T, 0,
+                      unit=unit)
+        ref = _squeeze_by_definition(WD, weight, gamma2, 1 / (2 * np.pi), u0, du, log_bins, nb,
+                                     unit=unit)
+        assert np.count_nonzero(ref) > n
+        assert np.array_equal(T.view(np.uint8), ref.view(np.uint8))
 
 
 def test_nan_columns_within_the_widest_window():
@@ -295,6 +461,7 @@ def test_squeeze_frequencies():
     (dict(block=True), TypeError, "block"),
     (dict(return_cwt=1), TypeError, "return_cwt"),
     (dict(fft="yes"), TypeError, "fft"),
+    (dict(derivative="exact"), ValueError, "derivative"),
     (dict(dtype=np.float64), ValueError, "dtype must be complex"),
     (dict(out=np.zeros((3, 3), complex)), ValueError, "out must have shape"),
     (dict(mode="bogus"), ValueError, "mode"),

@@ -23,16 +23,19 @@ the two give the same numbers up to the differences below):
   ``W / sqrt(sigma) * dlog_sigma`` to its bin, ``dlog_sigma`` the step of
   ``log sigma`` at that scale (``np.gradient``: ssqueezepy's ``log(2) / nv`` on
   a log grid of ``nv`` voices per octave).
-* ``dW/dt`` is the transform by the wavelet's exact time derivative, run on
-  the same bank components as the wavelet (:mod:`sftwave.plans.derivative`):
-  the same cost per sample as the transform itself.  Scales whose wavelet is
-  long against the signal run by FFT where that costs less (``fft=True``);
-  where their band is slow (``(xi + 4) / sigma`` below
-  ``difference_band``, 0.5 rad/sample at the default ``tol``), their
-  derivative is the sixth-order centred difference of the coefficients
+* ``dW/dt``: where the wavelet's band is slow (``(xi + 4) / sigma`` below
+  ``difference_band``, 0.5 rad/sample at the default ``tol``), the
+  sixth-order centred difference of the coefficients
   (``finite_difference``, within ``tol`` relative; lower orders at the
-  signal's last three samples).  ssqueezepy multiplies by ``i omega`` in the
-  frequency domain (``difftype='trig'``).
+  signal's last three samples), which costs a few operations per
+  coefficient; elsewhere the transform by the wavelet's exact time
+  derivative, run on the same bank components as the wavelet
+  (:mod:`sftwave.plans.derivative`): the same cost per sample as the
+  transform itself (``derivative='transform'``: that transform on every
+  scale the bank or FIR runs).  Scales whose wavelet is long against the
+  signal run by FFT where that costs less and their band is slow
+  (``fft=True``).  ssqueezepy multiplies by ``i omega`` in the frequency
+  domain (``difftype='trig'``).
 * The bins are uniform in frequency or in its logarithm; a coefficient goes
   to the nearest bin (ssqueezepy's ``find_closest``), and is left out where
   its frequency is more than half a bin beyond the first or last bin, or not
@@ -50,8 +53,10 @@ the two give the same numbers up to the differences below):
 Memory.  The transform is computed by blocks of columns: for each block, the
 scales in groups, each group's transform and its derivative over the block
 and its wavelets' reach on either side, reassigned into the block's columns
-of the output at once.  So the working memory is some tens of MB beside the
-output (which may be an ``np.memmap``), never scales times length; with the
+of the output at once (a group: 64 MB of transform and derivative, ending
+after whole groups of the bank's lanes where it can).  So the working memory
+is about a hundred MB beside the output (which may be an ``np.memmap``),
+never scales times length; with the
 default block the margins cost at most half the largest scales' own work.
 Single-precision output runs the recursions in float32 state as
 :func:`sftwave.cwt` does (see ``dtype``).
@@ -88,13 +93,16 @@ from .wavelets import frequency_to_scale
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["ssq_cwt", "squeeze_frequencies", "SQUEEZINGS"]
+__all__ = ["ssq_cwt", "squeeze_frequencies", "SQUEEZINGS", "DERIVATIVES"]
 
 #: ``squeezing`` of :func:`ssq_cwt`: what a reassigned coefficient adds to its bin (ssqueezepy's names).
 SQUEEZINGS = ("sum", "lebesgue")
 
+#: ``derivative`` of :func:`ssq_cwt`: how ``dW/dt`` of the bank's and FIR's scales is computed.
+DERIVATIVES = ("auto", "transform")
+
 #: Working memory (bytes) of one group of scales' transform and derivative over a block.
-_GROUP_BYTES = 32 << 20
+_GROUP_BYTES = 64 << 20
 #: The least default block (columns): the margins of the small scales then cost little.
 _MIN_BLOCK = 1 << 16
 
@@ -216,18 +224,34 @@ def difference_band(tol: float) -> float:
     return min(0.5, (140.0 * tol) ** (1.0 / 6.0))
 
 
-def _groups(reach: np.ndarray, block: int, rows: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of scales whose transform and derivative over a block fit the budget."""
+def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16,
+            lanes: np.ndarray | None = None, lane_multiple: int = 1) -> list[tuple[int, int]]:
+    """Consecutive ranges of scales whose transform and derivative over a block fit the budget.
+
+    ``itemsize``: bytes per coefficient of the working rows (16 complex128, 8
+    complex64).  ``lanes``: the bank's lanes of each scale (its transform, and
+    its derivative's where that is a transform; 0 for scales the FFT or FIR
+    runs); a group ends, where it can, after a multiple of ``lane_multiple``
+    lanes (the lane engine runs them in groups side by side, whose empty
+    places cost as much as full ones), else where the budget ends it.  The
+    ranges depend on the arguments alone (never on the threads).
+    """
+    S = reach.shape[0]
+    per = np.zeros(S, np.int64) if lanes is None else np.asarray(lanes, np.int64)
     out: list[tuple[int, int]] = []
     s0 = 0
-    S = reach.shape[0]
     while s0 < S:
         s1 = s0 + 1
         while s1 < S:
             width = block + int(reach[s0:s1 + 1].sum(axis=1).max())
-            if 2 * (s1 + 1 - s0) * rows * width * 16 > _GROUP_BYTES:
+            if 2 * (s1 + 1 - s0) * rows * width * itemsize > _GROUP_BYTES:
                 break
             s1 += 1
+        if s1 < S and lane_multiple > 1:
+            count = np.cumsum(per[s0:s1]) * rows          # lanes of the groups s0 .. s0 + i + 1
+            whole = np.flatnonzero((count % lane_multiple == 0) & (count > 0))
+            if whole.size:
+                s1 = s0 + int(whole[-1]) + 1
         out.append((s0, s1))
         s0 = s1
     return out
@@ -251,6 +275,7 @@ def ssq_cwt(
     out: np.ndarray | None = None,
     return_cwt: bool = False,
     fft: bool = True,
+    derivative: str = "auto",
     workers: int | None = None,
 ) -> Any:
     """Synchrosqueezed continuous Morlet wavelet transform, with bounded working memory.
@@ -309,7 +334,7 @@ def ssq_cwt(
     block : int, optional
         Columns per block (default: at least 65536, and twice the widest
         wavelet's reach, at most the signal; a given ``block`` is raised to
-        the widest reach): the working memory is some tens of MB whatever
+        the widest reach): the working memory is about a hundred MB whatever
         ``block``; a smaller one only costs more margins.
     out : ndarray, optional
         A C-contiguous array of the result's shape and dtype (for example an
@@ -326,10 +351,15 @@ def ssq_cwt(
         (``(xi + 4) / sigma`` radians per sample at most
         ``difference_band`` ``(tol)``) for their derivative to be the
         sixth-order difference of the coefficients
-        (``finite_difference``, within ``tol`` relative); every other
-        scale's is the derivative transform.  False: every scale by its bank
-        or FIR and the derivative transform (slower where windows exceed the
-        signal).
+        (``finite_difference``, within ``tol`` relative).  False: every
+        scale by its bank or FIR (slower where windows exceed the signal).
+    derivative : {'auto', 'transform'}, optional
+        ``dW/dt`` of the scales the bank or FIR runs: 'auto' (default), the
+        sixth-order difference of the coefficients where their band is slow
+        enough (as for the FFT scales; within ``tol`` relative), else the
+        transform by the wavelet's exact derivative on the same bank
+        components; 'transform', that transform on every such scale (twice
+        the bank's work; the FFT scales still take the difference).
     workers : int, optional
         Threads (scipy.fft's convention), for this call only.
 
@@ -355,10 +385,11 @@ def ssq_cwt(
 
     Notes
     -----
-    The cost is about twice that of :func:`sftwave.cwt` at the same
-    frequencies (the transform and its derivative, on the same bank), plus
-    one pass over the coefficients for the reassignment; the margins of the
-    blocks add at most half the largest scales' work.
+    The cost is that of :func:`sftwave.cwt` at the same frequencies, again
+    for the derivative transforms of the fast bands (the slow bands' take a
+    difference of a few operations per coefficient), plus one pass over the
+    coefficients for the reassignment; the margins of the blocks add at most
+    half the largest scales' work.
 
     Examples
     --------
@@ -393,6 +424,7 @@ def ssq_cwt(
                          f"range); got {xi!r}")
     bins, log_bins = _bins(f, ssq_freqs)
     squeezing = check_choice(squeezing, SQUEEZINGS, "squeezing")
+    derivative = check_choice(derivative, DERIVATIVES, "derivative")
     if gamma is not None:
         gamma = check_positive(gamma, "gamma", allow_zero=True)
     mode = check_mode(mode)
@@ -468,9 +500,12 @@ def ssq_cwt(
         redo = select_morlet_scales([scales[i] for i in slow], tol, method="auto", **options)
         for i, p in zip(slow, redo):
             plans[i] = p
-    # the derivative's plan on each bank or FIR plan; None where the FFT runs the scale
-    dplans = [None if isinstance(p, FFTPlan) else derivative_plan(p, float(s), xi)
-              for p, s in zip(plans, sigma)]
+    # the derivative's plan on each bank or FIR plan; None where the sixth-order difference
+    # serves: the FFT's scales and, with derivative='auto', every slow band
+    differenced = [isinstance(p, FFTPlan) or (derivative == "auto" and (xi + 4.0) / sigma[i] <= band)
+                   for i, p in enumerate(plans)]
+    dplans = [None if d else derivative_plan(p, float(s), xi)
+              for p, s, d in zip(plans, sigma, differenced)]
     reach = np.array([_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
     dlog = _scale_weights(sigma)
     if squeezing == "sum":
@@ -486,16 +521,20 @@ def ssq_cwt(
     else:
         # at least the widest reach: the margins then cost at most twice the block's own work
         B = n if mode in ("wrap", "grid-wrap") else min(n, max(int(block), widest))
-    groups = _groups(reach, B, C)
+    from .engines.numba.lanes import DEFAULT_WIDTH
+
+    lanes = [(isinstance(p, SFTPlan)) * (1 + (d is not None)) for p, d in zip(plans, dplans)]
+    groups = _groups(reach, B, C, work_dtype.itemsize, lanes, 2 * DEFAULT_WIDTH)
     res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
     if any_bad:
         left, right = int(reach[:, 0].max()), int(reach[:, 1].max())
         nan_cols = nonfinite.reach_counts(bad.astype(np.int32), left, right, mode) > 0
-    from .engines.numba.squeeze import squeeze_block
+    from .engines.numba.squeeze import difference_rows, squeeze_block
 
     lebesgue = squeezing == "lebesgue"
+    d_buf = None
     for b0 in range(0, n, B):
         b1 = min(n, b0 + B)
         T = res3[:, :, b0:b1]
@@ -513,19 +552,24 @@ def ssq_cwt(
             rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
                                  cval=cval, kind="complex", decim=1, dtype=work_dtype,
                                  out=None, workers=workers, bank_method=bank_method, tol=tol)
-            if len(dg) < G:      # FFT scales: the sixth-order difference (module docstring)
-                WD = np.empty((C, 2 * G, hi - lo), dtype=rows.dtype)
-                WD[:, :G] = rows[:, :G]
+            D, d0 = rows, G
+            if len(dg) < G:      # slow bands: the sixth-order difference (module docstring)
+                # one buffer for every group (fresh pages cost as much as the differences)
+                if d_buf is None or d_buf.size < C * G * (hi - lo) or d_buf.dtype != rows.dtype:
+                    d_buf = np.empty(C * G * (hi - lo), dtype=rows.dtype)
+                D, d0 = d_buf[:C * G * (hi - lo)].reshape(C, G, hi - lo), 0
                 j = G
+                differenced = []
                 for i in range(G):
                     if dplans[s0 + i] is None:
-                        WD[:, G + i] = finite_difference(rows[:, i, :])
+                        differenced.append(i)
                     else:
-                        WD[:, G + i] = rows[:, j]
+                        D[:, i, b0 - lo:b1 - lo] = rows[:, j, b0 - lo:b1 - lo]
                         j += 1
-                rows = WD
-            squeeze_block(rows, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1], fs / (2.0 * math.pi),
-                          u0, du, log_bins, res3, b0, unit=lebesgue)
+                # (the block's columns only: the margins are read, never squeezed)
+                difference_rows(rows, differenced, D, differenced, (b0 - lo, b1 - lo))
+            squeeze_block(rows, D, d0, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1],
+                          fs / (2.0 * math.pi), u0, du, log_bins, res3, b0, unit=lebesgue)
             Wb = rows[:, :G, b0 - lo:b1 - lo]
             if W3 is not None:
                 W3[:, s0:s1, b0:b1] = Wb
