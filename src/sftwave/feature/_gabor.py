@@ -328,7 +328,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     frequencies[i], thetas[j], ...)``, computed together: orientations whose
     carriers have the same ``|kx|`` and ``|ky|`` (``theta`` and ``pi - theta``,
     ``theta`` and ``-theta``) share both 1-D passes, and one pass over the image
-    runs every column filter of a frequency.
+    runs every column filter of a frequency; at small sigma each such group is
+    one pass of a separable FIR over the image instead (see :func:`gabor`).
 
     Parameters
     ----------

@@ -76,9 +76,9 @@ def _sym2(lo, hi, a, b, c, out):
 
 @kernel(nogil=True)
 def _sym2_single(lo, hi, a, b, c, out):
-    """:func:`_sym2` for float32 elements, in float64 and without the scaling: their squares
+    """``_sym2`` for float32 elements, in float64 and without the scaling: their squares
     and products neither overflow nor underflow in float64, so scaling by a power of two
-    would change no bit; no branch but selects, so that the loop vectorises.  (:func:`_sym2`
+    would change no bit; no branch but selects, so that the loop vectorises.  (``_sym2``
     computes float32 elements in float32: numba's ``float()`` keeps float32.)"""
     for i in range(lo, hi):
         x = np.float64(a[i])
