@@ -241,6 +241,23 @@ def test_eigenvalues_float32_and_nonfinite(n):
     assert np.isfinite(np.delete(got, [3, 4], axis=1)).all()
 
 
+def test_float32_two_by_two_eigenvalues_are_the_float64_kernels_rounded():
+    """float32 2 x 2 fields run a kernel of their own (float64 arithmetic without the scaling,
+    vectorised): the same bits as the float64 kernel's results rounded to float32, across
+    float32's whole range (subnormals to 3e38), zero off-diagonals and non-finite elements."""
+    rng = np.random.default_rng(13)
+    shape = (300, 200)
+    elems = [(rng.standard_normal(shape) * 10.0 ** rng.integers(-44, 38, shape)).astype(np.float32)
+             for _ in range(3)]
+    elems[1][:20] = 0.0
+    elems[0][25, :3] = elems[1][26, :3] = elems[2][27, :3] = [np.inf, np.nan, -np.inf]
+    got = structure_tensor_eigenvalues(elems)
+    ref = structure_tensor_eigenvalues([e.astype(np.float64) for e in elems]).astype(np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, ref)
+    assert np.isnan(got[:, 25:28, :3]).all() and np.isfinite(np.delete(got, [25, 26, 27], 1)).all()
+
+
 def test_eigenvalues_of_strided_and_integer_elements():
     rng = np.random.default_rng(12)
     M = random_symmetric(3, 200, rng)

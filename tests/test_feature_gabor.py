@@ -206,3 +206,94 @@ def test_opencv_correspondence_stated_in_the_docs():
         b = gabor_bank(img, [f], [theta], sigma_x=s, sigma_y=s)[0, 0] * (2 * np.pi * s * s)
         for got, ref in ((b.real, parts[0]), (b.imag, parts[1])):
             assert np.max(np.abs(got - ref)) <= 1e-4 * np.max(np.abs(ref))
+
+
+# ----------------------------------------------------------------- the FIR and recursive paths
+
+@pytest.fixture(params=["fir", "recursion"])
+def path(request, monkeypatch):
+    """Each separable group by the FIR (any length) or by the recursive passes."""
+    from sftwave.feature import _gabor
+
+    monkeypatch.setattr(_gabor, "FIR_MAX_RADII", 10**9 if request.param == "fir" else -1)
+    return request.param
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_both_paths_against_the_untruncated_definition(noise, path, mode):
+    # the ky = 0 group (theta 0: a real Gaussian down the columns), the kx = 0 group (pi / 2:
+    # a real Gaussian along the rows), a general pair and an anisotropic axis-aligned kernel;
+    # the reference cut at 8 sigma (mass beyond below 1e-13); white noise: the output's
+    # relative RMSE is the kernel's, at most about tol (two axes at tol / 2 each)
+    tol = 1e-6
+    thetas = [0.0, np.pi / 2, 0.5, np.pi - 0.5]
+    bank = gabor_bank(noise, 0.1, thetas, sigma_x=3.0, sigma_y=3.0, offset=0.3, mode=mode,
+                      cval=0.4, tol=tol)
+    for j, theta in enumerate(thetas):
+        ref = direct(noise, kernel(0.1, theta, 3.0, 3.0, 8.0, 0.3), mode, cval=0.4)
+        assert rel_rms(bank[0, j], ref) < 3 * tol, (theta, rel_rms(bank[0, j], ref))
+    real, imag = gabor(noise, 0.1, np.pi / 2, sigma_x=2.5, sigma_y=6.0, mode=mode, tol=tol)
+    ref = direct(noise, kernel(0.1, np.pi / 2, 2.5, 6.0, 8.0), mode)
+    assert rel_rms(real + 1j * imag, ref) < 3 * tol
+
+
+def test_float32_paths_against_the_definition(noise, path):
+    # float32 arithmetic (the FIR) or float32 output (both): the kernel's tol plus float32's
+    # rounding, a few units of 6e-8 per tap sum
+    img = noise.astype(np.float32)
+    bank = gabor_bank(img, 0.12, np.arange(4) * np.pi / 4, tol=1e-6)
+    assert bank.dtype == np.complex64
+    for j in range(4):
+        ref = direct(img, kernel(0.12, j * np.pi / 4, PREFACTOR / 0.12, PREFACTOR / 0.12, 8.0))
+        assert rel_rms(bank[0, j], ref) < 1e-5
+
+
+def test_fir_radius_is_the_shortest_within_tol():
+    # the truncated factor's relative RMSE against the untruncated one (|h_k| the Gaussian,
+    # whatever the carrier): within tol at the chosen radius, above it one sample shorter
+    from sftwave.feature._gabor import fir_radius
+
+    for sigma, tol in [(1.0, 1e-4), (4.0, 5e-6), (4.0, 1e-9), (13.0, 1e-6)]:
+        k = np.arange(-int(20 * sigma), int(20 * sigma) + 1)
+        e = np.exp(-(k / sigma) ** 2)
+
+        def err(r, e=e, k=k):
+            return math.sqrt(e[np.abs(k) > r].sum() / e.sum())
+
+        r = fir_radius(sigma, tol)
+        assert err(r) <= tol < err(r - 1), (sigma, tol, r)
+
+
+def test_fir_is_chosen_by_its_length(monkeypatch):
+    # the cost rule: the FIR where Rv + Rh <= FIR_MAX_RADII, the recursions beyond, and the
+    # recursions for an image holding NaN (they confine it)
+    from sftwave.engines.numba import gabor_fir
+    from sftwave.feature import _gabor
+
+    calls = []
+    real_fir = gabor_fir.gabor_group_fir
+    monkeypatch.setattr(gabor_fir, "gabor_group_fir", lambda *a: calls.append(a) or real_fir(*a))
+    img = np.random.default_rng(1).standard_normal((40, 50))
+    gabor_bank(img, 0.1, [0.0, 0.4, np.pi - 0.4], sigma_x=2.0, sigma_y=2.0)
+    assert len(calls) == 2                                   # two groups
+    r = _gabor.fir_radius(2.0, _gabor._axis_tol(2.0, None))
+    monkeypatch.setattr(_gabor, "FIR_MAX_RADII", 2 * r - 1)
+    gabor_bank(img, 0.1, [0.0, 0.4], sigma_x=2.0, sigma_y=2.0)
+    assert len(calls) == 2
+    monkeypatch.setattr(_gabor, "FIR_MAX_RADII", 2 * r)
+    gabor_bank(img, 0.1, [0.0], sigma_x=2.0, sigma_y=2.0)
+    assert len(calls) == 3
+    img[3, 4] = np.nan
+    gabor_bank(img, 0.1, [0.0], sigma_x=2.0, sigma_y=2.0)
+    assert len(calls) == 3
+
+
+def test_fir_path_bits_do_not_depend_on_the_threads():
+    import sftwave
+
+    img = np.random.default_rng(2).standard_normal((150, 70)).astype(np.float32)
+    with sftwave.set_workers(1):
+        ref = gabor_bank(img, 0.1, np.arange(8) * np.pi / 8)
+    for w in (2, 3):
+        with sftwave.set_workers(w):
+            np.testing.assert_array_equal(gabor_bank(img, 0.1, np.arange(8) * np.pi / 8), ref)

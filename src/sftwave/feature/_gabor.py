@@ -1,9 +1,10 @@
-"""Gabor filters and banks of them, untruncated, by complex passes of Gaussian plans."""
+"""Gabor filters and banks of them, untruncated: separable complex FIRs or Gaussian plans."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -130,10 +131,9 @@ def _axis_plan(sigma: float, carrier: float, n: int, tol: float | None):
     from ..plans import FIRPlan, SFTPlan, select_gaussian
     from ..plans.gaussian import gaussian_norm
     from ..plans.morlet import modulated_plan
-    from ..plans.select import gaussian_tol
 
     # each axis as accurate as sftwave.gaussian_filter's default Gaussian (or tol / 2 each)
-    axis_tol = gaussian_tol(sigma, 0, 4.0) if tol is None else max(tol / 2.0, 1e-9)
+    axis_tol = _axis_tol(sigma, tol)
     try:
         plan = select_gaussian(sigma, 0, tol=axis_tol, n=n)
     except ValueError:  # a Gaussian too wide for the image: the direct kernel instead
@@ -143,6 +143,57 @@ def _axis_plan(sigma: float, carrier: float, n: int, tol: float | None):
     mod = modulated_plan(plan, carrier, gaussian_norm(sigma))
     total = complex(mod.kernel.sum() if isinstance(mod, FIRPlan) else mod.kernel_sum[0])
     return mod, total
+
+
+#: The FIR path's largest ``Rv + Rh`` (the two factors' half-lengths, samples): below it a
+#: group's separable FIR costs less than its recursive passes (measured; see
+#: docs/performance.md, *Gabor filters*).
+FIR_MAX_RADII = 320
+
+
+@lru_cache(maxsize=256)
+def fir_radius(sigma: float, tol: float) -> int:
+    """The shortest half-length ``R`` whose truncated factor ``exp(-k^2 / 2 sigma^2) exp(i c k)``,
+    ``|k| <= R``, has a relative RMSE of at most ``tol`` against the untruncated one (the
+    carrier has unit modulus, so ``R`` does not depend on it).
+
+    Examples
+    --------
+    >>> fir_radius(4.0, 1e-5) < fir_radius(4.0, 1e-8) < fir_radius(8.0, 1e-8)
+    True
+    """
+    kmax = int(math.ceil(13.0 * sigma)) + 8          # exp(-k^2 / sigma^2) < 1e-73 beyond
+    k = np.arange(kmax + 1, dtype=np.float64)
+    e = np.exp(-(k * k) / (sigma * sigma))           # |h_k|^2
+    e[1:] *= 2.0                                      # both sides
+    tail = np.cumsum(e[::-1])[::-1]                   # tail[R] = energy at |k| >= R
+    total = tail[0]
+    for r in range(kmax):
+        if math.sqrt(tail[r + 1] / total) <= tol:
+            return r
+    return kmax
+
+
+def _fir_half(sigma: float, carrier: float, radius: int) -> tuple[np.ndarray, np.ndarray]:
+    """``exp(-k^2 / 2 sigma^2)`` times ``cos(carrier k)`` and ``sin(carrier k)``, ``k = 0..radius``."""
+    k = np.arange(radius + 1, dtype=np.float64)
+    g = np.exp(-0.5 * (k / sigma) ** 2)
+    return g * np.cos(carrier * k), g * np.sin(carrier * k)
+
+
+def _axis_tol(sigma: float, tol: float | None) -> float:
+    """Each axis's accuracy: as :func:`sftwave.gaussian_filter`'s default, or ``tol / 2``."""
+    from ..plans.select import gaussian_tol
+
+    return gaussian_tol(sigma, 0, 4.0) if tol is None else max(tol / 2.0, 1e-9)
+
+
+def _fir_radii(sig: tuple[float, float], tol: float | None) -> tuple[int, int] | None:
+    """The FIR path's half-lengths ``(Rv, Rh)`` for an envelope of ``(column, row)`` sigmas
+    ``sig``, or None where the recursive passes cost less."""
+    rh = fir_radius(sig[0], _axis_tol(sig[0], tol))
+    rv = fir_radius(sig[1], _axis_tol(sig[1], tol))
+    return (rv, rh) if rv + rh <= FIR_MAX_RADII else None
 
 
 def _lines(eng: Any, arr: np.ndarray, plans: list, mode: str, cval: float) -> np.ndarray:
@@ -158,6 +209,28 @@ def _lines(eng: Any, arr: np.ndarray, plans: list, mode: str, cval: float) -> np
         bank_method=eng.bank_method("auto", lines), tol=1.0)
 
 
+def _fir_bank(image: np.ndarray, fir_groups: list, groups: dict, mode: str, cval: float,
+              scale: complex, out: np.ndarray) -> None:
+    """The groups of one frequency whose separable FIRs cost less than the recursions,
+    into ``out`` (``(n_theta,) + image.shape``), one pass over the image per group."""
+    from ..engines.numba.gabor_fir import gabor_group_fir
+    from ..engines.numba.gradients import PAD_MODES
+
+    pv = max(r[0] for _, r in fir_groups)
+    ph = max(r[1] for _, r in fir_groups)
+    if mode == "constant":
+        padded = np.pad(image, ((pv, pv), (ph, ph)), mode="constant", constant_values=cval)
+    else:
+        padded = np.pad(image, ((pv, pv), (ph, ph)), mode=PAD_MODES[mode])  # type: ignore[call-overload]
+    for key, (rv, rh) in fir_groups:
+        hc, hs = _fir_half(key[0], key[2], rh)
+        vc, vs = _fir_half(key[1], key[3], rv)
+        members = groups[key]
+        signs = np.array([(sgx, sgy) for _, sgx, sgy in members], dtype=np.float64)
+        t_index = np.array([t for t, _, _ in members], dtype=np.int64)
+        gabor_group_fir(padded, vc, vs, hc, hs, (pv, ph), signs, scale, out, t_index)
+
+
 def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float], bandwidth: float,
                 sigma_x: float | None, sigma_y: float | None, n_stds: float, offset: float, mode: str,
                 cval: float, tol: float | None) -> np.ndarray:
@@ -168,6 +241,8 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
     cdtype = np.complex64 if image.dtype == np.float32 else np.complex128
     out = np.empty((len(frequencies), len(thetas)) + image.shape, dtype=cdtype)
     rows, cols = image.shape
+    # non-finite pixels (or cval): the recursions confine them
+    finite = eng.all_finite(image) and math.isfinite(cval)
     shift = mode == "constant" and cval != 0 and math.isfinite(cval)
     work = image - image.dtype.type(cval) if shift else image
     ecval = 0.0 if shift else cval
@@ -188,7 +263,12 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
             key = (sig[0], sig[1], round(abs(kx), 13), round(abs(ky), 13))
             groups.setdefault(key, []).append((t, math.copysign(1.0, kx), math.copysign(1.0, ky)))
         built = []
+        fir_groups = []
         for key in groups:
+            radii = _fir_radii((key[0], key[1]), tol) if finite else None
+            if radii is not None:
+                fir_groups.append((key, radii))
+                continue
             col = _axis_plan(key[0], key[2], cols, tol)
             row = _axis_plan(key[1], key[3], rows, tol)
             if col is None or row is None:
@@ -217,6 +297,8 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
                                 * (rsum if sgy > 0 else rsum.conjugate()))
                         add = cval * scale * ksum
                     combine(pa, pb, sc, sc * (1j * sgx * sgy), sgx < 0, add, out[i, t])
+        if fir_groups:
+            _fir_bank(image, fir_groups, groups, mode, cval, scale, out[i])
         for t in direct:
             _check_direct_size(f, thetas[t], sx, sy, n_stds, image.shape)
             g = _gabor_kernel(f, thetas[t], sx, sy, n_stds, offset)
@@ -246,7 +328,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     frequencies[i], thetas[j], ...)``, computed together: orientations whose
     carriers have the same ``|kx|`` and ``|ky|`` (``theta`` and ``pi - theta``,
     ``theta`` and ``-theta``) share both 1-D passes, and one pass over the image
-    runs every column filter of a frequency.
+    runs every column filter of a frequency; at small sigma each such group is
+    one pass of a separable FIR over the image instead (see :func:`gabor`).
 
     Parameters
     ----------
@@ -377,8 +460,13 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     ``g_c(x) g_r(y)`` of two 1-D complex filters (a Gaussian times
     ``exp(i kx x)`` along the rows, times ``exp(i ky y)`` along the columns):
     each is sftwave's Gaussian plan with every component's frequency shifted by
-    the carrier, run as two passes at a cost independent of sigma.  The result
-    is then the **untruncated** Gabor filter to ``tol``; scikit-image's is
+    the carrier, run as two passes at a cost independent of sigma, or, where
+    the two factors' half-lengths add up to at most ``FIR_MAX_RADII`` (320
+    samples: sigma up to about 35 at the default ``tol``) and the image is
+    finite, their exact taps cut where the omitted tail's relative RMSE falls
+    below each axis's tolerance (``fir_radius``), in one pass over the image
+    per group of orientations (the cheaper of the two there, measured).  The
+    result is then the **untruncated** Gabor filter to ``tol``; scikit-image's is
     truncated at ``n_stds`` (3 by default) standard deviations, which differs
     from it by about 1e-3 of the response's scale (the Gaussian's mass beyond
     3 sigma).  Otherwise (an anisotropic Gaussian at an angle, not separable),
@@ -397,7 +485,7 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     >>> image = np.zeros((33, 33))
     >>> image[16, 16] = 1.0
     >>> real, imag = gabor(image, frequency=0.2)
-    >>> sigma = 0.5622 / 0.2                       # bandwidth 1: sigma * frequency = 0.5622
+    >>> sigma = 0.56217 / 0.2                      # bandwidth 1: sigma * frequency = 0.56217
     >>> bool(abs(real[16, 16] - 1 / (2 * np.pi * sigma**2)) < 1e-4 * real[16, 16])
     True
     >>> bool(np.allclose(imag[16], -imag[16, ::-1]))   # an odd imaginary part along x
@@ -432,6 +520,9 @@ def gabor_reach(shape: tuple, frequencies: float | Sequence[float], thetas: floa
                 if col is not None and row is not None:
                     reach[0] = max(reach[0], *nonfinite.support(row[0], rows))
                     reach[1] = max(reach[1], *nonfinite.support(col[0], cols))
+                    radii = _fir_radii(sig, tol)     # the FIR path, where it is taken
+                    if radii is not None:
+                        reach = [max(reach[0], radii[0]), max(reach[1], radii[1])]
                     continue
             y0, x0 = _half_sizes(theta, sx, sy, n_stds)      # the direct kernel
             reach = [max(reach[0], y0), max(reach[1], x0)]

@@ -75,6 +75,32 @@ def _sym2(lo, hi, a, b, c, out):
 
 
 @kernel(nogil=True)
+def _sym2_single(lo, hi, a, b, c, out):
+    """``_sym2`` for float32 elements, in float64 and without the scaling: their squares
+    and products neither overflow nor underflow in float64, so scaling by a power of two
+    would change no bit; no branch but selects, so that the loop vectorises.  (``_sym2``
+    computes float32 elements in float32: numba's ``float()`` keeps float32.)"""
+    for i in range(lo, hi):
+        x = np.float64(a[i])
+        y = np.float64(b[i])
+        z = np.float64(c[i])
+        mean = 0.5 * (x + z)
+        half = 0.5 * (x - z)
+        h = math.sqrt(y * y + half * half)
+        e0 = mean + h
+        e1 = mean - h
+        if y == 0.0:                               # diagonal (also all zero): exact
+            e0 = max(x, z)
+            e1 = min(x, z)
+        s = x + y + z                              # inf or NaN where an element is not finite
+        if not (s - s == 0.0):
+            e0 = math.nan
+            e1 = math.nan
+        out[0, i] = e0
+        out[1, i] = e1
+
+
+@kernel(nogil=True)
 def _rotate(app, aqq, apq, arp, arq):
     """One Jacobi rotation zeroing ``apq`` of a symmetric 3 x 3 matrix (r the third index)."""
     if apq == 0.0:
@@ -234,7 +260,9 @@ def eigvals_sym2(elems: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     shape = elems[0].shape
     n = int(np.prod(shape))
     out = np.empty((2, n), dtype=dtype)
-    parallel_for(_sym2, n, *_flat(elems), out, work=WORK2 * n)
+    flat = _flat(elems)
+    single = all(e.dtype == np.float32 for e in flat)
+    parallel_for(_sym2_single if single else _sym2, n, *flat, out, work=WORK2 * n)
     return out.reshape((2,) + shape)
 
 
