@@ -722,13 +722,17 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     between bin centres).  The draws run in batches (one transform and one
     smoothing for a whole batch), the histogram by a kernel that forms
     ``R^2`` only outside the cone.  With ``mode='constant'`` a row of scale
-    ``s >= 32`` samples runs at every ``c``-th sample, ``c = 2^floor(log2(s /
-    16))`` (``cwt``'s ``decim``; its Gaussian on that grid, the end cells
-    weighted by their share of the record): its smoothed spectra are within
-    about 2e-4 of the full-rate ones, and its histogram counts ``R^2`` every
-    ``c'`` samples (the largest stride among the rows its boxcar averages,
-    at most about ``s / 6``), far below the correlation length of ``R^2``
-    (the scale), so the Monte-Carlo precision is that of every sample.
+    ``s >= 8`` samples runs at every ``c``-th sample, ``c = 2^floor(log2(s /
+    4))``: its transform there by FFT (only the wavelet's band, folded to
+    ``M / c`` points; exact), its spectra weighted so that the sum over the
+    record is exact for cubics and smoothed by the Gaussian of ``s / c``
+    samples on that grid: within about 4e-5 of the full-rate smoothed
+    spectra at the cone's edge, and far closer inside.  Its histogram counts
+    ``R^2`` every ``c'`` samples (the largest stride among the rows its
+    boxcar averages, at most about ``s / 3``), below the correlation length
+    of ``R^2`` (the scale), so the levels agree with the full-rate
+    computation of the same draws within a fraction of their Monte-Carlo
+    error.
 
     Parameters
     ----------
