@@ -92,7 +92,7 @@ __all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"
 SMOOTHINGS = ("grinsted", "pycwt")
 
 #: The version of the Monte-Carlo procedure, part of the key of its disk cache.
-_MC_VERSION = 2
+_MC_VERSION = 3
 #: The most coherence values one Monte-Carlo draw may hold at once (its rows times samples).
 _MC_BATCH_VALUES = 4_000_000
 #: The largest number of Monte-Carlo draws and surrogate samples accepted.
@@ -533,47 +533,128 @@ def _coi_bounds(sig: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 #: The Monte-Carlo rows keep every ``c``-th sample, ``c`` the largest power of two with at
 #: least this many samples per scale (``mode='constant'`` only).
-_MC_SAMPLES_PER_SCALE = 16
+_MC_SAMPLES_PER_SCALE = 4
+#: A strided row keeps at least this many samples (so that its two ends' corrections,
+#: :data:`_MC_END_DEGREE` + 1 samples each, do not meet).
+_MC_MIN_NODES = 16
+#: The degree of the polynomials that a strided row's end weights sum exactly.
+_MC_END_DEGREE = 3
+
+_BERNOULLI = (1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0)      # B_2, B_4, B_6, B_8
 
 
-def mc_strides(sig: np.ndarray, mode: str) -> np.ndarray:
-    """The stride of each Monte-Carlo row: ``2^floor(log2(s / 16))`` samples (1 below 32)."""
+def mc_strides(sig: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """The stride of each Monte-Carlo row: ``2^floor(log2(s / 4))`` samples (1 below 8).
+
+    Bounded so that a row keeps at least 16 samples of the ``n``; 1 for every
+    row unless ``mode='constant'``.
+    """
     if mode != "constant":
         return np.ones(sig.size, dtype=np.int64)
     e = np.floor(np.log2(np.maximum(sig / _MC_SAMPLES_PER_SCALE, 1.0)))
-    return (2 ** e).astype(np.int64)
+    top = max(0, int(math.floor(math.log2(max(1.0, (n - 1) / (_MC_MIN_NODES - 1))))))
+    return (2 ** np.minimum(e, top)).astype(np.int64)
+
+
+def mc_nodes(n: int, c: int) -> int:
+    """The samples ``0, c, .., (K - 1) c`` a row of stride ``c`` keeps: ``K``, the last at or
+    beyond ``n - 1`` (so that the record's end lies between kept samples)."""
+    return n if c == 1 else -(-(n - 1) // c) + 1
+
+
+def mc_weights(n: int, c: int, degree: int = _MC_END_DEGREE) -> np.ndarray:
+    """Weights ``w`` of the kept samples with ``c sum_k w[k] q(k c) = sum_{t < n} q(t)``
+    exactly for every polynomial ``q`` of ``degree`` at most 3 (1 inside, end corrections).
+
+    The full-rate sum over the record, of the Gaussian times a spectrum, from
+    every ``c``-th sample: the trapezoid rule of step ``c`` with the
+    Euler-Maclaurin end terms (the difference between steps 1 and ``c`` at
+    each end, and the piece of the last cell beyond the record) matched on
+    the first and last ``degree + 1`` samples, as Gregory's rule does.
+    """
+    from math import factorial
+    K = mc_nodes(n, c)
+    w = np.ones(K)
+    if c == 1:
+        return w
+    p = int(degree)
+    nodes = np.arange(p + 1.0)
+    # left end, q(t) = (t / c)^i: (1 - c) / 2 q(0) - sum_j B_2j (1 - c^2j) / (2j)! q^(2j-1)(0)
+    D = np.zeros(p + 1)
+    D[0] = (1.0 - c) / 2.0
+    for j in range(1, (p + 1) // 2 + 1):
+        m = 2 * j - 1
+        D[m] -= _BERNOULLI[j - 1] * (1.0 - c ** (2 * j)) / factorial(2 * j) * factorial(m) / c ** m
+    w[:p + 1] += np.linalg.solve(np.vander(nodes, p + 1, increasing=True).T, D) / c
+    # right end, q(t) = ((t - L) / c)^i, L = (K - 1) c, rho = (n - 1 - L) / c in (-1, 0]:
+    # int_L^(n-1) q + q(n-1) / 2 - c q(L) / 2 + sum_j B_2j / (2j)! (q^(2j-1)(n-1) - c^2j q^(2j-1)(L))
+    rho = (n - 1 - (K - 1) * c) / c
+    D = np.zeros(p + 1)
+    for i in range(p + 1):
+        D[i] = c * rho ** (i + 1) / (i + 1) + 0.5 * rho ** i - (c / 2.0 if i == 0 else 0.0)
+        for j in range(1, (p + 1) // 2 + 1):
+            m = 2 * j - 1
+            b = _BERNOULLI[j - 1] / factorial(2 * j)
+            if m <= i:
+                D[i] += b * factorial(i) / factorial(i - m) * rho ** (i - m) / c ** m
+            if m == i:
+                D[i] -= b * c ** (2 * j) * factorial(m) / c ** m
+    w[K - p - 1:] += np.linalg.solve(np.vander(nodes - p, p + 1, increasing=True).T, D) / c
+    return w
+
+
+def _mc_plans(f: np.ndarray, sig: np.ndarray, n: int, xi: float, stride: np.ndarray
+              ) -> list[tuple[int, np.ndarray, Any]]:
+    """Per stride ``c``: its rows and (``c > 1``) their :class:`FoldPlan`."""
+    from .engines.numba import coherence as kernels
+    out = []
+    for c in np.unique(stride):
+        rows = np.flatnonzero(stride == c)
+        plan = None if c == 1 else kernels.fold_plan(sig[rows], xi, int(c), mc_nodes(n, int(c)))
+        out.append((int(c), rows, plan))
+    return out
 
 
 def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: float, xi: float,
-                       mode: str, stride: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                       mode: str, stride: np.ndarray, plans: list | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The smoothed spectra of the pairs ``noise`` (``(2, c, n)``), each row at its stride.
 
     Returns the flat buffer, each row's offset and length (see
     :func:`sftwave.engines.numba.coherence.histogram`).  A row of stride ``c``
-    is the transform at every ``c``-th sample (``cwt``'s ``decim``), its
-    spectra smoothed by the Gaussian of ``s / c`` samples on that grid: the
-    full-rate smoothing's sum by the midpoint rule, exact to the Gaussian's
-    accuracy away from the ends (``s / c >= 16`` samples a scale, whose
-    spectrum is negligible at the coarse grid's Nyquist frequency), with the
-    first and last samples weighted by the share of their cells inside the
-    record (the zero padding's edge).
+    holds the samples ``0, c, .., (K - 1) c`` (:func:`mc_nodes`): the
+    transform there by FFT, only the wavelet's band folded to ``M / c``
+    points (exact to rounding, :func:`sftwave.engines.numba.coherence.folded_transforms`),
+    its spectra weighted by :func:`mc_weights` and smoothed by the Gaussian
+    of ``s / c`` samples on that grid: the full-rate smoothing's sum with its
+    ends corrected to degree 3.  Inside the record the error is that of the
+    trapezoid rule on the Gaussian times the spectrum, whose spectrum falls
+    as ``exp(-(s w)^2 / 6)``: some ``exp(-6.6 (s / c)^2)``, nothing at
+    ``s / c >= 4``; near the ends, the end weights' (a few 1e-5 of the row's
+    power at the cone's edge, tests/test_coherence.py).
     """
     from .engines.numba import coherence as kernels
     _, count, n = noise.shape
     m = f.size
-    length = -(-n // stride)
+    if plans is None:
+        plans = _mc_plans(f, sig, n, xi, stride)
+    length = np.array([mc_nodes(n, int(c)) for c in stride], dtype=np.int64)
     off = np.zeros(m, dtype=np.int64)
     off[1:] = np.cumsum(4 * count * length)[:-1]
     flat = np.empty(int(np.sum(4 * count * length)))
-    for c in np.unique(stride):
-        rows = np.flatnonzero(stride == c)
-        W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128, decim=int(c))
-        S = kernels.spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, L)
+    lines = noise.reshape(2 * count, n)
+    ffts: dict = {}
+    for c, rows, plan in plans:
+        if c == 1:
+            W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128)
+        else:
+            y = kernels.folded_transforms(lines, plan, ffts)        # (g, 2 count, K)
+            W = y.reshape(rows.size, 2, count, -1).transpose(1, 2, 0, 3)
+        S = kernels.spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, K)
         del W
         L = S.shape[-1]
         if c > 1:
-            S[..., 0] *= (c + 1) / (2 * c)
-            S[..., L - 1] *= (n - c * (L - 1) + (c - 1) / 2) / c
+            S *= mc_weights(n, c)
         for g, r in enumerate(rows):
             block = gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c), axis=-1,
                                       mode=mode)
@@ -592,17 +673,18 @@ def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ..
     sig = xi * fs / (2.0 * np.pi * f)
     B = scale_weights(sig, smoothing, width)
     m = f.size
-    stride = mc_strides(sig, mode)
+    stride = mc_strides(sig, n, mode)
+    plans = _mc_plans(f, sig, n, xi, stride)
     tlo, thi = _coi_bounds(sig, n)
     hist = np.zeros((m, nbins), dtype=np.int64)
     rng = np.random.default_rng(seed)
-    values = int(np.sum(-(-n // stride)))
+    values = int(sum(mc_nodes(n, int(c)) for c in stride))
     batch = max(1, min(count, _MC_BATCH_VALUES // max(1, values)))
     done = 0
     while done < count:
         c = min(batch, count - done)
         noise = _surrogates(rng, c, n, alphas)
-        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride)
+        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride, plans)
         del noise
         kernels.histogram(flat, off, length, stride, c, B, tlo, thi, hist)
         del flat
@@ -640,13 +722,17 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     between bin centres).  The draws run in batches (one transform and one
     smoothing for a whole batch), the histogram by a kernel that forms
     ``R^2`` only outside the cone.  With ``mode='constant'`` a row of scale
-    ``s >= 32`` samples runs at every ``c``-th sample, ``c = 2^floor(log2(s /
-    16))`` (``cwt``'s ``decim``; its Gaussian on that grid, the end cells
-    weighted by their share of the record): its smoothed spectra are within
-    about 2e-4 of the full-rate ones, and its histogram counts ``R^2`` every
-    ``c'`` samples (the largest stride among the rows its boxcar averages,
-    at most about ``s / 6``), far below the correlation length of ``R^2``
-    (the scale), so the Monte-Carlo precision is that of every sample.
+    ``s >= 8`` samples runs at every ``c``-th sample, ``c = 2^floor(log2(s /
+    4))``: its transform there by FFT (only the wavelet's band, folded to
+    ``M / c`` points; exact), its spectra weighted so that the sum over the
+    record is exact for cubics and smoothed by the Gaussian of ``s / c``
+    samples on that grid: within about 4e-5 of the full-rate smoothed
+    spectra at the cone's edge, and far closer inside.  Its histogram counts
+    ``R^2`` every ``c'`` samples (the largest stride among the rows its
+    boxcar averages, at most about ``s / 3``), below the correlation length
+    of ``R^2`` (the scale), so the levels agree with the full-rate
+    computation of the same draws within a fraction of their Monte-Carlo
+    error.
 
     Parameters
     ----------

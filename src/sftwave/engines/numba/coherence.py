@@ -6,19 +6,125 @@ as its real and imaginary parts), written rows first so that each row is one
 contiguous block for the Gaussian.  :func:`histogram` applies the scale
 boxcar to the smoothed spectra, forms ``R^2`` and counts it into the
 histogram of its row, only at the samples outside the cone of influence,
-with no temporary of the cube's size.  Both run over rows on sftwave's pool
-(:func:`.pool.parallel_for`); each row is written by one task, so the
-result does not depend on the number of threads.
+with no temporary of the cube's size.  :func:`folded_transforms` computes the
+Morlet transform of rows kept every ``c``-th sample by FFT, multiplying only
+the wavelet's band and folding it to ``M / c`` points.  They run over rows on
+sftwave's pool (:func:`.pool.parallel_for`) and scipy's FFT (one transform
+per thread); each row is written by one task, so the result does not depend on
+the number of threads.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ...plans.spectral import BAND, fast_length, reach, transfer
 from ._jit import kernel
-from .pool import parallel_for
+from .pool import parallel_for, threads
 
-__all__ = ["spectra", "histogram", "combine"]
+__all__ = ["spectra", "histogram", "combine", "FoldPlan", "fold_plan", "folded_transforms"]
+
+
+class FoldPlan:
+    """The rows of one stride ``c``: their FFT lengths and the wavelets' bands there.
+
+    Row ``i`` is transformed on ``M[i]`` points (a multiple of ``c``, at least
+    the last kept sample plus the wavelet's reach, so that the circular
+    convolution is the zero-padded signal's on every kept sample); its
+    transfer function (:func:`sftwave.plans.spectral.transfer`, exact) is
+    nonzero on the bins ``start[i] .. start[i] + width[i] - 1`` (modulo
+    ``M[i]``) only, and those values are ``H[hoff[i]:hoff[i] + width[i]]``.
+    """
+
+    def __init__(self, stride: int, nodes: int, M: np.ndarray, start: np.ndarray,
+                 width: np.ndarray, hoff: np.ndarray, H: np.ndarray):
+        self.stride, self.nodes = stride, nodes
+        self.M, self.start, self.width, self.hoff, self.H = M, start, width, hoff, H
+
+
+def fold_plan(sigmas: np.ndarray, xi: float, stride: int, nodes: int) -> FoldPlan:
+    """The :class:`FoldPlan` of rows of scales ``sigmas`` (samples, each above ``4``) kept at
+    ``0, stride, .., (nodes - 1) stride``.
+
+    The band is ``-BAND / sigma < omega < (xi + BAND) / sigma`` (the carrier's
+    Gaussian and the ``kappa`` term's around 0; beyond, the transfer function
+    is below 2.6e-20 of its peak and :func:`~sftwave.plans.spectral.transfer`
+    sets it to zero), which fits in ``(-pi, pi)`` for scales above
+    ``(xi + 2 BAND) / (2 pi)``.
+    """
+    c = int(stride)
+    last = (nodes - 1) * c
+    M = np.empty(sigmas.size, dtype=np.int64)
+    start = np.empty(sigmas.size, dtype=np.int64)
+    width = np.empty(sigmas.size, dtype=np.int64)
+    hoff = np.zeros(sigmas.size, dtype=np.int64)
+    parts = []
+    for i, s in enumerate(np.asarray(sigmas, dtype=np.float64)):
+        need = last + 1 + reach(float(s))
+        m = fast_length(need)
+        if m % c:
+            m = c * fast_length(-(-need // c))
+        step = 2.0 * math.pi / m
+        lo = math.floor(-BAND / s / step)
+        hi = math.ceil((xi + BAND) / s / step)
+        M[i], start[i], width[i] = m, lo % m, min(hi - lo + 1, m)
+        parts.append(transfer(float(s), float(xi), lo * step, step, int(width[i])))
+        if i + 1 < sigmas.size:
+            hoff[i + 1] = hoff[i] + width[i]
+    return FoldPlan(c, int(nodes), M, start, width, hoff, np.concatenate(parts))
+
+
+@kernel(nogil=True)
+def _fold_rows(lo, hi, X, start, width, hoff, H, M, Z):
+    lines = Z.shape[1]
+    Md = Z.shape[2]
+    for i in range(lo, hi):
+        m = M[i]
+        for ln in range(lines):
+            j = start[i]
+            jm = j % Md
+            for k in range(width[i]):        # the band's bins in order: the same sums anywhere
+                Z[i, ln, jm] += X[ln, j] * H[hoff[i] + k]
+                j += 1
+                if j == m:
+                    j = 0
+                jm += 1
+                if jm == Md:
+                    jm = 0
+
+
+def folded_transforms(x2d: np.ndarray, plan: FoldPlan, spectra_of: dict) -> np.ndarray:
+    """The Morlet transform of the real rows ``x2d`` (``(lines, n)``, zero beyond ``n``) at the
+    samples ``0, c, .., (nodes - 1) c`` for each row of ``plan``: ``(rows, lines, nodes)`` complex.
+
+    Each kept sample is the zero-padded signal's transform exactly (to
+    rounding): ``y[c j] = ifft_{M / c}(sum_r Y[k + r M / c])[j] / c`` with
+    ``Y = fft(x, M) Psi``, summed over the band's bins only.  ``spectra_of``
+    keeps the signal's FFT per length (pass the same dict for every stride of
+    one signal).
+    """
+    import scipy.fft as sf
+
+    workers = threads()
+    lengths = sorted(set(int(m) for m in plan.M))
+    for m in lengths:
+        if m not in spectra_of:
+            spectra_of[m] = sf.fft(x2d, m, axis=-1, workers=workers)
+    lines = x2d.shape[0]
+    c = plan.stride
+    rows = plan.M.size
+    out = np.empty((rows, lines, plan.nodes), dtype=np.complex128)
+    for m in lengths:
+        sel = np.flatnonzero(plan.M == m)
+        Z = np.zeros((sel.size, lines, m // c), dtype=np.complex128)
+        parallel_for(_fold_rows, sel.size, spectra_of[m], plan.start[sel], plan.width[sel],
+                     plan.hoff[sel], plan.H, plan.M[sel], Z,
+                     work=float(lines * plan.width[sel].sum()))
+        y = sf.ifft(Z, axis=-1, workers=workers, overwrite_x=True)
+        out[sel] = y[..., :plan.nodes] * (1.0 / c)
+    return out
 
 
 @kernel(nogil=True)
@@ -45,39 +151,59 @@ def spectra(W: np.ndarray, inv: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return out
 
 
+#: The histogram kernel runs over time in spans of this many samples, each span over all its
+#: rows in turn, so that the band's rows (which neighbouring rows share) are read from cache.
+_HIST_SPAN = 1024
+#: Rows per task of the histogram kernel (neighbours, whose bands overlap).
+_HIST_ROWS = 8
+
+
 @kernel(nogil=True)
 def _histogram_rows(lo, hi, S, off, length, shift, count, jlo, jhi, weights, tlo, thi, hstride,
                     nbins, hist):
+    acc = np.empty((4, _HIST_SPAN))
+    tmin = tlo[lo]
+    tmax = thi[lo]
     for i in range(lo, hi):
-        h = hstride[i]
-        t0 = ((tlo[i] + h - 1) // h) * h
-        nk = max(0, (thi[i] - t0 + h - 1) // h)
-        if nk == 0:
-            continue
-        acc = np.empty((4, nk))
-        for d in range(count):
-            acc[:] = 0.0
-            for j in range(jlo[i], jhi[i]):         # one row of the band at a time, in order
-                w = weights[i, j - jlo[i]]
-                L = length[j]
-                sh = shift[j]
-                blk = count * L
-                for q in range(4):
-                    base = off[j] + q * blk + d * L
-                    for u in range(nk):
-                        acc[q, u] += w * S[base + ((t0 + u * h) >> sh)]
-            for u in range(nk):
-                den = acc[0, u] * acc[1, u]
-                re = acc[2, u]
-                im = acc[3, u]
-                r2 = (re * re + im * im) / den if den != 0.0 else np.nan
-                if r2 == r2:                    # a NaN is not counted
-                    b = int(np.floor(r2 * nbins))
-                    if b < 0:
-                        b = 0
-                    elif b >= nbins:
-                        b = nbins - 1
-                    hist[i, b] += 1
+        tmin = min(tmin, tlo[i])
+        tmax = max(tmax, thi[i])
+    for T0 in range(tmin, tmax, _HIST_SPAN):
+        for i in range(lo, hi):
+            h = hstride[i]
+            a = max(T0, tlo[i])
+            b = min(T0 + _HIST_SPAN, thi[i])
+            ua = (a + h - 1) // h                   # the samples t = u h, a <= t < b
+            nt = (b + h - 1) // h - ua
+            if nt <= 0:
+                continue
+            for d in range(count):
+                acc[:, :nt] = 0.0
+                for j in range(jlo[i], jhi[i]):     # one row of the band at a time, in order
+                    w = weights[i, j - jlo[i]]
+                    L = length[j]
+                    sh = shift[j]
+                    step = h >> sh                  # h is a multiple of row j's stride
+                    first = (ua * h) >> sh
+                    for q in range(4):
+                        base = off[j] + (q * count + d) * L + first
+                        if step == 1:               # contiguous: a loop the compiler vectorises
+                            for u in range(nt):
+                                acc[q, u] += w * S[base + u]
+                        else:
+                            for u in range(nt):
+                                acc[q, u] += w * S[base + u * step]
+                for u in range(nt):
+                    den = acc[0, u] * acc[1, u]
+                    re = acc[2, u]
+                    im = acc[3, u]
+                    r2 = (re * re + im * im) / den if den != 0.0 else np.nan
+                    if r2 == r2:                    # a NaN is not counted
+                        bn = int(np.floor(r2 * nbins))
+                        if bn < 0:
+                            bn = 0
+                        elif bn >= nbins:
+                            bn = nbins - 1
+                        hist[i, bn] += 1
 
 
 def _band(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -149,4 +275,5 @@ def histogram(S: np.ndarray, off: np.ndarray, length: np.ndarray, stride: np.nda
         raise ValueError("the strides must be powers of two")
     parallel_for(_histogram_rows, m, S, off.astype(np.int64), length.astype(np.int64),
                  shift, int(count), jlo, jhi, weights, tlo.astype(np.int64),
-                 thi.astype(np.int64), hstride, int(hist.shape[1]), hist, work=work)
+                 thi.astype(np.int64), hstride, int(hist.shape[1]), hist, work=work,
+                 chunks=-(-m // _HIST_ROWS))
