@@ -524,7 +524,7 @@ def ssq_cwt(
     from .engines.numba.lanes import DEFAULT_WIDTH
 
     lanes = [(isinstance(p, SFTPlan)) * (1 + (d is not None)) for p, d in zip(plans, dplans)]
-    groups = _groups(reach, B, C, work_dtype.itemsize, lanes, 2 * DEFAULT_WIDTH)
+    groups = _groups(reach, B, C, work_dtype.itemsize, np.asarray(lanes), 2 * DEFAULT_WIDTH)
     res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
     W3 = None if W_all is None else W_all.reshape(C, f.size, n)
     nan_cols = None
