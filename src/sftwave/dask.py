@@ -536,6 +536,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     """
     from .analysis import cone_of_influence
     from .coherence import Coherence, coherence_rows, scale_weights
+    from .coherence import _scales as _coherence_scales
     from .coherence import wct as in_memory
     from .wavelets import cwt as batch
     from .wavelets import windowed_plans
@@ -546,9 +547,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
               nan_policy=nan_policy)
     a, b = _pair_lazy(da, x, y, axis)
     mode = check_mode(mode)
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    xi = float(xi)
-    sig = xi * float(fs) / (2.0 * np.pi * f)
+    f, sig, xi = _coherence_scales(freqs, fs, xi)
     B = scale_weights(sig, smoothing, float(scale_width))
     arr = da.stack([a, b]).rechunk({0: 2})
     last = arr.ndim - 1

@@ -209,6 +209,22 @@ def _rate(coord: xr.DataArray, dim: Hashable) -> tuple[float, str | None]:
     return 1.0 / float(step.mean()), ("Hz" if timed else _rate_units(coord.attrs.get("units")))
 
 
+def _freq_coordinate(obj: Any, dim: Hashable, freqs: Any, fs: float | None,
+                     freq_units: str | None) -> tuple[float, np.ndarray, xr.Variable]:
+    """``(fs, frequencies, 'freq' coordinate)``: ``fs`` as given, else from the ``dim``
+    coordinate (1 where there is none), and the coordinate's ``units`` by the module's rule."""
+    if fs is None:
+        fs, units = _rate(obj[dim], dim) if dim in obj.coords else (1.0, "cycles per sample")
+    else:
+        units = "Hz"
+    if freq_units is not None:
+        units = str(freq_units)
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    freq = xr.Variable("freq", f, attrs={"long_name": "frequency",
+                                         **({"units": units} if units else {})})
+    return fs, f, freq
+
+
 def _decimated_coords(obj: Any, dim: Hashable, decim: int) -> dict:
     """Every coordinate of ``obj`` along ``dim``, decimated as the CWT's output."""
     step = slice(None, None, decim)
@@ -346,15 +362,7 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
     decim = int(decim)
     if decim < 1:
         raise ValueError(f"decim must be a positive integer; got {decim!r}")
-    if fs is None:
-        fs, units = _rate(obj[dim], dim) if dim in obj.coords else (1.0, "cycles per sample")
-    else:
-        units = "Hz"
-    if freq_units is not None:
-        units = str(freq_units)
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    freq = xr.Variable("freq", f, attrs={"long_name": "frequency",
-                                         **({"units": units} if units else {})})
+    fs, f, freq = _freq_coordinate(obj, dim, freqs, fs, freq_units)
     kw = dict(kwargs, output=output, xi=xi)
     if isinstance(obj, xr.DataArray):
         return _cwt_dataarray(obj, f, fs, dim, decim, kw, keep, freq)
@@ -454,6 +462,7 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
     >>> r["coherence"].dims, r["freq"].attrs["units"], r["coi"].attrs["units"]
     (('freq', 'time'), '1/years', 'years')
     """
+    from .analysis import cone_of_influence
     from .coherence import wct as batch
 
     for v, name in ((x, "x"), (y, "y")):
@@ -473,16 +482,8 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
     except ValueError as exc:
         raise ValueError(f"x and y must have the same coordinates (along {dim!r} too): {exc}") \
             from None
-    if fs is None:
-        fs, units = _rate(x[dim], dim) if dim in x.coords else (1.0, "cycles per sample")
-    else:
-        units = "Hz"
-    if freq_units is not None:
-        units = str(freq_units)
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    freq = xr.Variable("freq", f, attrs={"long_name": "frequency",
-                                         **({"units": units} if units else {})})
-    coi_box: list[np.ndarray] = []
+    fs, f, freq = _freq_coordinate(x, dim, freqs, fs, freq_units)
+    units = freq.attrs.get("units")
 
     def run(a: Any, b: Any) -> tuple[Any, Any, Any]:
         if _is_dask(a) or _is_dask(b):
@@ -491,7 +492,6 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
             r = lazy(a, b, f, fs, xi=xi, axis=-1, **kwargs)
         else:
             r = batch(a, b, f, fs, xi=xi, axis=-1, **kwargs)
-        coi_box.append(r.coi)
         return r.coherence, r.phase, r.cross
 
     r2, phase, cross = xr.apply_ufunc(
@@ -500,7 +500,7 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
     coords = {name: c.variable for name, c in x.coords.items() if dim in c.dims}
     period = None if units is None else {"Hz": "s", "kHz": "ms", "MHz": "us", "GHz": "ns"}.get(
         units, units[2:] if units.startswith("1/") else None)
-    coi = xr.DataArray(coi_box[0], dims=(dim,), attrs={
+    coi = xr.DataArray(cone_of_influence(x.sizes[dim], fs, float(xi)), dims=(dim,), attrs={
         "long_name": "cone of influence (Fourier period)", **({"units": period} if period else {})})
     out = xr.Dataset({"coherence": r2, "phase": phase, "cross": cross, "coi": coi})
     out = out.assign_coords(coords).assign_coords(freq=freq)
