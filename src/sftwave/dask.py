@@ -997,8 +997,8 @@ def meijering(image: ArrayLike, sigmas: Any = range(1, 10, 2), alpha: float | No
     dtype = feature.meijering(_tiny(x), scales, **kw).dtype          # the checks, the dtype
     wraps = check_mode(mode) == "wrap"
 
-    def block_top(b: np.ndarray, sigma: float, depth: dict[int, int], block_info: Any = None,
-                  **k: Any) -> np.ndarray:
+    def block_top(b: np.ndarray, sigma: float, depth: dict[int, int], parts: int,
+                  block_info: Any = None, **k: Any) -> np.ndarray:
         """The largest response of a block's own samples (NaN: none), one sample per axis."""
         with pool.limit(_block_workers(parts)):
             vals = meijering_response(b, sigma, **k)
@@ -1019,12 +1019,12 @@ def meijering(image: ArrayLike, sigmas: Any = range(1, 10, 2), alpha: float | No
         reach = _hessian_reach(x.shape, sigma, True, tol)
         # first pass: each block's largest response (its own samples), then the image's
         g, depth = _extended(x, reach, wraps)
-        parts = g.npartitions
         tops = g.map_blocks(block_top, dtype=dtype, chunks=tuple((1,) * len(c) for c in g.chunks),
-                            meta=np.empty((0,) * x.ndim, dtype), sigma=sigma, depth=depth, **kw)
+                            meta=np.empty((0,) * x.ndim, dtype), sigma=sigma, depth=depth,
+                            parts=g.npartitions, **kw)
         top = dask.delayed(nan_extreme)(tops, largest=True)
         # second pass: the responses again, divided by it
-        vals = _overlapped(lambda b, **k: scaled(b, **k), x, reach, dtype, None, wraps,
+        vals = _overlapped(scaled, x, reach, dtype, None, wraps,
                            sigma=sigma, top=top, **kw)
         out = da.maximum(out, vals)
     return out
