@@ -166,7 +166,7 @@ def _pair(x: Any, y: Any, axis: int) -> tuple[np.ndarray, np.ndarray]:
     return np.broadcast_to(a, lead + (n,)), np.broadcast_to(b, lead + (n,))
 
 
-def _scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
+def checked_scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
     """Checked rows: frequencies, scales in samples, and the scalar ``xi``."""
     if np.ndim(xi) != 0:
         raise ValueError(f"xi must be one number for coherence (the cone and the 0.6-octave "
@@ -320,7 +320,7 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
     True
     """
     fs = check_positive(fs, "fs")
-    f, sig, xi = _scales(freqs, fs, xi)
+    f, sig, xi = checked_scales(freqs, fs, xi)
     smoothing = _check_smoothing(smoothing)
     width = _check_width(scale_width)
     v = check_input_array(values, "values")
@@ -374,7 +374,7 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     4.0
     """
     fs = check_positive(fs, "fs")
-    f, _, xi = _scales(freqs, fs, xi)
+    f, _, xi = checked_scales(freqs, fs, xi)
     a, b = _pair(x, y, axis)
     W = cwt(np.stack([a, b]), f, fs, xi=xi, mode=mode, cval=cval, tol=tol, workers=workers,
             nan_policy=nan_policy, dtype=np.complex128)
@@ -468,7 +468,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     (True, (3000,))
     """
     fs = check_positive(fs, "fs")
-    f, sig, xi = _scales(freqs, fs, xi)
+    f, sig, xi = checked_scales(freqs, fs, xi)
     smoothing = _check_smoothing(smoothing)
     B = scale_weights(sig, smoothing, _check_width(scale_width))
     a, b = _pair(x, y, axis)
@@ -806,7 +806,7 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     ax = _check_alpha(alpha_x, "alpha_x")
     ay = _check_alpha(alpha_y, "alpha_y")
     fs = check_positive(fs, "fs")
-    f, sig, xi = _scales(freqs, fs, xi)
+    f, sig, xi = checked_scales(freqs, fs, xi)
     smoothing = _check_smoothing(smoothing)
     width = _check_width(scale_width)
     scale_weights(sig, smoothing, width)       # the rows' check, before any work

@@ -535,8 +535,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     (True, (30000,))
     """
     from .analysis import cone_of_influence
-    from .coherence import Coherence, coherence_rows, scale_weights
-    from .coherence import _scales as _coherence_scales
+    from .coherence import Coherence, checked_scales, coherence_rows, scale_weights
     from .coherence import wct as in_memory
     from .wavelets import cwt as batch
     from .wavelets import windowed_plans
@@ -547,7 +546,7 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
               nan_policy=nan_policy)
     a, b = _pair_lazy(da, x, y, axis)
     mode = check_mode(mode)
-    f, sig, xi = _coherence_scales(freqs, fs, xi)
+    f, sig, xi = checked_scales(freqs, fs, xi)
     B = scale_weights(sig, smoothing, float(scale_width))
     arr = da.stack([a, b]).rechunk({0: 2})
     last = arr.ndim - 1
