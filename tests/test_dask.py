@@ -89,8 +89,11 @@ def test_on_a_local_cluster_of_processes():
             dx = da.from_array(x, chunks=(2, 9000))
             g = sd.gaussian_filter1d(dx, 80.0).compute()
             p = sd.cwt(dx, freqs, output="power", decim=4).compute()
+            img = _blob_image()
+            blobs = sd.blob_log(da.from_array(img, chunks=60), max_sigma=8, threshold=0.1)
     _close(g, sftwave.gaussian_filter1d(x, 80.0))
     _close(p, sftwave.cwt(x, freqs, output="power", decim=4))
+    np.testing.assert_array_equal(blobs, sftwave.feature.blob_log(img, max_sigma=8, threshold=0.1))
 
 
 # ----------------------------------------------------------------------------- thread budget
@@ -476,3 +479,106 @@ def test_meijering_bad_arguments_fail_at_the_call():
         sd.meijering(x, sigmas=[1, -2])
     with pytest.raises(ValueError, match="alpha"):
         sd.meijering(x, alpha=float("nan"))
+
+
+# ----------------------------------------------------------------------------- blobs
+
+def _planted(shape, blobs, dtype=np.float64):
+    """Gaussian blobs ``(centre..., t, amplitude)`` on a zero background."""
+    grid = np.indices(shape, dtype=np.float64)
+    image = np.zeros(shape)
+    for *centre, t, amp in blobs:
+        image += amp * np.exp(-sum((g - c) ** 2 for g, c in zip(grid, centre)) / (2 * t * t))
+    return image.astype(dtype)
+
+
+# centres on chunk borders (45, 90 with chunks of 45), at the image's border and corners
+BLOBS = [(45, 30, 3.0, 1.0), (90, 90, 4.0, 0.9), (2, 60, 2.0, 0.8), (150, 2, 2.5, 0.7),
+         (120, 140, 6.0, 0.85), (44, 46, 2.0, 0.6), (70, 118, 5.0, 0.75), (10, 10, 1.5, 0.9)]
+
+
+def _blob_image(dtype=np.float64):
+    noise = 0.02 * np.random.default_rng(11).standard_normal((160, 150))
+    return (_planted((160, 150), BLOBS) + noise).astype(dtype)
+
+
+@pytest.mark.parametrize("chunks", [45, (20, 150), (160, 37), 8])
+@pytest.mark.parametrize("kw", [
+    dict(max_sigma=10, threshold=0.1),
+    dict(max_sigma=12, num_sigma=7, log_scale=True, threshold=None, threshold_rel=0.3),
+    dict(min_sigma=(1, 2), max_sigma=(8, 9), threshold=0.05, exclude_border=(4, 11)),
+    dict(max_sigma=6, threshold=0.02, overlap=0.2, exclude_border=True),
+])
+def test_blob_log_the_same_blobs_as_in_memory(chunks, kw):
+    """Every detection, its sigma and the order of the rows as in memory, whatever the chunks
+    (8: smaller than the reach, merged first), with blobs on chunk borders and at the image's
+    edges, noise peaks among them (hundreds at the lowest threshold), two-pass thresholds,
+    per-axis sigmas and borders."""
+    from sftwave import feature
+
+    img = _blob_image()
+    got = sd.blob_log(da.from_array(img, chunks=chunks), **kw)
+    ref = feature.blob_log(img, **kw)
+    assert isinstance(got, np.ndarray) and got.dtype == ref.dtype and len(ref) >= 4
+    np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("chunks", [(50, 45), 8])
+def test_blobs_of_a_textured_image_as_in_memory(chunks):
+    """Hundreds of peaks of smoothed noise, many near block borders: the blocks' reach decides
+    them (half the reach loses two of the 390 Laplacian blobs)."""
+    from sftwave import feature
+
+    img = sftwave.gaussian_filter(np.random.default_rng(12).standard_normal((200, 180)), 2.0)
+    img = (img - img.min()) / (img.max() - img.min())
+    x = da.from_array(img, chunks=chunks)
+    for func, ref_func, kw in ((sd.blob_log, feature.blob_log, dict(max_sigma=6, num_sigma=6,
+                                                                    threshold=0.02)),
+                               (sd.blob_dog, feature.blob_dog, dict(max_sigma=8, threshold=0.01))):
+        ref = ref_func(img, **kw)
+        assert len(ref) >= 100
+        np.testing.assert_array_equal(func(x, **kw), ref)
+
+
+@pytest.mark.parametrize("chunks", [45, (160, 37)])
+def test_blob_dog_the_same_blobs_as_in_memory(chunks):
+    from sftwave import feature
+
+    img = _blob_image(np.float32)
+    for kw in (dict(max_sigma=10, threshold=0.05), dict(max_sigma=8, threshold=None,
+                                                           threshold_rel=0.2)):
+        got = sd.blob_dog(da.from_array(img, chunks=chunks), **kw)
+        ref = feature.blob_dog(img, **kw)
+        assert got.dtype == ref.dtype == np.float32 and len(ref) >= 5
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_blob_log_3d_integer_and_nan():
+    from sftwave import feature
+
+    vol = _planted((40, 42, 44), [(20, 21, 10, 2.0, 1.0), (8, 30, 30, 3.0, 0.9), (33, 10, 40, 2.0, 0.8)])
+    u8 = np.round(vol / vol.max() * 255).astype(np.uint8)
+    kw = dict(min_sigma=1, max_sigma=4, num_sigma=5, threshold=0.05)
+    got = sd.blob_log(da.from_array(u8, chunks=(15, 20, 13)), **kw)
+    ref = feature.blob_log(u8, **kw)
+    assert got.dtype == np.float64 and len(ref) == 3
+    np.testing.assert_array_equal(got, ref)
+    vol[5, 5, 5] = np.nan                     # NaN is never a blob, and confined as in memory
+    got = sd.blob_log(da.from_array(vol, chunks=14), **kw)
+    np.testing.assert_array_equal(got, feature.blob_log(vol, **kw))
+
+
+def test_blobs_none_and_bad_arguments():
+    for func in (sd.blob_log, sd.blob_dog):
+        assert func(da.zeros((60, 50), chunks=20), threshold=None).shape == (0, 3)  # constant
+        assert func(da.zeros((0, 50), chunks=20)).shape == (0, 3)
+        with pytest.raises(ValueError, match="2-D or 3-D"):
+            func(da.zeros(50, chunks=20))
+        with pytest.raises(ValueError, match="overlap"):
+            func(da.zeros((50, 40), chunks=20), overlap=2)
+        with pytest.raises(TypeError, match="exclude_border"):
+            func(da.zeros((50, 40), chunks=20), exclude_border=1.5)
+    with pytest.raises(ValueError, match="num_sigma"):
+        sd.blob_log(da.zeros((50, 40), chunks=20), num_sigma=0)
+    with pytest.raises(ValueError, match="sigma_ratio"):
+        sd.blob_dog(da.zeros((50, 40), chunks=20), sigma_ratio=1.0)

@@ -318,6 +318,9 @@ def test_no_blobs_is_empty(func, ncol):
         assert found.shape == (0, ncol) and found.dtype == np.float64
     found = func(np.zeros((8, 9, 10)), min_sigma=(1, 1, 1))
     assert found.shape == (0, 6)
+    for empty in [np.zeros((0, 7)), np.zeros((5, 0, 4), np.float32)]:     # an empty image: none
+        found = func(empty)
+        assert found.shape == (0, empty.ndim + 1) and found.dtype == np.float64
 
 
 @pytest.mark.parametrize("kwargs, exc, word", [

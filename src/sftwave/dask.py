@@ -7,7 +7,12 @@ returns lazy dask arrays::
     y = sd.gaussian_filter(volume, sigma=20.0)        # volume: a dask array
     p = sd.cwt(signals, freqs, fs, output="power", decim=10)
     r = sd.wct(x, y, freqs, fs)                       # wavelet coherence, lazily
+    blobs = sd.blob_log(slide, max_sigma=20)          # the blobs of an image, gathered
     p.compute()                                       # or on a dask.distributed cluster
+
+The blob detectors are the exception: their result is a short list, not an
+image, so :func:`blob_log` and :func:`blob_dog` compute the blocks (with the
+current scheduler or client) and return the blobs as a NumPy array.
 
 Along the filtered (time) axis each chunk is extended by exactly the samples
 its plan's window reads from its neighbours (the plan's half-window, the
@@ -66,7 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "hessian_matrix", "hessian_matrix_eigvals",
            "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
-           "sato", "meijering", "gabor", "gabor_bank"]
+           "sato", "meijering", "blob_log", "blob_dog", "gabor", "gabor_bank"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -1028,6 +1033,215 @@ def meijering(image: ArrayLike, sigmas: Any = range(1, 10, 2), alpha: float | No
         out = da.maximum(out, vals)
     return out
 
+
+def _block_cores(chunks: tuple[tuple[int, ...], ...],
+                 depth: dict[int, int]) -> list[list[tuple[int, int, int]]]:
+    """Per axis, per block of an extended array: ``(start, stop)`` of the block's own samples
+    inside it and the global index of its first."""
+    out = []
+    for ax, sizes in enumerate(chunks):
+        d, at, axis = depth[ax], 0, []
+        for j, size in enumerate(sizes):
+            start = d if j > 0 else 0
+            stop = size - (d if j < len(sizes) - 1 else 0)
+            axis.append((start, stop, at))
+            at += stop - start
+        out.append(axis)
+    return out
+
+
+def _lazy_blobs(image: Any, dtype: np.dtype, cube: Any, nscales: int, reach: list[int | None],
+                sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,
+                threshold_rel: float | None, border: tuple[int, ...], overlap: float) -> np.ndarray:
+    """The blobs of a dask image: each block's scale space (``cube``, an in-memory function of a
+    NumPy block) over the block extended by the Gaussians' ``reach`` and one sample more (the
+    peaks' neighbourhood), its peaks among its own samples, gathered, sorted and pruned here."""
+    import dask
+
+    from .feature._blobs import blobs_of_peaks, cube_peaks, peak_threshold, sort_peaks
+    from .feature._common import as_float, nan_extreme
+
+    da, x = _dask_array(image)
+    ndim = x.ndim
+    if x.size == 0:
+        return blobs_of_peaks(np.empty((0, ndim + 1), np.intp), dtype, sigma_list, scalar_sigma,
+                              overlap)
+    g, depth = _extended(x, [None if r is None else r + 1 for r in reach], False)
+    cores = _block_cores(g.chunks, depth)
+    blocks = g.to_delayed()
+    nblocks = blocks.size
+    size = nscales * x.size
+
+    def scale_space(b: np.ndarray) -> np.ndarray:
+        with pool.limit(_block_workers(nblocks)):
+            return cube(as_float(b))
+
+    def extremes(b: np.ndarray, own: tuple[slice, ...]) -> tuple[Any, Any]:
+        c = scale_space(b)[(slice(None),) + own]
+        return nan_extreme(c, largest=False), nan_extreme(c, largest=True)
+
+    def peaks(b: np.ndarray, own: tuple[slice, ...], box: list[tuple[int, int]], shift: np.ndarray,
+              thr: float) -> tuple[np.ndarray, np.ndarray, Any, Any]:
+        c = scale_space(b)
+        coords, values = cube_peaks(c, thr, box)
+        mine = c[(slice(None),) + own]
+        return (coords + shift, values, nan_extreme(mine, largest=False),
+                nan_extreme(mine, largest=True))
+
+    def layout(index: tuple[int, ...]) -> tuple[tuple[slice, ...], list[tuple[int, int]], np.ndarray]:
+        own, box, shift = [], [], np.zeros(ndim + 1, dtype=np.intp)
+        for ax, j in enumerate(index):
+            start, stop, at = cores[ax][j]
+            own.append(slice(start, stop))
+            n, b = int(x.shape[ax]), border[ax]
+            box.append((max(start, b - at + start), min(stop, n - b - at + start)))
+            shift[ax] = at - start
+        return tuple(own), box, shift
+
+    places = [layout(index) for index in np.ndindex(*blocks.shape)]
+    lo = hi = None
+    if threshold is None or threshold_rel is not None:      # the cube's extremes decide it: a first pass
+        ends = dask.compute(*(dask.delayed(extremes)(blk, own)
+                              for blk, (own, _, _) in zip(blocks.ravel(), places)))
+        lo = nan_extreme(np.array([e[0] for e in ends], dtype=dtype), largest=False)
+        hi = nan_extreme(np.array([e[1] for e in ends], dtype=dtype), largest=True)
+        thr = peak_threshold(lo, hi, threshold, threshold_rel, size, dtype)
+    else:
+        thr = peak_threshold(-np.inf, np.inf, threshold, None, size, dtype)
+    none = np.empty((0, ndim + 1), np.intp)
+    if thr is None:
+        return blobs_of_peaks(none, dtype, sigma_list, scalar_sigma, overlap)
+    found = dask.compute(*(dask.delayed(peaks)(blk, own, box, shift, thr)
+                           for blk, (own, box, shift) in zip(blocks.ravel(), places)))
+    if lo is None:                                  # a constant cube has no peak
+        lo = nan_extreme(np.array([f[2] for f in found], dtype=dtype), largest=False)
+        hi = nan_extreme(np.array([f[3] for f in found], dtype=dtype), largest=True)
+        if peak_threshold(lo, hi, threshold, None, size, dtype) is None:
+            return blobs_of_peaks(none, dtype, sigma_list, scalar_sigma, overlap)
+    coords = np.concatenate([f[0] for f in found])
+    values = np.concatenate([f[1] for f in found])
+    return blobs_of_peaks(sort_peaks(coords, values), dtype, sigma_list, scalar_sigma, overlap)
+
+
+def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
+             max_sigma: float | Sequence[float] = 50, num_sigma: int = 10,
+             threshold: float | None = 0.2, overlap: float = 0.5, log_scale: bool = False, *,
+             threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
+             tol: float | None = None) -> np.ndarray:
+    """:func:`sftwave.feature.blob_log` of a dask image (same arguments): the blobs, in memory.
+
+    The blobs are a short list, the scale space is not: each block's scale
+    space is computed over the block extended by the Laplacians' reach and one
+    sample more (the peaks' 3 x 3 x 3 neighbourhood), its peaks taken among its
+    own samples, and only they are gathered, then sorted and pruned as in
+    memory.  No scale space larger than a block's is ever held.  With
+    ``threshold=None`` or a ``threshold_rel``, the scale space's extremes are
+    needed first: the blocks then run twice (a first pass reduces each to its
+    smallest and largest response).  The same blobs as in memory, but where a
+    response ties with a neighbour's or the threshold to within rounding (the
+    filters' recursions round differently on a block than on the whole image,
+    about 1e-15 of the responses in float64).
+
+    Returns
+    -------
+    numpy.ndarray
+        As :func:`sftwave.feature.blob_log`: ``(n, ndim + 1)`` (or ``(n, 2 ndim)``),
+        coordinates and sigmas.  The result is computed (with the current dask
+        scheduler or ``distributed`` client).
+
+    See Also
+    --------
+    sftwave.feature.blob_log : The same in memory.
+    blob_dog : By differences of Gaussians, lazily.
+    gaussian_filter : One Gaussian, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> y, x = np.mgrid[:120, :100]
+    >>> img = np.exp(-((y - 40) ** 2 + (x - 50) ** 2) / 32.0) + np.exp(-((y - 90) ** 2 + (x - 20) ** 2) / 18.0)
+    >>> blob_log(da.from_array(img, chunks=45), max_sigma=10, threshold=0.1)
+    array([[40., 50.,  4.],
+           [90., 20.,  3.]])
+    >>> bool(np.array_equal(_, feature.blob_log(img, max_sigma=10, threshold=0.1)))
+    True
+    """
+    from . import feature
+    from .feature._blobs import blob_options, log_cube, log_scales
+    from .feature._common import as_float
+
+    da, x = _dask_array(image)
+    feature.blob_log(_tiny(x), min_sigma, max_sigma, num_sigma, threshold, overlap, log_scale,
+                     threshold_rel=threshold_rel, exclude_border=exclude_border, tol=tol)  # the checks
+    dtype = as_float(_tiny(x)).dtype
+    scalar_sigma, sigma_list = log_scales(min_sigma, max_sigma, num_sigma, log_scale, x.ndim, dtype)
+    threshold, threshold_rel, overlap, border, tol = blob_options(
+        threshold, threshold_rel, overlap, exclude_border, x.ndim, tol)
+    axes = list(range(x.ndim))
+    reach = _max_reach(*(_filter_reach(x.shape, s, [o] * x.ndim, axes, 4.0, tol)
+                         for s in sigma_list for o in (0, 2)))      # each axis's order 2, the others' 0
+
+    def cube(b: np.ndarray) -> np.ndarray:
+        return log_cube(b, sigma_list, tol)
+
+    return _lazy_blobs(x, dtype, cube, len(sigma_list), reach, sigma_list, scalar_sigma, threshold,
+                       threshold_rel, border, overlap)
+
+
+def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
+             max_sigma: float | Sequence[float] = 50, sigma_ratio: float = 1.6,
+             threshold: float | None = 0.5, overlap: float = 0.5, *,
+             threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
+             tol: float | None = None) -> np.ndarray:
+    """:func:`sftwave.feature.blob_dog` of a dask image (same arguments): the blobs, in memory.
+
+    As :func:`blob_log`: each block's scale space over the block extended by the
+    widest Gaussian's reach and one sample, its own peaks gathered, sorted and
+    pruned here (two passes with ``threshold=None`` or a ``threshold_rel``).
+
+    Returns
+    -------
+    numpy.ndarray
+        As :func:`sftwave.feature.blob_dog`, computed.
+
+    See Also
+    --------
+    sftwave.feature.blob_dog : The same in memory.
+    blob_log : By the Laplacian of Gaussian, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave import feature
+    >>> y, x = np.mgrid[:100, :90]
+    >>> img = np.exp(-((y - 30) ** 2 + (x - 25) ** 2) / 32.0)
+    >>> found = blob_dog(da.from_array(img, chunks=40), max_sigma=10, threshold=0.05)
+    >>> found
+    array([[30.  , 25.  ,  2.56]])
+    >>> bool(np.array_equal(found, feature.blob_dog(img, max_sigma=10, threshold=0.05)))
+    True
+    """
+    from . import feature
+    from .feature._blobs import blob_options, dog_cube, dog_scales
+    from .feature._common import as_float
+
+    da, x = _dask_array(image)
+    feature.blob_dog(_tiny(x), min_sigma, max_sigma, sigma_ratio, threshold, overlap,
+                     threshold_rel=threshold_rel, exclude_border=exclude_border, tol=tol)  # the checks
+    dtype = as_float(_tiny(x)).dtype
+    scalar_sigma, sigma_list = dog_scales(min_sigma, max_sigma, sigma_ratio, x.ndim, dtype)
+    threshold, threshold_rel, overlap, border, tol = blob_options(
+        threshold, threshold_rel, overlap, exclude_border, x.ndim, tol)
+    axes = list(range(x.ndim))
+    reach = _max_reach(*(_filter_reach(x.shape, s, [0] * x.ndim, axes, 4.0, tol)
+                         for s in sigma_list))
+
+    def cube(b: np.ndarray) -> np.ndarray:
+        return dog_cube(b, sigma_list, float(sigma_ratio), tol)
+
+    return _lazy_blobs(x, dtype, cube, len(sigma_list) - 1, reach, sigma_list, scalar_sigma,
+                       threshold, threshold_rel, border, overlap)
 
 def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: float | Sequence[float],
                bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,

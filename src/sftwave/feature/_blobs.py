@@ -73,6 +73,50 @@ def _check_overlap(overlap: Any) -> float:
     return v
 
 
+def peak_threshold(lo: Any, hi: Any, threshold: float | None, threshold_rel: float | None,
+                   size: int, dtype: np.dtype) -> float | None:
+    """The threshold a peak of a cube must exceed, in the cube's dtype; None: no peak at all.
+
+    ``lo`` and ``hi``: the cube's smallest and largest values over its non-NaN
+    entries (NaN if none); ``size``: its number of points.  scikit-image's
+    rules: the absolute ``threshold`` (None: the cube's minimum) and
+    ``threshold_rel`` times the maximum, the larger applying; a constant cube
+    has no peak (every point is its neighbourhood's maximum).
+    """
+    thr = lo if threshold is None else threshold
+    if threshold_rel is not None:
+        thr = max(thr, threshold_rel * hi)
+    if size > 1 and lo == hi:
+        return None
+    with np.errstate(over="ignore"):
+        thr_exact = float(np.asarray(thr).astype(dtype))     # compared in the cube's dtype
+    return None if math.isnan(thr_exact) else thr_exact
+
+
+def cube_peaks(cube: np.ndarray, threshold: float,
+               box: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The peaks of the cube ``(scales,) + image.shape`` inside ``box`` (a ``(start, stop)`` per
+    image axis): their indices ``(n, ndim + 1)``, scale index last, and their values.
+
+    A point is a peak where it exceeds ``threshold`` (in the cube's dtype) and no
+    point of its 3 x 3 x 3 (x 3) neighbourhood, clipped to the cube, is larger.
+    Unsorted (:func:`sort_peaks` orders them).
+    """
+    from ..engines.numba.peaks import local_peaks  # numba: imported on first use
+
+    ndim = cube.ndim - 1
+    four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
+    full = ((0, 1),) * (3 - ndim) + tuple(box)
+    flat = local_peaks(four, threshold, full)  # type: ignore[arg-type]
+    index = np.unravel_index(flat, cube.shape)
+    return np.stack(index[1:] + index[:1], axis=1), cube[index]
+
+
+def sort_peaks(coords: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The peaks' indices as scikit-image sorts them: by decreasing value, ties in C order."""
+    return coords[np.lexsort([*coords.T[::-1], -values])]
+
+
 def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel: float | None,
                        border: tuple[int, ...]) -> np.ndarray:
     """scikit-image's ``peak_local_max`` of the cube ``(scales,) + image.shape``, footprint all ones.
@@ -81,29 +125,15 @@ def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel:
     order of scikit-image's cube ``image.shape + (scales,)``), sorted as
     scikit-image sorts them: by decreasing value, ties in C order.
     """
-    from ..engines.numba.peaks import local_peaks  # numba: imported on first use
-
     ndim = cube.ndim - 1
-    none = np.empty((0, ndim + 1), dtype=np.intp)
-    lo = nan_extreme(cube, largest=False)
-    hi = nan_extreme(cube, largest=True)
-    thr = lo if threshold is None else threshold
-    if threshold_rel is not None:
-        thr = max(thr, threshold_rel * hi)
-    if cube.size > 1 and lo == hi:
-        return none         # every point is its neighbourhood's maximum: no peak (scikit-image's rule)
-    with np.errstate(over="ignore"):
-        thr_exact = float(np.asarray(thr).astype(cube.dtype))     # compared in the cube's dtype
-    if math.isnan(thr_exact):
-        return none
-    four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
-    width = (0,) * (3 - ndim) + tuple(border)
-    flat = local_peaks(four, thr_exact, (width[0], width[1], width[2]))
-    index = np.unravel_index(flat, cube.shape)
-    values = cube[index]
-    coords = np.stack(index[1:] + index[:1], axis=1)
-    order = np.lexsort([*coords.T[::-1], -values])
-    return coords[order]
+    if cube.size == 0:                  # an empty image: no blob
+        return np.empty((0, ndim + 1), dtype=np.intp)
+    thr = peak_threshold(nan_extreme(cube, largest=False), nan_extreme(cube, largest=True),
+                         threshold, threshold_rel, cube.size, cube.dtype)
+    if thr is None:
+        return np.empty((0, ndim + 1), dtype=np.intp)
+    box = [(b, n - b) for b, n in zip(border, cube.shape[1:], strict=True)]
+    return sort_peaks(*cube_peaks(cube, thr, box))
 
 
 def _blob_overlaps(blobs: np.ndarray, i: np.ndarray, j: np.ndarray, sigma_dim: int) -> np.ndarray:
@@ -176,18 +206,24 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int) -> np.ndarra
     return blobs[survivors(over, blobs[:, -1])]
 
 
-def _blobs(cube: np.ndarray, sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,
-           threshold_rel: float | None, border: tuple[int, ...], overlap: float) -> np.ndarray:
-    """The blobs of a scale-space cube ``(scales,) + image.shape``: peaks, their sigmas, pruned."""
-    ndim = cube.ndim - 1
-    peaks = _scale_space_peaks(cube, threshold, threshold_rel, border)
+def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, scalar_sigma: bool,
+                   overlap: float) -> np.ndarray:
+    """The blobs of sorted peaks (``(n, ndim + 1)``, scale index last): coordinates and sigmas, pruned."""
+    ndim = peaks.shape[1] - 1
     if peaks.size == 0:
         return np.empty((0, ndim + (1 if scalar_sigma else ndim)))
     sigmas = sigma_list[peaks[:, -1]]
     if scalar_sigma:
         sigmas = sigmas[:, 0:1]
-    found = np.hstack([peaks[:, :-1].astype(cube.dtype), sigmas])
+    found = np.hstack([peaks[:, :-1].astype(dtype), sigmas])
     return _prune_blobs(found, overlap, sigmas.shape[1])
+
+
+def _blobs(cube: np.ndarray, sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,
+           threshold_rel: float | None, border: tuple[int, ...], overlap: float) -> np.ndarray:
+    """The blobs of a scale-space cube ``(scales,) + image.shape``: peaks, their sigmas, pruned."""
+    peaks = _scale_space_peaks(cube, threshold, threshold_rel, border)
+    return blobs_of_peaks(peaks, cube.dtype, sigma_list, scalar_sigma, overlap)
 
 
 def _blob_input(image: Any) -> np.ndarray:
@@ -200,6 +236,65 @@ def _blob_input(image: Any) -> np.ndarray:
     if image.ndim not in (2, 3):
         raise ValueError(f"image must be 2-D or 3-D; got {image.ndim}-D, shape {image.shape}")
     return image
+
+
+def blob_options(threshold: Any, threshold_rel: Any, overlap: Any, exclude_border: Any, ndim: int,
+                 tol: Any) -> tuple[float | None, float | None, float, tuple[int, ...], float | None]:
+    """The blob detectors' checked thresholds, overlap, border widths and ``tol``."""
+    return (_real_or_none(threshold, "threshold"), _real_or_none(threshold_rel, "threshold_rel"),
+            _check_overlap(overlap), _exclude_width(exclude_border, ndim), check_tol(tol))
+
+
+def log_scales(min_sigma: Any, max_sigma: Any, num_sigma: Any, log_scale: bool, ndim: int,
+               dtype: np.dtype) -> tuple[bool, np.ndarray]:
+    """:func:`blob_log`'s scales: (one sigma column?, ``(num_sigma, ndim)`` sigmas in ``dtype``)."""
+    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, ndim, dtype)
+    if isinstance(num_sigma, (bool, np.bool_)) or not isinstance(num_sigma, numbers.Integral):
+        raise TypeError(f"num_sigma must be an integer; got {num_sigma!r}")
+    if num_sigma < 1:
+        raise ValueError(f"num_sigma must be at least 1; got {num_sigma!r}")
+    if log_scale:
+        return scalar_sigma, np.logspace(np.log10(lo), np.log10(hi), int(num_sigma))
+    return scalar_sigma, np.linspace(lo, hi, int(num_sigma))
+
+
+def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None) -> np.ndarray:
+    """:func:`blob_log`'s scale space ``(scales,) + image.shape``: ``-mean(sigma)**2 LoG_sigma``."""
+    cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
+    for plane, s in zip(cube, sigma_list):
+        gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol)
+        plane *= -np.mean(s) ** 2
+    return cube
+
+
+def dog_scales(min_sigma: Any, max_sigma: Any, sigma_ratio: Any, ndim: int,
+               dtype: np.dtype) -> tuple[bool, np.ndarray]:
+    """:func:`blob_dog`'s Gaussians: (one sigma column?, ``(k + 1, ndim)`` sigmas for ``k`` scales)."""
+    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, ndim, dtype)
+    if check_positive(sigma_ratio, "sigma_ratio") <= 1.0:
+        raise ValueError(f"sigma_ratio must be a finite number above 1; got {sigma_ratio!r}")
+    k = int(np.mean(np.log(hi / lo) / np.log(sigma_ratio) + 1))
+    if k < 1:
+        raise ValueError(f"max_sigma must be at least min_sigma (one scale at least); got "
+                         f"min_sigma={min_sigma!r}, max_sigma={max_sigma!r}")
+    return scalar_sigma, np.array([lo * (sigma_ratio**i) for i in range(k + 1)])
+
+
+def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
+             tol: float | None) -> np.ndarray:
+    """:func:`blob_dog`'s scale space: ``(G_i - G_(i+1)) / (sigma_ratio - 1)`` for each scale."""
+    cube = np.empty((len(sigma_list) - 1,) + image.shape, dtype=image.dtype)
+
+    def smooth(s: np.ndarray) -> np.ndarray:
+        return gaussian_filter(image, [float(v) for v in s], mode="reflect", tol=tol)
+
+    previous = smooth(sigma_list[0])
+    for plane, s in zip(cube, sigma_list[1:]):
+        current = smooth(s)
+        np.subtract(previous, current, out=plane)
+        previous = current
+    cube *= 1 / (sigma_ratio - 1)
+    return cube
 
 
 _BLOB_GAUSSIANS = """
@@ -302,24 +397,11 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     array([[20., 40.,  4.]])
     """
     image = _blob_input(image)
-    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, image.ndim, image.dtype)
-    if isinstance(num_sigma, (bool, np.bool_)) or not isinstance(num_sigma, numbers.Integral):
-        raise TypeError(f"num_sigma must be an integer; got {num_sigma!r}")
-    if num_sigma < 1:
-        raise ValueError(f"num_sigma must be at least 1; got {num_sigma!r}")
-    threshold = _real_or_none(threshold, "threshold")
-    threshold_rel = _real_or_none(threshold_rel, "threshold_rel")
-    overlap = _check_overlap(overlap)
-    border = _exclude_width(exclude_border, image.ndim)
-    tol = check_tol(tol)
-    if log_scale:
-        sigma_list = np.logspace(np.log10(lo), np.log10(hi), int(num_sigma))
-    else:
-        sigma_list = np.linspace(lo, hi, int(num_sigma))
-    cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
-    for plane, s in zip(cube, sigma_list):
-        gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol)
-        plane *= -np.mean(s) ** 2
+    scalar_sigma, sigma_list = log_scales(min_sigma, max_sigma, num_sigma, log_scale, image.ndim,
+                                          image.dtype)
+    threshold, threshold_rel, overlap, border, tol = blob_options(
+        threshold, threshold_rel, overlap, exclude_border, image.ndim, tol)
+    cube = log_cube(image, sigma_list, tol)
     return _blobs(cube, sigma_list, scalar_sigma, threshold, threshold_rel, border, overlap)
 
 
@@ -395,30 +477,10 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     array([[30.  , 25.  ,  2.56]])
     """
     image = _blob_input(image)
-    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, image.ndim, image.dtype)
-    if check_positive(sigma_ratio, "sigma_ratio") <= 1.0:
-        raise ValueError(f"sigma_ratio must be a finite number above 1; got {sigma_ratio!r}")
-    threshold = _real_or_none(threshold, "threshold")
-    threshold_rel = _real_or_none(threshold_rel, "threshold_rel")
-    overlap = _check_overlap(overlap)
-    border = _exclude_width(exclude_border, image.ndim)
-    tol = check_tol(tol)
-    k = int(np.mean(np.log(hi / lo) / np.log(sigma_ratio) + 1))
-    if k < 1:
-        raise ValueError(f"max_sigma must be at least min_sigma (one scale at least); got "
-                         f"min_sigma={min_sigma!r}, max_sigma={max_sigma!r}")
-    sigma_list = np.array([lo * (sigma_ratio**i) for i in range(k + 1)])
-    cube = np.empty((k,) + image.shape, dtype=image.dtype)
-
-    def smooth(s: np.ndarray) -> np.ndarray:
-        return gaussian_filter(image, [float(v) for v in s], mode="reflect", tol=tol)
-
-    previous = smooth(sigma_list[0])
-    for plane, s in zip(cube, sigma_list[1:]):
-        current = smooth(s)
-        np.subtract(previous, current, out=plane)
-        previous = current
-    cube *= 1 / (sigma_ratio - 1)
+    scalar_sigma, sigma_list = dog_scales(min_sigma, max_sigma, sigma_ratio, image.ndim, image.dtype)
+    threshold, threshold_rel, overlap, border, tol = blob_options(
+        threshold, threshold_rel, overlap, exclude_border, image.ndim, tol)
+    cube = dog_cube(image, sigma_list, sigma_ratio, tol)
     return _blobs(cube, sigma_list, scalar_sigma, threshold, threshold_rel, border, overlap)
 
 

@@ -67,27 +67,35 @@ def _peak_lines(lo, hi, cube, thr, p0, p1, r0, r1, c0, c1, counts, offsets, foun
             counts[t] = k
 
 
-def local_peaks(cube: np.ndarray, threshold: float, border: tuple[int, int, int]) -> np.ndarray:
+def local_peaks(cube: np.ndarray, threshold: float,
+                box: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]) -> np.ndarray:
     """The flat indices, increasing, of the peaks of a contiguous ``(scales, planes, rows, columns)`` cube.
 
     ``threshold`` is compared with the cube's values exactly (give it in the
-    cube's dtype); ``border`` the widths, along planes, rows and columns, in
-    which no peak is taken (scikit-image's ``exclude_border``).  Two passes: the
-    peaks counted per line, then their places written for the lines that have some.
+    cube's dtype); ``box`` the ranges ``(start, stop)`` of planes, rows and
+    columns in which peaks are taken (scikit-image's ``exclude_border`` leaves
+    out a border; a block of a larger image keeps its own samples).  The
+    neighbourhoods still read the whole cube.  Two passes: the peaks counted
+    per line, then their places written for the lines that have some.
 
     Examples
     --------
     >>> cube = np.zeros((3, 1, 5, 5), dtype=np.float32)
     >>> cube[1, 0, 2, 3] = 1.0
-    >>> [int(i) for i in local_peaks(cube, 0.5, (0, 0, 0))] == [25 + 2 * 5 + 3]
+    >>> [int(i) for i in local_peaks(cube, 0.5, ((0, 1), (0, 5), (0, 5)))] == [25 + 2 * 5 + 3]
     True
+    >>> local_peaks(cube, 0.5, ((0, 1), (0, 5), (0, 3))).size        # column 3 left out
+    0
     """
     ns, np_, nr, nc = cube.shape
-    bp, br, bc = border
+    (p0, p1), (r0, r1), (c0, c1) = ((max(int(a), 0), min(int(b), n))
+                                    for (a, b), n in zip(box, (np_, nr, nc), strict=True))
     nlines = ns * np_ * nr
     counts = np.zeros(nlines, dtype=np.intp)
-    bounds = (float(threshold), bp, np_ - bp, br, nr - br, bc, nc - bc)
+    bounds = (float(threshold), p0, p1, r0, r1, c0, c1)
     none = np.empty(0, dtype=np.intp)
+    if p0 >= p1 or r0 >= r1 or c0 >= c1:
+        return none
     parallel_for(_peak_lines, nlines, cube, *bounds, counts, none, none, work=2.0 * cube.size)
     total = int(counts.sum())
     if total == 0:
