@@ -582,3 +582,68 @@ def test_blobs_none_and_bad_arguments():
         sd.blob_log(da.zeros((50, 40), chunks=20), num_sigma=0)
     with pytest.raises(ValueError, match="sigma_ratio"):
         sd.blob_dog(da.zeros((50, 40), chunks=20), sigma_ratio=1.0)
+
+
+# ----------------------------------------------------------------------------- synchrosqueezing
+
+def _ssq_signal():
+    t = np.arange(30000)
+    rng = np.random.default_rng(3)
+    x = (np.cos(2 * np.pi * (0.01 * t + 2e-6 * t**2)) + 0.5 * np.cos(2 * np.pi * 0.15 * t)
+         + 0.3 * rng.standard_normal(t.size))
+    return np.stack([x, np.roll(x, 700)])
+
+
+def _same_squeeze(got, ref, rel=1e-10):
+    """Equal within ``rel`` of the largest bin (float64 rounding; 1e-5 for float32 rows), but
+    where a coefficient's frequency lies within rounding of a bin edge (it then moves to the
+    neighbouring bin: at most 1e-4 of the bins differ, and every column's sum over the bins
+    stays within ``rel``)."""
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    scale = float(np.nanmax(np.abs(ref)))
+    ok = ~np.isnan(ref)
+    assert np.mean(np.abs(got[ok] - ref[ok]) > rel * scale) <= 1e-4
+    cols = np.abs(np.nansum(got, axis=-2) - np.nansum(ref, axis=-2))
+    assert cols.max() <= rel * scale
+
+
+@pytest.mark.parametrize("chunks", [(1, 7000), (2, 500)])
+@pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
+def test_ssq_cwt_any_chunking(chunks, mode):
+    """As the in-memory call without the FFT, NaN columns confined as in memory (chunks of 500:
+    merged first, to hold the widest window); halving the blocks' reach fails it."""
+    from sftwave.synchrosqueeze import ssq_cwt
+
+    x = _ssq_signal()
+    x[1, 12000] = np.nan
+    freqs = np.geomspace(0.003, 0.45, 60)
+    got = sd.ssq_cwt(da.from_array(x, chunks=chunks), freqs, mode=mode)
+    assert isinstance(got, da.Array)
+    _same_squeeze(got.compute(), ssq_cwt(x, freqs, fft=False, mode=mode))
+
+
+def test_ssq_cwt_options_axis_and_float32():
+    from sftwave.synchrosqueeze import ssq_cwt
+
+    x = _ssq_signal().T.astype(np.float32)                       # time first
+    freqs = np.geomspace(0.01, 0.4, 30)
+    kw = dict(ssq_freqs="linear", squeezing="lebesgue", xi=8.0, gamma=1e-3, derivative="transform")
+    got = sd.ssq_cwt(da.from_array(x, chunks=(6000, 1)), freqs, 2.0, axis=0, **kw).compute()
+    ref = ssq_cwt(x, freqs, 2.0, axis=0, fft=False, **kw)
+    assert got.dtype == np.complex64 and got.shape == (2, 30, 30000)
+    _same_squeeze(got, ref, rel=1e-5)          # float32 rows: a few more coefficients move bins
+
+
+def test_ssq_cwt_bad_arguments_fail_at_the_call():
+    x = da.zeros((2, 5000), chunks=1000)
+    for kw in (dict(out=np.zeros(1)), dict(fft=True), dict(return_cwt=True)):
+        with pytest.raises(TypeError, match=next(iter(kw))):
+            sd.ssq_cwt(x, [0.1, 0.2], **kw)
+    with pytest.raises(TypeError, match="real"):
+        sd.ssq_cwt(x.astype(complex), [0.1, 0.2])
+    with pytest.raises(ValueError, match="freqs"):
+        sd.ssq_cwt(x, [0.1, 0.7])
+    with pytest.raises(ValueError, match="freqs"):
+        sd.ssq_cwt(da.zeros(40, chunks=10), [1e-6, 0.1])               # longer than the signal allows
+    assert sd.ssq_cwt(da.zeros((3, 0), chunks=1), [0.1, 0.2]).shape == (3, 2, 0)

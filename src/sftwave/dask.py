@@ -69,9 +69,9 @@ from .plans import select_gaussian
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "hessian_matrix", "hessian_matrix_eigvals",
-           "structure_tensor", "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
-           "sato", "meijering", "blob_log", "blob_dog", "gabor", "gabor_bank"]
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "ssq_cwt", "hessian_matrix",
+           "hessian_matrix_eigvals", "structure_tensor", "structure_tensor_eigenvalues",
+           "difference_of_gaussians", "frangi", "sato", "meijering", "blob_log", "blob_dog", "gabor", "gabor_bank"]
 
 
 def _dask_array(x: Any) -> tuple[Any, Any]:
@@ -595,6 +595,139 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
 
 
 # --------------------------------------------------------------------------- image features
+
+
+# --------------------------------------------------------------------------- synchrosqueezing
+
+
+def _ssq_reach(f: np.ndarray, fs: float, n: int, xi: float, tol: float, mode: str) -> int:
+    """The samples on either side of a column that :func:`sftwave.synchrosqueeze.ssq_cwt` reads without the
+    FFT on ``n`` samples: its widest wavelet's window (either design), at least the sixth-order
+    difference's 3."""
+    from .plans import select_morlet
+    from .wavelets import frequency_to_scale
+
+    cost = engines.get("numba").fir_taps_per_order()
+    reach = 3
+    for s in frequency_to_scale(f, fs, xi):
+        for transform in ("sft", "asft"):
+            plan = select_morlet(float(s), xi, tol, method="auto", transform=transform, n=n,
+                                 fir_taps_per_order=cost, mode=mode)
+            reach = max(reach, *nonfinite.support(plan, n))
+    return int(reach)
+
+
+def ssq_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, axis: int = -1,
+            gamma: float | None = None, **kwargs: Any) -> Any:
+    """:func:`sftwave.synchrosqueeze.ssq_cwt` of a dask array, lazily: shape ``x.shape`` without ``axis``, then
+    ``(len(bins), n)``, chunked as ``x`` along its other axes and in time.
+
+    Each column of the synchrosqueezed transform depends on the coefficients of
+    that column alone, so each time chunk is computed by the in-memory function
+    over the chunk extended by the widest wavelet's window on either side (cut
+    back afterwards).  The blocks run the bank's and the FIR's plans on every
+    scale (``fft=False``: the FFT reads the whole record), as the in-memory
+    call with ``fft=False`` does; their results agree to rounding, but where a
+    coefficient's frequency lies within rounding of the edge between two bins
+    (a coefficient then lands in the neighbouring bin; each column's sum stays
+    the same).  The default ``gamma`` (``10 eps max|x|``) reads the whole
+    record's largest finite magnitude, a lazy reduction done first.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Real signal(s), time along ``axis``.
+    freqs, fs, gamma
+        As :func:`sftwave.synchrosqueeze.ssq_cwt`.
+    axis : int, optional
+        The time axis.
+    **kwargs
+        The other arguments of :func:`sftwave.synchrosqueeze.ssq_cwt` (``xi``, ``ssq_freqs``,
+        ``squeezing``, ``mode``, ``cval``, ``tol``, ``dtype``, ``block``,
+        ``derivative``, ``workers``); not ``out``, ``return_cwt`` or ``fft``.
+
+    Returns
+    -------
+    dask.array.Array
+        Complex, shape ``x.shape`` without ``axis``, then ``(len(bins), n)``.
+
+    See Also
+    --------
+    sftwave.synchrosqueeze.ssq_cwt : The same in memory (or into an ``np.memmap``).
+    cwt : The transform itself, lazily.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from sftwave.synchrosqueeze import ssq_cwt as ssq_in_memory
+    >>> t = np.arange(40000)
+    >>> x = np.cos(2 * np.pi * (0.01 * t + 1e-6 * t**2))
+    >>> freqs = np.geomspace(0.005, 0.2, 40)
+    >>> T = ssq_cwt(da.from_array(x, chunks=9000), freqs)
+    >>> T.shape
+    (40, 40000)
+    >>> ref = ssq_in_memory(x, freqs, fft=False)
+    >>> bool(np.allclose(T.sum(axis=0).compute(), ref.sum(axis=0), rtol=0, atol=1e-9))
+    True
+    """
+    import dask
+
+    from .plans import DEFAULT_MORLET_TOL
+    from .plans.select import max_kernel_sigma, wavelet_too_long
+    from .synchrosqueeze import squeeze_frequencies
+    from .synchrosqueeze import ssq_cwt as batch
+    from .wavelets import frequency_to_scale
+
+    for name in ("out", "return_cwt", "fft"):
+        if name in kwargs:
+            raise TypeError(f"sftwave.dask.ssq_cwt takes no {name!r}: it returns a new dask array "
+                            f"and runs its blocks without the FFT (the FFT reads the whole record)")
+    da, arr = _dask_array(x)
+    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
+    probe = batch(np.zeros((1, 16), arr.dtype), f, fs, gamma=gamma, fft=False,
+                  **kwargs)                     # the arguments checked once, the result's dtype
+    axis = check_axis(axis, arr.ndim)
+    arr = da.moveaxis(arr, axis, -1)
+    last = arr.ndim - 1
+    n = int(arr.shape[-1])
+    bins = squeeze_frequencies(f, kwargs.get("ssq_freqs"))
+    out_dtype = probe.dtype
+    if n == 0 or arr.size == 0:
+        return da.zeros(arr.shape[:-1] + (bins.size, n), dtype=out_dtype,
+                        chunks=arr.chunks[:-1] + ((bins.size,), arr.chunks[-1]))
+    xi = float(kwargs.get("xi", 6.0))
+    for fi, sig in zip(f, frequency_to_scale(f, fs, xi)):
+        if sig > max_kernel_sigma(n):
+            raise ValueError(wavelet_too_long(f"freqs (its {float(fi)!r} with fs={fs!r})",
+                                              float(sig), xi, n))
+    mode = check_mode(kwargs.get("mode", "reflect"))
+    tol = kwargs.get("tol") or DEFAULT_MORLET_TOL
+    reach = _ssq_reach(f, fs, n, xi, float(tol), mode)
+    if reach >= n or mode in ("wrap", "grid-wrap"):     # the extension reads the far end
+        arr = arr.rechunk({last: n})
+        reach = 0
+    else:
+        arr = _rechunk_axis(arr, last, 2 * reach + 1)
+    if gamma is None:                   # 10 eps times the record's largest finite magnitude
+        finite = da.where(da.isfinite(arr), abs(arr.astype(np.float64)), 0.0)
+        gamma = dask.delayed(lambda top: 10.0 * np.finfo(np.float64).eps * float(top))(
+            finite.max())
+    nblocks = len(arr.chunks[-1])
+    out_chunks = arr.chunks[:-1] + ((bins.size,), arr.chunks[-1])
+    depth = {i: (reach if i == last else 0) for i in range(arr.ndim)}
+    g = da.overlap.overlap(arr, depth=depth, boundary="none") if reach else arr
+    parts = g.npartitions
+
+    def block(b: np.ndarray, gamma: float, block_info: Any = None) -> np.ndarray:
+        k = block_info[0]["chunk-location"][last]
+        with pool.limit(_block_workers(parts)):
+            y = batch(b, f, fs, gamma=gamma, fft=False, **kwargs)
+        lo = reach if (reach and k > 0) else 0
+        hi = reach if (reach and k < nblocks - 1) else 0
+        return y[..., lo:y.shape[-1] - hi]
+
+    return g.map_blocks(block, gamma=gamma, dtype=out_dtype, chunks=out_chunks, new_axis=[last],
+                        meta=np.empty((0,) * (arr.ndim + 1), out_dtype))
 
 
 def _filter_reach(shape: tuple, sigmas: Sequence[float], orders: Sequence[int], axes: Sequence[int],

@@ -382,6 +382,7 @@ def ssq_cwt(
     --------
     squeeze_frequencies : The frequencies of the rows.
     sftwave.cwt : The transform that is squeezed.
+    sftwave.dask.ssq_cwt : The same on a dask array, lazily, for records longer than memory.
 
     Notes
     -----

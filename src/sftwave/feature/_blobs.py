@@ -375,6 +375,7 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     --------
     blob_dog : The same by differences of Gaussians.
     sftwave.gaussian_laplace : The Laplacian of Gaussian at each scale.
+    sftwave.dask.blob_log : The same on a dask image larger than memory.
 
     Notes
     -----
@@ -460,6 +461,7 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     --------
     blob_log : The same by the Laplacian of Gaussian.
     difference_of_gaussians : One band-pass difference of Gaussians.
+    sftwave.dask.blob_dog : The same on a dask image larger than memory.
 
     Notes
     -----
