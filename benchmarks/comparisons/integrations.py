@@ -302,6 +302,11 @@ def _rss() -> int:
     return psutil.Process().memory_info().rss
 
 
+def _computed(result):
+    """A lazy result computed; a result already in memory (the blobs) as it is."""
+    return result.compute() if hasattr(result, "compute") else result
+
+
 def _on_cluster(client, make, label):
     """``make().compute()`` on the cluster: seconds, peak and idle RSS of each worker (sampled at 0.2 s)."""
     peaks: dict = {}
@@ -316,7 +321,7 @@ def _on_cluster(client, make, label):
     before = dict(client.run(_rss).items())
     t = threading.Thread(target=sample, daemon=True)
     t.start()
-    seconds, result = seconds_once(lambda: make().compute())
+    seconds, result = seconds_once(lambda: _computed(make()))
     stop.set()
     t.join()
     row = {"case": label, "seconds": seconds,
@@ -335,7 +340,10 @@ def dask_scaling(quick: bool) -> dict:
       to 0.4 cycles per sample, power, ``decim=100`` (the (20, 1e6) result
       comes back to the client);
     * ``gaussian_filter``: a 512 x 512 x 256 float32 volume in chunks of
-      128^3, sigma 10 along every axis (the mean of the result comes back).
+      128^3, sigma 10 along every axis (the mean of the result comes back);
+    * ``blob_log``: a 4096 x 4096 float32 image of uniform noise in chunks of
+      1024^2, 10 sigmas from 2 to 32, threshold 0.02 (the blobs come back; in
+      memory the scale space alone is 640 MB).
 
     Wall time of ``compute()`` (one run after a warm-up on a small array, which
     compiles the kernels on the workers), and the largest resident memory of
@@ -359,6 +367,8 @@ def dask_scaling(quick: bool) -> dict:
 
     n, nchunk = (10_000_000, 2_500_000) if quick else (100_000_000, 10_000_000)
     vshape, vchunk = ((128, 128, 64), 64) if quick else ((512, 512, 256), 128)
+    ishape, ichunk = (1024, 256) if quick else (4096, 1024)
+    blob_kw = dict(min_sigma=2, max_sigma=32, num_sigma=10, threshold=0.02)
     freqs = np.geomspace(0.001, 0.4, 20)
     res["samples"], res["volume"] = n, list(vshape)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -384,6 +394,16 @@ def dask_scaling(quick: bool) -> dict:
         row, _ = _on_cluster(client, volume,
                              "gaussian_filter {}x{}x{} float32, sigma 10".format(*vshape))
         res["cases"].append(row)
+
+        def blobs():
+            img = da.random.default_rng(2).random((ishape, ishape), chunks=ichunk, dtype=np.float32)
+            return sd.blob_log(img, **blob_kw)
+
+        sd.blob_log(da.ones((256, 256), chunks=128, dtype=np.float32), **blob_kw)  # warm-up
+        row, found = _on_cluster(client, blobs, f"blob_log {ishape}x{ishape} float32, 10 sigmas "
+                                                f"2..32")
+        row["blobs"] = int(len(found))
+        res["cases"].append(row)
     # in memory, in this process (one array at a time), for scale
     x = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
     res["in_memory_cwt_seconds"] = seconds_once(
@@ -391,6 +411,13 @@ def dask_scaling(quick: bool) -> dict:
     x = None
     v = np.random.default_rng(1).standard_normal(vshape, dtype=np.float32)
     res["in_memory_gaussian_seconds"] = seconds_once(partial(sftwave.gaussian_filter, v, 10.0))[0]
+    v = None
+    img = da.random.default_rng(2).random((ishape, ishape), chunks=ichunk,
+                                          dtype=np.float32).compute()
+    from sftwave.feature import blob_log
+
+    res["in_memory_blob_log_seconds"] = seconds_once(partial(blob_log, img,
+                                                             **blob_kw))[0]
     res["load_end"] = load_average()
     return res
 

@@ -1008,8 +1008,10 @@ def section_stream(d: dict) -> str:
 
 
 def section_dask(d: dict) -> str:
-    ref = {0: d.get("in_memory_cwt_seconds"), 1: d.get("in_memory_gaussian_seconds")}
-    rows = [[c["case"], sec(c["seconds"]), sec(ref[i]),
+    ref = {0: d.get("in_memory_cwt_seconds"), 1: d.get("in_memory_gaussian_seconds"),
+           2: d.get("in_memory_blob_log_seconds")}
+    rows = [[c["case"] + (f" ({c['blobs']:,} blobs)" if "blobs" in c else ""),
+             sec(c["seconds"]), sec(ref.get(i)),
              ", ".join(str(v) for v in c["peak_rss_mb_per_worker"]),
              ", ".join(str(v) for v in c["idle_rss_mb_per_worker"])]
             for i, c in enumerate(d["cases"])]
