@@ -342,7 +342,7 @@ def dask_scaling(quick: bool) -> dict:
     * ``gaussian_filter``: a 512 x 512 x 256 float32 volume in chunks of
       128^3, sigma 10 along every axis (the mean of the result comes back);
     * ``blob_log``: a 4096 x 4096 float32 image of uniform noise in chunks of
-      1024^2, 10 sigmas from 2 to 32, threshold 0.02 (the blobs come back; in
+      1024^2, 10 sigmas from 2 to 32, threshold 0.1 (the blobs come back; in
       memory the scale space alone is 640 MB).
 
     Wall time of ``compute()`` (one run after a warm-up on a small array, which
@@ -368,7 +368,7 @@ def dask_scaling(quick: bool) -> dict:
     n, nchunk = (10_000_000, 2_500_000) if quick else (100_000_000, 10_000_000)
     vshape, vchunk = ((128, 128, 64), 64) if quick else ((512, 512, 256), 128)
     ishape, ichunk = (1024, 256) if quick else (4096, 1024)
-    blob_kw = dict(min_sigma=2, max_sigma=32, num_sigma=10, threshold=0.02)
+    blob_kw = dict(min_sigma=2, max_sigma=32, num_sigma=10, threshold=0.1)
     freqs = np.geomspace(0.001, 0.4, 20)
     res["samples"], res["volume"] = n, list(vshape)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
