@@ -1183,7 +1183,7 @@ def _block_cores(chunks: tuple[tuple[int, ...], ...],
     return out
 
 
-def _lazy_blobs(image: Any, dtype: np.dtype, cube: Any, nscales: int, reach: list[int | None],
+def _lazy_blobs(x: Any, dtype: np.dtype, cube: Any, nscales: int, reach: list[int | None],
                 sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,
                 threshold_rel: float | None, border: tuple[int, ...], overlap: float) -> np.ndarray:
     """The blobs of a dask image: each block's scale space (``cube``, an in-memory function of a
@@ -1194,11 +1194,11 @@ def _lazy_blobs(image: Any, dtype: np.dtype, cube: Any, nscales: int, reach: lis
     from .feature._blobs import blobs_of_peaks, cube_peaks, peak_threshold, sort_peaks
     from .feature._common import as_float, nan_extreme
 
-    da, x = _dask_array(image)
     ndim = x.ndim
+    nothing = blobs_of_peaks(np.empty((0, ndim + 1), np.intp), dtype, sigma_list, scalar_sigma,
+                             overlap)
     if x.size == 0:
-        return blobs_of_peaks(np.empty((0, ndim + 1), np.intp), dtype, sigma_list, scalar_sigma,
-                              overlap)
+        return nothing
     g, depth = _extended(x, [None if r is None else r + 1 for r in reach], False)
     cores = _block_cores(g.chunks, depth)
     blocks = g.to_delayed()
@@ -1241,16 +1241,15 @@ def _lazy_blobs(image: Any, dtype: np.dtype, cube: Any, nscales: int, reach: lis
         thr = peak_threshold(lo, hi, threshold, threshold_rel, size, dtype)
     else:
         thr = peak_threshold(-np.inf, np.inf, threshold, None, size, dtype)
-    none = np.empty((0, ndim + 1), np.intp)
     if thr is None:
-        return blobs_of_peaks(none, dtype, sigma_list, scalar_sigma, overlap)
+        return nothing
     found = dask.compute(*(dask.delayed(peaks)(blk, own, box, shift, thr)
                            for blk, (own, box, shift) in zip(blocks.ravel(), places)))
     if lo is None:                                  # a constant cube has no peak
         lo = nan_extreme(np.array([f[2] for f in found], dtype=dtype), largest=False)
         hi = nan_extreme(np.array([f[3] for f in found], dtype=dtype), largest=True)
         if peak_threshold(lo, hi, threshold, None, size, dtype) is None:
-            return blobs_of_peaks(none, dtype, sigma_list, scalar_sigma, overlap)
+            return nothing
     coords = np.concatenate([f[0] for f in found])
     values = np.concatenate([f[1] for f in found])
     return blobs_of_peaks(sort_peaks(coords, values), dtype, sigma_list, scalar_sigma, overlap)
