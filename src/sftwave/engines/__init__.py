@@ -34,7 +34,13 @@ The protocol.  An engine is an object with
   where ``Capabilities.epoch_sums``, also the kinds ``'sum_power'``,
   ``'sum_unit'`` and ``'sum_power_unit'``, which add ``|y|^2`` and ``y / |y|``
   over ``x``'s first axis (the epochs; :mod:`sftwave.mne`'s averaged outputs),
-  and ``magnitude(x)`` (all finite, and the largest magnitude).
+  and ``magnitude(x)`` (all finite, and the largest magnitude);
+* ``operation(name)``: every other computation it offers (the features'
+  eigenvalues and peaks, coherence, connectivity, synchrosqueezing, streams),
+  looked up by name in the engine's ``OPERATIONS`` table and imported on first
+  use.  Public modules reach an engine's kernels only this way, through
+  :func:`operation`; an engine that lacks one raises
+  :class:`UnsupportedOperation` naming the engine and the operation.
 
 What each engine can do is its :class:`Capabilities` entry in
 :data:`CAPABILITIES`, checked in one place (:func:`check_request`) before any
@@ -57,6 +63,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +77,12 @@ __all__ = [
     "available",
     "BANK_METHODS",
     "names",
+    "operations",
     "unregister",
     "check_request",
     "get",
+    "operation",
+    "UnsupportedOperation",
     "register",
     "resolve_engine",
 ]
@@ -261,6 +271,98 @@ def get(name: str) -> Any:
     if name not in _LOADED:
         _LOADED[name] = importlib.import_module(caps.module).ENGINE
     return _LOADED[name]
+
+
+class UnsupportedOperation(ValueError):
+    """An engine was asked for an operation it does not have (a ``ValueError``).
+
+    The message names the engine, the operation and the engines that have it.
+
+    See Also
+    --------
+    operation : Where it is raised.
+
+    Examples
+    --------
+    >>> issubclass(UnsupportedOperation, ValueError)
+    True
+    """
+
+
+def operations(name: str) -> tuple[str, ...]:
+    """The operations engine ``name`` offers beyond ``filter`` and ``scalogram`` (sorted).
+
+    See Also
+    --------
+    operation : One of them, to call.
+
+    Examples
+    --------
+    >>> "local_peaks" in operations("numba")
+    True
+    """
+    caps = CAPABILITIES[name]
+    table = getattr(importlib.import_module(caps.module), "OPERATIONS", {})
+    return tuple(sorted(table))
+
+
+def operation(name: str, op: str) -> Callable[..., Any]:
+    """The function that performs operation ``op`` on engine ``name`` (its module imported now).
+
+    Parameters
+    ----------
+    name : str
+        A registered engine (see :func:`names`; not ``'auto'``: resolve it
+        first with :func:`resolve_engine`).
+    op : str
+        The operation's name, a key of the engine's ``OPERATIONS`` table.
+
+    Returns
+    -------
+    callable
+        The engine's function for it.
+
+    Raises
+    ------
+    UnsupportedOperation
+        Where the engine has no such operation (the message names the engines
+        that have it).
+
+    See Also
+    --------
+    operations : What an engine offers.
+    get : The engine object (``filter`` and ``scalogram``).
+
+    Examples
+    --------
+    >>> peaks = operation("numba", "local_peaks")
+    >>> callable(peaks)
+    True
+    >>> operation("xp", "local_peaks")
+    Traceback (most recent call last):
+    ...
+    sftwave.engines.UnsupportedOperation: engine='xp' has no operation 'local_peaks' (engines that have it: 'numba')
+    """
+    if name not in CAPABILITIES:
+        check_choice(name, tuple(CAPABILITIES), "engine")
+    eng = get(name)
+    table = getattr(importlib.import_module(CAPABILITIES[name].module), "OPERATIONS", {})
+    if op not in table:
+        having = [n for n in CAPABILITIES if n != name and _offers(n, op)]
+        where = ", ".join(repr(n) for n in having) or "none"
+        raise UnsupportedOperation(f"engine={name!r} has no operation {op!r} "
+                                   f"(engines that have it: {where})")
+    del eng
+    module, attr = table[op]
+    return getattr(importlib.import_module(module, CAPABILITIES[name].module), attr)
+
+
+def _offers(name: str, op: str) -> bool:
+    try:
+        table = getattr(importlib.import_module(CAPABILITIES[name].module), "OPERATIONS", {})
+    except ImportError:
+        return False
+    return op in table
 
 
 def available(name: str) -> bool:

@@ -17,7 +17,14 @@ from ..._checks import check_input_array
 from ...plans.fit import FIRPlan, SFTPlan
 from . import filters
 
-__all__ = ["ENGINE", "ArrayAPIEngine"]
+__all__ = ["ENGINE", "ArrayAPIEngine", "OPERATIONS"]
+
+#: The engine's operations beyond ``filter`` and ``scalogram``, for
+#: :func:`sftwave.engines.operation`: name -> (module relative to this package,
+#: function).  Imported on first use; each group belongs to one family.
+OPERATIONS: dict[str, tuple[str, str]] = {
+    # features (sftwave.feature)
+}
 
 
 class ArrayAPIEngine:

@@ -21,10 +21,18 @@ from typing import Any
 import numpy as np
 
 from ...plans.fit import SFTPlan
+from ..array_api import OPERATIONS as _XP_OPERATIONS
 from ..array_api import ArrayAPIEngine
 from . import filters
 
-__all__ = ["ENGINE", "CudaEngine"]
+__all__ = ["ENGINE", "CudaEngine", "OPERATIONS"]
+
+#: The array-API engine's operations (the device arrays' own code), for
+#: :func:`sftwave.engines.operation`.
+OPERATIONS: dict[str, tuple[str, str]] = {
+    name: (("sftwave.engines.array_api" + module) if module.startswith(".") else module, attr)
+    for name, (module, attr) in _XP_OPERATIONS.items()
+}
 
 
 class CudaEngine(ArrayAPIEngine):

@@ -35,7 +35,7 @@ import numpy as np
 from ..._checks import check_input_array
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER, rows_allowed
 
-__all__ = ["ENGINE", "NumbaEngine", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
+__all__ = ["ENGINE", "NumbaEngine", "OPERATIONS", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
            "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "FFT_POINT_COST"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
@@ -70,6 +70,19 @@ FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
 #: where the transforms stay in cache; docs/performance.md, *Short series, many
 #: scales*).  Both run on all threads, so the thread count does not move it.
 FFT_POINT_COST = 0.8
+
+
+#: The engine's operations beyond ``filter`` and ``scalogram``, for
+#: :func:`sftwave.engines.operation`: name -> (module relative to this package,
+#: function).  Imported on first use; each group belongs to one family.
+OPERATIONS: dict[str, tuple[str, str]] = {
+    # features (sftwave.feature)
+    "local_peaks": (".peaks", "local_peaks"),
+    # coherence and cross-spectra (sftwave.coherence)
+    # connectivity (sftwave.connectivity)
+    # synchrosqueezing (sftwave.synchrosqueeze)
+    # streams (sftwave.stream)
+}
 
 
 class NumbaEngine:
