@@ -488,7 +488,7 @@ def ssq_cwt(
     transform = eng.transform("auto", single=single, complex_input=False, tol=tol,
                               bank_method=bank_method)
     work_dtype = np.dtype(np.complex64 if single and transform == "asft" else np.complex128)
-    options = dict(transform=transform, n=n, fir_taps_per_order=eng.fir_taps_per_order(),
+    options: dict[str, Any] = dict(transform=transform, n=n, fir_taps_per_order=eng.fir_taps_per_order(),
                    mode=mode)
     plans: list[Any] = list(select_morlet_scales(scales, tol, method="auto", **options,
                                                  fft_point_cost=eng.fft_point_cost() if fft else None))

@@ -276,3 +276,281 @@ def test_import_is_light_and_the_array_api_engine_needs_no_numba():
     first, second = out.stdout.split("\n")[:2]
     assert first == "[]", f"import sftwave imported {first}"
     assert second == "False", "the array-API engine imported numba"
+
+
+# ----------------------------------------------------------------------------- one skeleton
+# The rules of every family's skeleton: request (checks), plan, engine operation.  Each rule
+# below lists what still breaks it in ``ALLOWED``: a new breach fails, and so does an entry
+# that no longer breaks the rule (the list may only shrink).
+
+#: The engine-layer modules a public module may import: the registry and the non-finite paths
+#: that run any engine's operations (no engine's internals).
+ENGINE_NEUTRAL = {"sftwave.engines", "sftwave.engines.nonfinite", "sftwave.engines._boundary"}
+
+#: Known breaches, by rule: {rule: {module or name: why it is still there}}.
+ALLOWED: dict[str, dict[str, str]] = {
+    'engine internals': {
+        'sftwave.coherence': 'to do: sftwave.engines.numba.coherence:394, sftwave.engines.numba.coherence:609,',
+        'sftwave.connectivity': 'to do: sftwave.engines.numba.connectivity_kernels:261, sftwave.engines.numba.con',
+        'sftwave.dask': 'to do: sftwave.engines.numba.pool:66, sftwave.engines.numba:208, sftwave.engines',
+        'sftwave.feature._blobs': 'to do: sftwave.engines.numba.peaks:105, sftwave.engines.numba.peaks:190',
+        'sftwave.feature._common': 'to do: sftwave.engines.array_api.features:23, sftwave.engines.array_api.features',
+        'sftwave.feature._gabor': 'to do: sftwave.engines.numba.gabor_fir:216, sftwave.engines.numba.gradients:217,',
+        'sftwave.feature._ridges': 'to do: sftwave.engines.numba.eigen:252, sftwave.engines.numba.eigen:378, sftwave',
+        'sftwave.feature._tensors': 'to do: sftwave.engines.array_api.features:187, sftwave.engines.array_api.filters',
+        'sftwave.ndimage': 'to do: sftwave.engines.numba._rows:77, sftwave.engines.numba.filters:468',
+        'sftwave.stream': 'to do: sftwave.engines.numba.stream_kernels:461',
+        'sftwave.synchrosqueeze': 'to do: sftwave.engines.numba.lanes:525, sftwave.engines.numba.squeeze:535, sftwa',
+        'sftwave.workers': 'to do: sftwave.engines.numba.pool:29',
+    },
+    'engine by name': {
+        'sftwave.dask': "to do: get('numba'):297, get('numba'):610, get('numba'):123",
+        'sftwave.feature._gabor': "to do: get('numba'):240",
+        'sftwave.stream': "to do: get('numba'):816, get('numba'):904",
+        'sftwave.synchrosqueeze': "to do: get('numba'):474",
+    },
+    'long module': {
+        'sftwave.connectivity': 'to do: 1110 lines',
+        'sftwave.dask': 'to do: 1452 lines',
+        'sftwave.stream': 'to do: 950 lines',
+    },
+    'returns Any': {
+        'sftwave.apply.apply_plan': 'to do: -> Any',
+        'sftwave.apply_plan': 'to do: -> Any',
+        'sftwave.connectivity.csd_array_morlet': 'to do: -> Any',
+        'sftwave.connectivity.spectral_connectivity_epochs': 'to do: -> Any',
+        'sftwave.connectivity.spectral_connectivity_time': 'to do: -> Any',
+        'sftwave.cwt': 'to do: -> Any',
+        'sftwave.dask.cwt': 'to do: -> Any',
+        'sftwave.dask.difference_of_gaussians': 'to do: -> Any',
+        'sftwave.dask.frangi': 'to do: -> Any',
+        'sftwave.dask.gabor_bank': 'to do: -> Any',
+        'sftwave.dask.gaussian_filter': 'to do: -> Any',
+        'sftwave.dask.gaussian_filter1d': 'to do: -> Any',
+        'sftwave.dask.hessian_matrix_eigvals': 'to do: -> Any',
+        'sftwave.dask.meijering': 'to do: -> Any',
+        'sftwave.dask.sato': 'to do: -> Any',
+        'sftwave.dask.ssq_cwt': 'to do: -> Any',
+        'sftwave.dask.structure_tensor_eigenvalues': 'to do: -> Any',
+        'sftwave.dask.wct': 'to do: -> Any',
+        'sftwave.dask.xwt': 'to do: -> Any',
+        'sftwave.engines.Engine.asarray': 'to do: -> Any',
+        'sftwave.engines.Engine.filter': 'to do: -> Any',
+        'sftwave.engines.Engine.scalogram': 'to do: -> Any',
+        'sftwave.gaussian_filter': 'to do: -> Any',
+        'sftwave.gaussian_filter1d': 'to do: -> Any',
+        'sftwave.gaussian_gradient_magnitude': 'to do: -> Any',
+        'sftwave.gaussian_laplace': 'to do: -> Any',
+        'sftwave.icwt': 'to do: -> Any',
+        'sftwave.inverse.icwt': 'to do: -> Any',
+        'sftwave.morlet_transform': 'to do: -> Any',
+        'sftwave.ndimage.gaussian_filter': 'to do: -> Any',
+        'sftwave.ndimage.gaussian_filter1d': 'to do: -> Any',
+        'sftwave.ndimage.gaussian_gradient_magnitude': 'to do: -> Any',
+        'sftwave.ndimage.gaussian_laplace': 'to do: -> Any',
+        'sftwave.synchrosqueeze.ssq_cwt': 'to do: -> Any',
+        'sftwave.wavelets.cwt': 'to do: -> Any',
+        'sftwave.wavelets.morlet_transform': 'to do: -> Any',
+        'sftwave.xarray.SftwaveAccessor.cwt': 'to do: -> Any',
+        'sftwave.xarray.SftwaveAccessor.gaussian_filter': 'to do: -> Any',
+        'sftwave.xarray.SftwaveAccessor.gaussian_filter1d': 'to do: -> Any',
+        'sftwave.xarray.SftwaveAccessor.wct': 'to do: -> Any',
+    },
+    'long public function': {
+        'sftwave.connectivity.csd_array_morlet': 'to do: 93 lines',
+        'sftwave.connectivity.spectral_connectivity_epochs': 'to do: 155 lines',
+        'sftwave.connectivity.spectral_connectivity_time': 'to do: 165 lines',
+        'sftwave.mne.tfr_array_morlet': 'to do: 103 lines',
+        'sftwave.plans.fit.fit_plan': 'to do: 100 lines',
+        'sftwave.plans.select.select_gaussian': 'to do: 70 lines',
+        'sftwave.plot.scalogram': 'to do: 103 lines',
+        'sftwave.synchrosqueeze.ssq_cwt': 'to do: 171 lines',
+    },
+    'ambient switch': {
+        'sftwave.engines.numba._rows': 'to do: ContextVar(',
+        'sftwave.plans.fit': 'to do: threading.local(',
+        'sftwave.wavelets': 'to do: ContextVar(',
+    },
+    'family branch': {
+        'sftwave.analysis': 'to do: lines [145, 305, 503, 567, 105, 498, 500, 523]',
+        'sftwave.dask': 'to do: lines [305]',
+        'sftwave.inverse': 'to do: lines [75]',
+        'sftwave.pycwt': 'to do: lines [60]',
+        'sftwave.wavelets': 'to do: lines [101, 103, 773, 774]',
+    },
+}
+
+
+def _ratchet(rule: str, found: dict[str, str]) -> None:
+    allowed = ALLOWED[rule]
+    new = {k: v for k, v in found.items() if k not in allowed}
+    gone = sorted(set(allowed) - set(found))
+    assert not new, f"{rule}: " + "; ".join(f"{k}: {v}" for k, v in sorted(new.items()))
+    assert not gone, f"{rule}: no longer a breach, remove from ALLOWED: {gone}"
+
+
+def _public_modules() -> list[str]:
+    return [m for m in MODULES if layer(m) in ("api", "cli")]
+
+
+def engine_internal_imports() -> dict[str, str]:
+    """Public or command-line modules that import an engine's internals."""
+    found: dict[str, list[str]] = {}
+    for module in _public_modules():
+        for target, _, line in imports_of(module):
+            dest = internal(target)
+            if dest and layer(dest) == "engines" and dest not in ENGINE_NEUTRAL:
+                found.setdefault(module, []).append(f"{dest}:{line}")
+    return {m: ", ".join(v) for m, v in found.items()}
+
+
+def engines_by_name() -> dict[str, str]:
+    """Public modules that name an engine by a literal: ``get("numba")``, ``operation("numba", op)``."""
+    found: dict[str, list[str]] = {}
+    for module in _public_modules():
+        for node in ast.walk(ast.parse(MODULES[module].read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            if (called in ("get", "operation") and isinstance(first, ast.Constant)
+                    and first.value in CAPABILITY_NAMES):
+                found.setdefault(module, []).append(f"{called}({first.value!r}):{node.lineno}")
+    return {m: ", ".join(v) for m, v in found.items()}
+
+
+CAPABILITY_NAMES = ("numba", "xp", "cuda")
+MAX_MODULE_LINES = 900
+
+
+def long_modules() -> dict[str, str]:
+    """Modules of more than :data:`MAX_MODULE_LINES` lines."""
+    lengths = {m: len(p.read_text().splitlines()) for m, p in MODULES.items()}
+    return {m: f"{n} lines" for m, n in lengths.items() if n > MAX_MODULE_LINES}
+
+
+def any_returns() -> dict[str, str]:
+    """Public names whose return annotation is ``Any`` (from the public API snapshot)."""
+    snapshot = Path(__file__).with_name("public_api.txt").read_text().splitlines()
+    return {line.partition("(")[0]: "-> Any" for line in snapshot if line.endswith("-> 'Any'")}
+
+
+MAX_BODY_LINES = 60
+
+
+def _public_names(module: str) -> set[str] | None:
+    tree = ast.parse(MODULES[module].read_text())
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets)
+                and isinstance(node.value, (ast.List, ast.Tuple))):
+            return {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    return None
+
+
+def long_public_functions() -> dict[str, str]:
+    """Public functions (listed in their module's ``__all__``, or not private where it has
+    none) whose body, docstring excluded, is longer than :data:`MAX_BODY_LINES` lines."""
+    found = {}
+    for module in _public_modules() + [m for m in MODULES if layer(m) == "plans"]:
+        names = _public_names(module)
+        tree = ast.parse(MODULES[module].read_text())
+        for node in tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if (node.name not in names) if names is not None else node.name.startswith("_"):
+                continue
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                body = body[1:]
+            if not body:
+                continue
+            n = body[-1].end_lineno - body[0].lineno + 1
+            if n > MAX_BODY_LINES:
+                found[f"{module}.{node.name}"] = f"{n} lines"
+    return found
+
+
+#: Thread-local state that never changes a result: caches and the thread pool's bookkeeping.
+BOOKKEEPING = {
+    "sftwave.plans.blas": "the BLAS thread limit held while fitting (a speed setting)",
+    "sftwave.plans.cache": "the plan cache's per-thread lock state",
+    "sftwave.engines.numba.pool": "the pool's record of which thread is a worker",
+    "sftwave.engines.cuda.filters": "per-thread device buffers",
+}
+
+
+def ambient_switches() -> dict[str, str]:
+    """Modules holding a ``ContextVar`` or a ``threading.local`` beyond :data:`BOOKKEEPING`."""
+    found = {}
+    for module, path in MODULES.items():
+        text = path.read_text()
+        hits = [w for w in ("ContextVar(", "threading.local(") if w in text]
+        if hits and module not in BOOKKEEPING:
+            found[module] = ", ".join(hits)
+    return found
+
+
+#: Wavelet names whose comparison is a branch on the family.
+FAMILY_NAMES = {"dog", "morlet", "mexh", "mexican_hat", "paul", "ricker"}
+
+
+def family_branches() -> dict[str, str]:
+    """Comparisons with a wavelet family's name, or of its order ``m`` with None, in the public
+    modules (the family objects and the one parser of ``wavelet=`` are where they belong)."""
+    found: dict[str, list[int]] = {}
+    for module in _public_modules():
+        for node in ast.walk(ast.parse(MODULES[module].read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            named = any(isinstance(s, ast.Constant) and s.value in FAMILY_NAMES for s in sides)
+            order = (any(isinstance(s, ast.Name) and s.id == "m" for s in sides)
+                     and any(isinstance(s, ast.Constant) and s.value is None for s in sides))
+            if named or order:
+                found.setdefault(module, []).append(node.lineno)
+    return {m: f"lines {v}" for m, v in found.items()}
+
+
+def test_public_modules_reach_engines_through_the_registry():
+    _ratchet("engine internals", engine_internal_imports())
+
+
+def test_public_modules_name_no_engine():
+    _ratchet("engine by name", engines_by_name())
+
+
+def test_no_module_is_too_long():
+    _ratchet("long module", long_modules())
+
+
+def test_no_public_function_returns_any():
+    _ratchet("returns Any", any_returns())
+
+
+def test_public_functions_are_short():
+    _ratchet("long public function", long_public_functions())
+
+
+def test_no_ambient_switch_changes_a_result():
+    _ratchet("ambient switch", ambient_switches())
+
+
+def test_consumers_do_not_branch_on_the_wavelet_family():
+    _ratchet("family branch", family_branches())
+
+
+def counts() -> dict[str, dict[str, str]]:
+    """Every rule's breaches now (``python tests/suites/test_layers.py`` prints them)."""
+    return {"engine internals": engine_internal_imports(), "engine by name": engines_by_name(),
+            "long module": long_modules(), "returns Any": any_returns(),
+            "long public function": long_public_functions(),
+            "ambient switch": ambient_switches(), "family branch": family_branches()}
+
+
+if __name__ == "__main__":
+    for rule, found in counts().items():
+        print(f"{rule}: {len(found)}")
+        for k, v in sorted(found.items()):
+            print(f"    {k}: {v}")

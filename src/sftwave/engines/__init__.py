@@ -65,7 +65,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -73,6 +73,7 @@ from .._checks import TRANSFORMS, check_choice
 
 __all__ = [
     "Capabilities",
+    "Engine",
     "CAPABILITIES",
     "available",
     "BANK_METHODS",
@@ -86,6 +87,51 @@ __all__ = [
     "register",
     "resolve_engine",
 ]
+
+class Engine(Protocol):
+    """What every engine object offers (the protocol above, as a type).
+
+    ``magnitude`` is called only where the engine's capabilities have
+    ``epoch_sums``, and ``fft_point_cost`` only where the engine has it (None
+    or absent: no FFT path); every other computation is an :func:`operation`.
+
+    See Also
+    --------
+    get : The engine registered under a name.
+    Capabilities : What an engine declares it can do.
+
+    Examples
+    --------
+    >>> isinstance(get("numba").filter, object)
+    True
+    """
+
+    name: str
+
+    def asarray(self, x: Any, name: str) -> Any: ...
+
+    def is_complex(self, x: Any) -> bool: ...
+
+    def is_single(self, x: Any) -> bool: ...
+
+    def all_finite(self, x: Any) -> bool: ...
+
+    def fir_taps_per_order(self) -> float | None: ...
+
+    def fft_point_cost(self) -> float | None: ...
+
+    def bank_method(self, bank_method: str, lanes: int) -> str: ...
+
+    def transform(self, transform: str, *, single: bool, complex_input: bool, tol: float,
+                  bank_method: str) -> str: ...
+
+    def filter(self, x: Any, steps: Any, *, cval: Any, output: Any = None,
+               bank_method: str = "auto") -> Any: ...
+
+    def scalogram(self, x: Any, plans: Any, **kwargs: Any) -> Any: ...
+
+    def magnitude(self, x: Any) -> tuple[bool, float]: ...
+
 
 #: Bank methods of the CPU engine (see :mod:`sftwave.engines.numba.bank`).
 BANK_METHODS = ("auto", "iir1", "iir1-2k", "iir2", "integral", "window")
@@ -154,7 +200,7 @@ CAPABILITIES: dict[str, Capabilities] = {
                                    ("array_api_compat", "array-api-compat", "xp"))),
 }
 
-_LOADED: dict[str, Any] = {}
+_LOADED: dict[str, Engine] = {}
 
 
 def names() -> tuple[str, ...]:
@@ -168,7 +214,7 @@ def names() -> tuple[str, ...]:
     return ("auto", *CAPABILITIES)
 
 
-def register(name: str, capabilities: Capabilities, engine: Any | None = None) -> None:
+def register(name: str, capabilities: Capabilities, engine: Engine | None = None) -> None:
     """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``).
 
     See Also
@@ -258,7 +304,7 @@ def resolve_engine(engine: str | None, x: Any) -> str:
     return engine
 
 
-def get(name: str) -> Any:
+def get(name: str) -> Engine:
     """The engine object registered as ``name`` (its module imported on first use).
 
     See Also
