@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 import pytest
 
+import sftwave._checks.connectivity as connectivity_checks
 import sftwave.connectivity as connectivity
 from sftwave.connectivity import (
     EPOCH_METHODS,
@@ -559,7 +560,7 @@ def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
             np.testing.assert_array_equal(a, b)
     # four frequencies and one epoch at a time: the same sums (the transform of one frequency
     # alone may round differently from the same frequency among others)
-    monkeypatch.setattr(connectivity, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
+    monkeypatch.setattr(connectivity._epochs, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
     for m, a, b in zip(kw["method"], one, spectral_connectivity_epochs(data, n_jobs=2, **kw)):
         if m != "dpli":
             np.testing.assert_allclose(a, b, rtol=0, atol=1e-9, err_msg=m)
@@ -659,7 +660,7 @@ def test_epochs_bad_types_and_warnings():
 
 
 def test_epochs_refuse_a_result_beyond_the_limit(monkeypatch):
-    monkeypatch.setattr(connectivity, "_MAX_VALUES", 10_000)
+    monkeypatch.setattr(connectivity_checks, "_MAX_VALUES", 10_000)
     data = _epochs(2, 3, 400)
     with pytest.raises(ValueError, match="more than sftwave returns"):
         spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=FREQS[:3], method="wpli")
