@@ -8,6 +8,11 @@ import numpy as np
 
 if TYPE_CHECKING:
     from mne.time_frequency import CrossSpectralDensity
+    from mne_connectivity import (
+        EpochSpectralConnectivity,
+        SpectralConnectivity,
+        SpectroTemporalConnectivity,
+    )
 
     from .._checks.connectivity import CsdRequest, EpochsRequest, TimeRequest
 
@@ -26,7 +31,8 @@ def csd_object(total: np.ndarray, req: CsdRequest) -> CrossSpectralDensity:
                                 projs=req.projs)
 
 
-def time_object(con: np.ndarray, method: str, req: TimeRequest) -> Any:
+def time_object(con: np.ndarray, method: str,
+                req: TimeRequest) -> SpectralConnectivity | EpochSpectralConnectivity:
     """MNE-Connectivity's ``SpectralConnectivity`` (``average=True``) or
     ``EpochSpectralConnectivity`` of one measure's scores."""
     import mne_connectivity
@@ -40,7 +46,7 @@ def time_object(con: np.ndarray, method: str, req: TimeRequest) -> Any:
             else mne_connectivity.EpochSpectralConnectivity(**params))
 
 
-def epochs_object(con: np.ndarray, method: str, req: EpochsRequest) -> Any:
+def epochs_object(con: np.ndarray, method: str, req: EpochsRequest) -> SpectroTemporalConnectivity:
     """MNE-Connectivity's ``SpectroTemporalConnectivity`` of one measure's scores."""
     import mne_connectivity
 
