@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 import pytest
 
+import sftwave._checks.connectivity as connectivity_checks
 import sftwave.connectivity as connectivity
 from sftwave.connectivity import (
     EPOCH_METHODS,
@@ -559,7 +560,7 @@ def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
             np.testing.assert_array_equal(a, b)
     # four frequencies and one epoch at a time: the same sums (the transform of one frequency
     # alone may round differently from the same frequency among others)
-    monkeypatch.setattr(connectivity, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
+    monkeypatch.setattr(connectivity._epochs, "_EPOCH_BLOCK_BYTES", 2 * 4 * 600 * 16)
     for m, a, b in zip(kw["method"], one, spectral_connectivity_epochs(data, n_jobs=2, **kw)):
         if m != "dpli":
             np.testing.assert_allclose(a, b, rtol=0, atol=1e-9, err_msg=m)
@@ -659,10 +660,56 @@ def test_epochs_bad_types_and_warnings():
 
 
 def test_epochs_refuse_a_result_beyond_the_limit(monkeypatch):
-    monkeypatch.setattr(connectivity, "_MAX_VALUES", 10_000)
+    monkeypatch.setattr(connectivity_checks, "_MAX_VALUES", 10_000)
     data = _epochs(2, 3, 400)
     with pytest.raises(ValueError, match="more than sftwave returns"):
         spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=FREQS[:3], method="wpli")
     con = spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[30.0, 45.0], method="wpli",
                                        tmin=0.0, tmax=0.5, output="array")   # 9 x 2 x 126: fits
     assert con.shape == (9, 2, 126)
+
+
+def test_engine_selects_the_pair_kernels():
+    """``engine=`` as in gaussian_filter: 'numba' is the default for arrays; an engine without
+    the connectivity operations says so (UnsupportedOperation, a ValueError) before any work;
+    an unknown name is refused naming ``engine``."""
+    from sftwave import engines
+
+    data = _epochs(2, 3, 400)
+    calls = [
+        lambda **kw: csd_array_morlet(data, SFREQ, [10.0], output="array", **kw),
+        lambda **kw: spectral_connectivity_time(data, [10.0, 20.0], sfreq=SFREQ, method="plv",
+                                                output="array", **kw),
+        lambda **kw: spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[10.0, 20.0],
+                                                  output="array", **kw),
+    ]
+    for call in calls:
+        np.testing.assert_array_equal(call(engine="numba"), call())
+        np.testing.assert_array_equal(call(engine="auto"), call())
+        with pytest.raises(ValueError, match="engine.*got 'gpu'"):
+            call(engine="gpu")
+        if engines.available("xp"):
+            with pytest.raises(engines.UnsupportedOperation, match="engine='xp'.*'numba'"):
+                call(engine="xp")
+
+
+def test_one_parser_of_sfreq_and_n_cycles():
+    from sftwave._checks.spectral import check_n_cycles, check_sfreq
+
+    assert check_sfreq(np.float32(250.0)) == 250.0
+    for bad in (0.0, -1.0, np.inf, np.nan, True, "250"):
+        with pytest.raises(ValueError, match="sfreq must be a positive number; got"):
+            check_sfreq(bad)
+    with pytest.raises(ValueError, match="required with array input"):
+        check_sfreq(None, required=True)
+    with pytest.raises(ValueError, match="sfreq must be a float or an int"):
+        check_sfreq("250", wording="mne")
+    np.testing.assert_array_equal(check_n_cycles(5, 3), [5.0, 5.0, 5.0])
+    np.testing.assert_array_equal(check_n_cycles([3, 4, 5], 3, keep=np.array([1, 0, 1], bool)),
+                                  [3.0, 5.0])
+    with pytest.raises(ValueError, match="n_cycles must be positive and finite"):
+        check_n_cycles([3.0, -1.0], 2)
+    with pytest.raises(ValueError, match="got 2 cycles instead"):
+        check_n_cycles([3.0, 4.0], 3, wording="mne")
+    with pytest.raises(ValueError, match="n_cycles must be positive and finite, got -1.0"):
+        check_n_cycles([3.0, -1.0], 2, wording="mne")

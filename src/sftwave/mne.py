@@ -40,11 +40,11 @@ with zeros).
 from __future__ import annotations
 
 import math
-import numbers
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ._checks.spectral import TFR_OUTPUTS, TfrRequest, tfr_request
 from .ndimage import gaussian_filter1d
 from .wavelets import epoch_sums, scaled_cwt
 
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 __all__ = ["tfr_array_morlet", "OUTPUTS"]
 
 #: MNE's ``output`` values.
-OUTPUTS = ("complex", "power", "phase", "avg_power", "itc", "avg_power_itc")
+OUTPUTS = TFR_OUTPUTS
 
 #: The complex coefficients held at once for the averaged outputs (bytes).
 _BLOCK_BYTES = 64 << 20
@@ -118,81 +118,151 @@ def _mne_wavelet_norms(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray,
     return A, gsum, length
 
 
-def _mne_wavelet_lengths(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray) -> np.ndarray:
-    """The number of samples of each of MNE's wavelets, without making them.
-
-    ``np.arange(0, 5 sigma_t, 1 / sfreq)`` has ``ceil(5 sigma_t / (1 / sfreq))``
-    samples (numpy's own rule); the wavelet mirrors it around zero.
-
-    Examples
-    --------
-    >>> f, nc = np.array([8.0, 0.01]), np.array([5.0, 5.0])
-    >>> bool(_mne_wavelet_lengths(250.0, f, nc)[0] == _mne_wavelet_norms(250.0, f[:1], nc[:1], True)[2][0])
-    True
-    >>> float(_mne_wavelet_lengths(250.0, f, nc)[1])      # 0.01 Hz: far longer than most signals
-    198943.0
-    """
-    sigma_t = n_cycles / (2.0 * math.pi * freqs)
-    half = np.ceil(5.0 * sigma_t / (1.0 / sfreq))      # np.arange(0.0, 5 sigma_t, 1 / sfreq).size
-    return np.maximum(2.0 * half - 1.0, 0.0)
-
-
 def _sftwave_norm(sigma: np.ndarray, xi: np.ndarray) -> np.ndarray:
     """``B = C_xi / (pi^(1/4) sqrt(sigma))``: sftwave's wavelet is ``B g (exp(...) - kappa)``."""
     C = 1.0 / np.sqrt(1.0 + np.exp(-xi * xi) - 2.0 * np.exp(-0.75 * xi * xi))
     return C / (math.pi ** 0.25 * np.sqrt(sigma))
 
 
-def _check(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any, use_fft: Any, decim: Any,
-           output: Any) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, bool, slice]:
-    """MNE's checks, in MNE's order and with its messages (ValueError throughout)."""
-    data = np.asarray(data)
-    if data.ndim != 3:
-        raise ValueError("epoch_data must be of shape (n_epochs, n_chans, n_times), got "
-                         f"{data.shape}")
-    if not isinstance(freqs, (list, np.ndarray)):
-        raise ValueError(f"freqs must be an array-like, got {type(freqs)} instead.")
-    freqs = np.asarray(freqs, dtype=float)
-    if freqs.ndim != 1:
-        raise ValueError(f"freqs must be of shape (n_freqs,), got {np.array(freqs.shape)} "
-                         "instead.")
-    if isinstance(sfreq, bool) or not isinstance(sfreq, (numbers.Real,)):
-        raise ValueError(f"sfreq must be a float or an int, got {type(sfreq)} instead.")
-    sfreq = float(sfreq)
-    zero_mean = False if zero_mean is None else zero_mean
-    if not isinstance(zero_mean, bool):
-        raise ValueError(f"zero_mean should be of type bool, got {type(zero_mean)}. instead")
-    if isinstance(n_cycles, numbers.Real) and not isinstance(n_cycles, bool):
-        n_cycles = np.full(freqs.size, float(n_cycles))
-    elif isinstance(n_cycles, (list, np.ndarray)):
-        n_cycles = np.array(n_cycles, dtype=float)
-        if len(n_cycles) != len(freqs):
-            raise ValueError("n_cycles must be a float or an array of length "
-                             f"{len(freqs)} frequencies, got {len(n_cycles)} cycles instead.")
-    else:
-        raise ValueError(f"n_cycles must be a float or an array, got {type(n_cycles)} instead.")
-    if n_cycles.ndim != 1:
-        raise ValueError(f"n_cycles must be a float or an array of shape (n_freqs,), got shape "
-                         f"{n_cycles.shape} instead.")
-    bad = ~np.isfinite(n_cycles) | (n_cycles <= 0)
-    if bad.any():
-        raise ValueError(f"n_cycles must be positive and finite, got {float(n_cycles[bad][0])!r} "
-                         "instead.")
-    if not isinstance(use_fft, bool):
-        raise ValueError(f"use_fft must be a boolean, got {type(use_fft)} instead.")
-    if isinstance(decim, numbers.Integral) and not isinstance(decim, bool):
-        decim = slice(None, None, int(decim))
-    if not isinstance(decim, slice):
-        raise ValueError(f"decim must be an integer or a slice, got {type(decim)} instead.")
-    if output not in OUTPUTS:
-        raise ValueError(f"Invalid value for the 'output' parameter. Allowed values are "
-                         f"{', '.join(repr(o) for o in OUTPUTS)}, but got {output!r} instead.")
-    if np.any(freqs <= 0):
-        raise ValueError("all frequencies in 'freqs' must be greater than 0.")
-    if (freqs > sfreq / 2.0).any():
-        raise ValueError("Cannot compute freq above Nyquist freq of the data "
-                         f"({sfreq / 2.0:0.1f} Hz), got {freqs.max():0.1f} Hz")
-    return data, sfreq, freqs, n_cycles, zero_mean, decim
+class _Wavelets(NamedTuple):
+    """MNE's wavelets in sftwave's terms: MNE's ``W = scale psi + A kappa g`` (the last term
+    where ``zero_mean=False``), ``psi`` sftwave's wavelet of ``sigma`` samples."""
+
+    A: np.ndarray
+    gsum: np.ndarray
+    sigma: np.ndarray
+    scale: np.ndarray
+    kappa: np.ndarray
+
+
+def _wavelets(req: TfrRequest) -> _Wavelets:
+    A, gsum, _ = _mne_wavelet_norms(req.sfreq, req.freqs, req.n_cycles, req.zero_mean)
+    sigma = req.n_cycles * req.sfreq / (2.0 * math.pi * req.freqs)        # samples
+    scale = A / _sftwave_norm(sigma, req.n_cycles)              # MNE's W = scale * psi (+ offset)
+    kappa = np.exp(-0.5 * req.n_cycles * req.n_cycles)          # sftwave's wavelet's offset
+    return _Wavelets(A, gsum, sigma, scale, kappa)
+
+
+class _Decim(NamedTuple):
+    """MNE's ``decim`` (a slice) as the engine's: every ``step``-th sample of the epochs after
+    ``front`` zeros, from the ``first0``-th on, ``n_out`` of them."""
+
+    decim: slice
+    front: int
+    first0: int
+    step: int
+    n_out: int
+
+
+def _decim_plan(decim: slice, n_times: int) -> _Decim:
+    """MNE's kept samples ``n = kept[0] + i step`` are every step-th sample of the epochs after
+    ``front`` zeros (exact: MNE pads with zeros, as ``mode='constant'`` does), from the
+    ``first0``-th of those on: the engine's own ``decim``, whatever the slice."""
+    kept = range(n_times)[decim]
+    n_out = len(kept)
+    step = decim.step or 1
+    if step > 0 and n_out:
+        front = (-kept[0]) % step
+        return _Decim(decim, front, (kept[0] + front) // step, step, n_out)
+    return _Decim(decim, 0, 0, 1, n_out)
+
+
+def _padded(data: np.ndarray, front: int) -> np.ndarray:
+    """The epochs after ``front`` zeros (the data themselves where there are none)."""
+    if not front:
+        return data
+    n_epochs, n_chans, n_times = data.shape
+    padded = np.zeros((n_epochs, n_chans, front + n_times), np.result_type(data.dtype, np.float32))
+    padded[..., front:] = data
+    return padded
+
+
+def _kept(y: np.ndarray, d: _Decim) -> np.ndarray:
+    """MNE's kept samples of the engine's output on the padded epochs (a view where all are)."""
+    if d.step == 1 and (d.decim.step or 1) != 1:      # a slice the engine cannot take: kept here
+        return y[..., d.decim]
+    if d.first0 == 0 and y.shape[-1] == d.n_out:
+        return y
+    return y[..., d.first0:d.first0 + d.n_out]
+
+
+def _coefficients(x: np.ndarray, req: TfrRequest, w: _Wavelets, d: _Decim) -> np.ndarray:
+    """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
+    y = scaled_cwt(x, req.freqs, req.sfreq, xi=req.n_cycles, output="complex", factors=w.scale,
+                   decim=d.step, workers=req.workers, tol=req.tol, single_state=True)
+    if not req.zero_mean:
+        # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
+        for i in range(req.freqs.size):
+            smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(w.sigma[i]),
+                                       mode="constant")
+            y[..., i, :] += (w.A[i] * w.kappa[i] * w.gsum[i]) * smooth[..., ::d.step]
+    return _kept(y, d)
+
+
+def _single_trial(padded: np.ndarray, req: TfrRequest, w: _Wavelets, d: _Decim) -> np.ndarray:
+    """'complex', 'power' and 'phase'."""
+    if req.output in ("power", "phase") and req.zero_mean:
+        # MNE's wavelet is a positive multiple of sftwave's: its power and phase come
+        # straight from the engine, without the complex array
+        return _kept(scaled_cwt(padded, req.freqs, req.sfreq, xi=req.n_cycles, output=req.output,
+                                factors=w.scale, decim=d.step, workers=req.workers, tol=req.tol,
+                                single_state=True), d)
+    y = _coefficients(padded, req, w, d)
+    if req.output == "power":
+        return y.real ** 2 + y.imag ** 2
+    if req.output == "phase":      # contiguous parts: numpy 1.24's arctan2 varied with strides
+        return np.arctan2(np.ascontiguousarray(y.imag), np.ascontiguousarray(y.real))
+    return y
+
+
+def _averaged_by_engine(padded: np.ndarray, req: TfrRequest, w: _Wavelets,
+                        d: _Decim) -> np.ndarray | None:
+    """The averaged outputs as the engine adds the epochs' power and phasors while it computes
+    them (MNE's wavelet is a positive multiple of sftwave's: the phasors are sftwave's, the
+    power scaled); None where the engine cannot (non-finite epochs)."""
+    n_epochs = padded.shape[0]
+    kind = {"avg_power": "sum_power", "itc": "sum_unit", "avg_power_itc": "sum_power_unit"}[req.output]
+    sums = epoch_sums(padded, req.freqs, req.sfreq, xi=req.n_cycles, kind=kind, decim=d.step,
+                      tol=req.tol, workers=req.workers, single_state=True)
+    if sums is None:
+        return None
+    sums = _kept(sums, d) if kind != "sum_power_unit" else np.moveaxis(
+        _kept(np.moveaxis(sums, -1, 0), d), 0, -1)
+    power_scale = (w.scale * w.scale)[:, None] / n_epochs
+    if kind == "sum_power":
+        return sums * power_scale
+    if kind == "sum_unit":
+        return np.hypot(sums.real, sums.imag) / n_epochs
+    out = np.empty(sums.shape[:-1], np.complex128)
+    out.real = sums[..., 0] * power_scale
+    out.imag = np.hypot(sums[..., 1], sums[..., 2]) / n_epochs
+    return out
+
+
+def _averaged_by_blocks(padded: np.ndarray, req: TfrRequest, w: _Wavelets, d: _Decim) -> np.ndarray:
+    """The averaged outputs (zero_mean=False, or non-finite epochs) from the complex
+    coefficients: blocks of channels, all epochs of each, accumulated."""
+    n_epochs, n_chans, _ = padded.shape
+    output = req.output
+    per_chan = n_epochs * req.freqs.size * d.n_out * 16
+    block = max(1, min(n_chans, _BLOCK_BYTES // max(per_chan, 1)))
+    out = np.empty((n_chans, req.freqs.size, d.n_out),
+                   np.complex128 if output == "avg_power_itc" else np.float64)
+    for c0 in range(0, n_chans, block):
+        y = _coefficients(padded[:, c0:c0 + block], req, w, d)     # (epochs, block, freqs, n_out)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mag = np.hypot(y.real, y.imag)     # (numpy 1.24's np.abs of complex: bits varied)
+            if output != "avg_power":
+                unit = (y / mag).sum(axis=0)
+                itc = np.hypot(unit.real, unit.imag) / n_epochs
+        power = (mag ** 2).sum(axis=0) / n_epochs if output != "itc" else None
+        if output == "avg_power":
+            out[c0:c0 + block] = power
+        elif output == "itc":
+            out[c0:c0 + block] = itc
+        else:
+            out[c0:c0 + block] = power + 1j * itc
+    return out
 
 
 def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: float | ArrayLike = 7.0,
@@ -279,106 +349,15 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
     >>> power.shape, power.dtype
     ((2, 3, 500), dtype('float64'))
     """
-    data, sfreq, freqs, n_cycles, zero_mean, decim = _check(
-        data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output)
-    n_epochs, n_chans, n_times = data.shape
-    length = _mne_wavelet_lengths(sfreq, freqs, n_cycles)
-    if length.max(initial=0) > n_times:
-        # checked before MNE's samples are made: their number grows with the wavelet's length
-        raise ValueError("At least one of the wavelets is longer than the signal "
-                         f"({int(length.max())} > {n_times} samples). Use a longer signal or "
-                         "shorter wavelets.")
-    A, gsum, length = _mne_wavelet_norms(sfreq, freqs, n_cycles, zero_mean)
-    workers = None if n_jobs is None or n_jobs == -1 else int(n_jobs)
-    sigma = n_cycles * sfreq / (2.0 * math.pi * freqs)        # samples
-    scale = A / _sftwave_norm(sigma, n_cycles)                # MNE's W = scale * psi (+ offset)
-    sft_kappa = np.exp(-0.5 * n_cycles * n_cycles)            # sftwave's wavelet's offset
-    kept = range(n_times)[decim]
-    n_out = len(kept)
-    step = decim.step or 1
-    if step > 0 and n_out:
-        # MNE's kept samples n = kept[0] + i step are every step-th sample of the epochs
-        # after `front` zeros (exact: MNE pads with zeros, as mode='constant' does), from
-        # the first0-th of those on: the engine's own decim, whatever the slice
-        front = (-kept[0]) % step
-        first0 = (kept[0] + front) // step
-    else:
-        front, first0, step = 0, 0, 1
-    if front:
-        padded = np.zeros((n_epochs, n_chans, front + n_times),
-                          np.result_type(data.dtype, np.float32))
-        padded[..., front:] = data
-    else:
-        padded = data
-
-    def kept_of(y: np.ndarray) -> np.ndarray:
-        """MNE's kept samples of the engine's output on ``padded`` (a view where all are kept)."""
-        if step == 1 and (decim.step or 1) != 1:      # a slice the engine cannot take: kept here
-            return y[..., decim]
-        if first0 == 0 and y.shape[-1] == n_out:
-            return y
-        return y[..., first0:first0 + n_out]
-
-    def coefficients(x: np.ndarray) -> np.ndarray:
-        """MNE's complex coefficients of the lines of ``x`` (..., n_times): (..., freqs, n_out)."""
-        y = scaled_cwt(x, freqs, sfreq, xi=n_cycles, output="complex", factors=scale, decim=step,
-                       workers=workers, tol=tol, single_state=True)
-        if not zero_mean:
-            # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
-            for i in range(freqs.size):
-                smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(sigma[i]),
-                                           mode="constant")
-                y[..., i, :] += (A[i] * sft_kappa[i] * gsum[i]) * smooth[..., ::step]
-        return kept_of(y)
-
-    if output in ("power", "phase") and zero_mean:
-        # MNE's wavelet is a positive multiple of sftwave's: its power and phase come
-        # straight from the engine, without the complex array
-        return kept_of(scaled_cwt(padded, freqs, sfreq, xi=n_cycles, output=output, factors=scale,
-                                  decim=step, workers=workers, tol=tol, single_state=True))
-    if output in ("complex", "power", "phase"):
-        y = coefficients(padded)
-        if output == "power":
-            return y.real ** 2 + y.imag ** 2
-        if output == "phase":      # contiguous parts: numpy 1.24's arctan2 varied with strides
-            return np.arctan2(np.ascontiguousarray(y.imag), np.ascontiguousarray(y.real))
-        return y
-    if zero_mean and n_epochs:
-        # the engine adds the epochs' power and phasors as it computes them (MNE's wavelet
-        # is a positive multiple of sftwave's: the phasors are sftwave's, the power scaled)
-        kind = {"avg_power": "sum_power", "itc": "sum_unit", "avg_power_itc": "sum_power_unit"}[output]
-        sums = epoch_sums(padded, freqs, sfreq, xi=n_cycles, kind=kind, decim=step, tol=tol,
-                          workers=workers, single_state=True)
-        if sums is not None:
-            sums = kept_of(sums) if kind != "sum_power_unit" else np.moveaxis(
-                kept_of(np.moveaxis(sums, -1, 0)), 0, -1)
-            power_scale = (scale * scale)[:, None] / n_epochs
-            if kind == "sum_power":
-                return sums * power_scale
-            if kind == "sum_unit":
-                return np.hypot(sums.real, sums.imag) / n_epochs
-            out = np.empty(sums.shape[:-1], np.complex128)
-            out.real = sums[..., 0] * power_scale
-            out.imag = np.hypot(sums[..., 1], sums[..., 2]) / n_epochs
+    req = tfr_request(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output, n_jobs, tol)
+    data = np.asarray(data)
+    w = _wavelets(req)
+    d = _decim_plan(req.decim, data.shape[-1])
+    padded = _padded(data, d.front)
+    if req.output in ("complex", "power", "phase"):
+        return _single_trial(padded, req, w, d)
+    if req.zero_mean and data.shape[0]:
+        out = _averaged_by_engine(padded, req, w, d)
+        if out is not None:
             return out
-    # averaged outputs (zero_mean=False, or non-finite epochs): blocks of channels, all
-    # epochs of each, accumulated
-    per_chan = n_epochs * freqs.size * n_out * 16
-    block = max(1, min(n_chans, _BLOCK_BYTES // max(per_chan, 1)))
-    out = np.empty((n_chans, freqs.size, n_out),
-                   np.complex128 if output == "avg_power_itc" else np.float64)
-    for c0 in range(0, n_chans, block):
-        y = coefficients(padded[:, c0:c0 + block])           # (epochs, block, freqs, n_out)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mag = np.hypot(y.real, y.imag)     # (numpy 1.24's np.abs of complex: bits varied)
-            if output != "avg_power":
-                unit = (y / mag).sum(axis=0)
-                itc = np.hypot(unit.real, unit.imag) / n_epochs
-        power = (mag ** 2).sum(axis=0) / n_epochs if output != "itc" else None
-        if output == "avg_power":
-            out[c0:c0 + block] = power
-        elif output == "itc":
-            out[c0:c0 + block] = itc
-        else:
-            out[c0:c0 + block] = power + 1j * itc
-    return out
+    return _averaged_by_blocks(padded, req, w, d)

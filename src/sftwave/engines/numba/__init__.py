@@ -80,6 +80,15 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "local_peaks": (".peaks", "local_peaks"),
     # coherence and cross-spectra (sftwave.coherence)
     # connectivity (sftwave.connectivity)
+    "connectivity_cross_sums": (".connectivity_kernels", "cross_sums"),
+    "connectivity_power_sums": (".connectivity_kernels", "power_sums"),
+    "connectivity_split_layout": (".connectivity_kernels", "split_layout"),
+    "connectivity_phase_smoothing": (".connectivity_kernels", "phase_smoothing"),
+    "connectivity_phase_sums": (".connectivity_kernels", "phase_sums"),
+    "connectivity_epoch_layout": (".connectivity_kernels", "epoch_layout"),
+    "connectivity_epoch_sums": (".connectivity_kernels", "epoch_sums"),
+    "connectivity_epoch_power_sums": (".connectivity_kernels", "epoch_power_sums"),
+    "connectivity_epoch_scores": (".connectivity_kernels", "epoch_scores"),
     # synchrosqueezing (sftwave.synchrosqueeze)
     # streams (sftwave.stream)
 }

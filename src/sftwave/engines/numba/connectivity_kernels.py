@@ -46,7 +46,8 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for, threads
 
-__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "KIND_NONE", "KIND_HANN", "KIND_BOXCAR",
+__all__ = ["split_layout", "cross_sums", "power_sums", "phase_sums", "phase_smoothing", "KIND_NONE",
+           "KIND_HANN", "KIND_BOXCAR", "epoch_layout",
            "epoch_sums", "epoch_power_sums", "SUM_CSD", "SUM_UNIT", "SUM_UNIT0", "SUM_SIGN",
            "SUM_IMAG", "SUM_IMAG2", "SUM_WIDTHS", "EPOCH_TILE", "epoch_scores",
            "SCORE_METHODS"]
@@ -350,6 +351,24 @@ def phase_sums(y: np.ndarray | tuple[np.ndarray, np.ndarray], px: np.ndarray, py
     return out
 
 
+def phase_smoothing(sm_kernel: str, width: int) -> tuple[int, float]:
+    """The ``kind`` and ``inv_norm`` of :func:`phase_sums` for MNE-Connectivity's ``sm_kernel``.
+
+    A width of one sample is no smoothing (:data:`KIND_NONE`); 'hanning' is
+    numpy's ``hanning(width)`` normalised to a sum of 1, 'square' a boxcar.
+
+    Examples
+    --------
+    >>> phase_smoothing("square", 4)
+    (2, 0.25)
+    >>> phase_smoothing("hanning", 1)[0] == KIND_NONE
+    True
+    """
+    kind = KIND_NONE if width == 1 else KIND_HANN if sm_kernel == "hanning" else KIND_BOXCAR
+    inv_norm = 1.0 / np.hanning(width).sum() if kind == KIND_HANN else 1.0 / width
+    return kind, inv_norm
+
+
 # ----------------------------------------------------------------------------- across epochs
 
 #: The sums :func:`epoch_sums` can keep, each a group of accumulator rows (its slot): the cross
@@ -359,6 +378,34 @@ SUM_CSD, SUM_UNIT, SUM_UNIT0, SUM_SIGN, SUM_IMAG, SUM_IMAG2 = range(6)
 
 #: Accumulator rows of each sum of :func:`epoch_sums`.
 SUM_WIDTHS = (2, 2, 2, 1, 2, 1)
+
+
+#: The sums of :func:`epoch_sums` each measure of :func:`epoch_scores` needs.
+_NEEDS = {"coh": (SUM_CSD,), "cohy": (SUM_CSD,), "imcoh": (SUM_CSD,), "plv": (SUM_UNIT,),
+          "ciplv": (SUM_UNIT,), "ppc": (SUM_UNIT0,), "pli": (SUM_SIGN,),
+          "pli2_unbiased": (SUM_SIGN,), "dpli": (SUM_SIGN,), "wpli": (SUM_IMAG,),
+          "wpli2_debiased": (SUM_IMAG, SUM_IMAG2)}
+
+
+def epoch_layout(methods: tuple[str, ...] | list[str]) -> tuple[np.ndarray, int]:
+    """The accumulator of :func:`epoch_sums` for ``methods``: each sum's first row, and the rows.
+
+    Returns ``slots`` (int64, one per ``SUM_*``: its first row, -1 where not
+    kept) and the number of rows per pair, frequency and sample.
+
+    Examples
+    --------
+    >>> slots, rows = epoch_layout(["coh", "wpli2_debiased"])
+    >>> slots.tolist(), rows
+    ([0, -1, -1, -1, 2, 4], 5)
+    """
+    sums = sorted({s for m in methods for s in _NEEDS[m]})
+    slots = np.full(len(SUM_WIDTHS), -1, np.int64)
+    n_rows = 0
+    for s in sums:
+        slots[s] = n_rows
+        n_rows += SUM_WIDTHS[s]
+    return slots, n_rows
 
 
 @kernel(nogil=True, noalias=True, error_model="numpy")
