@@ -291,7 +291,6 @@ ENGINE_NEUTRAL = {"sftwave.engines", "sftwave.engines.nonfinite", "sftwave.engin
 ALLOWED: dict[str, dict[str, str]] = {
     'engine internals': {
         'sftwave.coherence': 'to do: sftwave.engines.numba.coherence:394, sftwave.engines.numba.coherence:609,',
-        'sftwave.connectivity': 'to do: sftwave.engines.numba.connectivity_kernels:261, sftwave.engines.numba.con',
         'sftwave.dask': 'to do: sftwave.engines.numba.pool:66, sftwave.engines.numba:208, sftwave.engines',
         'sftwave.feature._blobs': 'to do: sftwave.engines.numba.peaks:105, sftwave.engines.numba.peaks:190',
         'sftwave.feature._common': 'to do: sftwave.engines.array_api.features:23, sftwave.engines.array_api.features',
@@ -310,16 +309,12 @@ ALLOWED: dict[str, dict[str, str]] = {
         'sftwave.synchrosqueeze': "to do: get('numba'):474",
     },
     'long module': {
-        'sftwave.connectivity': 'to do: 1110 lines',
         'sftwave.dask': 'to do: 1452 lines',
         'sftwave.stream': 'to do: 950 lines',
     },
     'returns Any': {
         'sftwave.apply.apply_plan': 'to do: -> Any',
         'sftwave.apply_plan': 'to do: -> Any',
-        'sftwave.connectivity.csd_array_morlet': 'to do: -> Any',
-        'sftwave.connectivity.spectral_connectivity_epochs': 'to do: -> Any',
-        'sftwave.connectivity.spectral_connectivity_time': 'to do: -> Any',
         'sftwave.cwt': 'to do: -> Any',
         'sftwave.dask.cwt': 'to do: -> Any',
         'sftwave.dask.difference_of_gaussians': 'to do: -> Any',
@@ -357,10 +352,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         'sftwave.xarray.SftwaveAccessor.wct': 'to do: -> Any',
     },
     'long public function': {
-        'sftwave.connectivity.csd_array_morlet': 'to do: 93 lines',
-        'sftwave.connectivity.spectral_connectivity_epochs': 'to do: 155 lines',
-        'sftwave.connectivity.spectral_connectivity_time': 'to do: 165 lines',
-        'sftwave.mne.tfr_array_morlet': 'to do: 103 lines',
         'sftwave.plans.fit.fit_plan': 'to do: 100 lines',
         'sftwave.plans.select.select_gaussian': 'to do: 70 lines',
         'sftwave.plot.scalogram': 'to do: 103 lines',
