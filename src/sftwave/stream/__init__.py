@@ -42,7 +42,7 @@ it is refused or, if every field fits, runs on its numbers; it never
 crashes the process (tested).  ``pickle`` goes through the same record and
 the same checks, but a pickle is code: unpickling any pickle can run
 arbitrary code, whatever it claims to hold, so use ``load`` for files from
-anyone else.
+anyone else.  The format and its checks are ``sftwave.stream.checkpoint``.
 
 Dtypes.  The outputs take the dtype the batch function gives for the first
 chunk's dtype: float32 (and float16) input gives float32 outputs (complex64
@@ -54,7 +54,9 @@ is cast.  Later chunks may have any real dtype; their outputs take the
 stream's.  A chunk of no samples returns an empty result of the right shape
 and dtype and leaves the stream as it was.
 
-Only the CPU engine streams (the kernel is numba's); complex input is
+Only the CPU engine streams (``engine=`` as for
+:func:`sftwave.gaussian_filter`; the kernel is the engine's operation
+``'stream_advance'``, which only ``'numba'`` has); complex input is
 refused.  A chunk holding NaN or inf is refused (``ValueError``) and leaves
 the stream as it was: a recursion would carry it for ever, where the batch
 functions confine it (:mod:`sftwave.engines.nonfinite`).

@@ -227,30 +227,25 @@ def _check_stored(path: str | os.PathLike) -> None:
         return  # not a zip: np.load says what it is
 
 
-def restore(cls: type, record: Any, classes: Mapping[str, type]) -> Any:
-    """A stream rebuilt by its constructor from a checkpoint's arguments, its state checked.
-
-    ``cls``: the class ``load`` was called on (one of ``classes``, a subclass
-    of one, or their base: any of them).  Every table and index the kernel
-    reads comes from the constructor; the checkpoint brings only state arrays,
-    each checked for type, dtype, shape (what the rebuilt stream expects) and
-    finiteness, and counters, each checked for type and range.  Anything
-    else: ValueError naming the field.
-    """
-    meta = _meta(record)
+def _target(cls: type, meta: dict, classes: Mapping[str, type]) -> tuple[Any, dict]:
+    """The class to rebuild and the constructor's arguments, each of the type the record gives it."""
     name = _typed(meta["class"], "str", "class")
     want = stream_class(cls, classes)
     if name not in classes or (want is not None and classes[name] is not want):
         raise ValueError(f"checkpoint holds a {_short(name)} stream; this loads "
                          f"{want.__name__ if want is not None else 'a stream'}")
     target: Any = cls if want is not None else classes[name]
-    # the constructor's arguments, each of the type the record gives it
     args = meta["args"]
     if not isinstance(args, dict) or set(args) != set(target._ARG_KINDS):
         raise ValueError(f"checkpoint field args must hold {sorted(target._ARG_KINDS)}; got "
                          f"{_short(args)}")
     for key, kind in target._ARG_KINDS.items():
         _typed(args[key], kind, f"args.{key}")
+    return target, args
+
+
+def _counters(meta: dict) -> tuple[int, bool, bool, Any, Any]:
+    """``n_in``, ``started``, ``finished``, ``channels`` and ``dtype``, each of its type and range."""
     n_in = _count(meta["n_in"], "n_in", 0, MAX_SAMPLES)
     started = _typed(meta["started"], "bool", "started")
     finished = _typed(meta["finished"], "bool", "finished")
@@ -264,6 +259,22 @@ def restore(cls: type, record: Any, classes: Mapping[str, type]) -> Any:
     dtype = meta["dtype"]
     if dtype is not None:
         _typed(dtype, "str", "dtype")
+    return n_in, started, finished, channels, dtype
+
+
+def restore(cls: type, record: Any, classes: Mapping[str, type]) -> Any:
+    """A stream rebuilt by its constructor from a checkpoint's arguments, its state checked.
+
+    ``cls``: the class ``load`` was called on (one of ``classes``, a subclass
+    of one, or their base: any of them).  Every table and index the kernel
+    reads comes from the constructor; the checkpoint brings only state arrays,
+    each checked for type, dtype, shape (what the rebuilt stream expects) and
+    finiteness, and counters, each checked for type and range.  Anything
+    else: ValueError naming the field.
+    """
+    meta = _meta(record)
+    target, args = _target(cls, meta, classes)
+    n_in, started, finished, channels, dtype = _counters(meta)
     # which state arrays this phase holds
     live = not finished
     state: set[str] = set()
