@@ -132,7 +132,7 @@ def test_another_version_is_refused_at_load_naming_both(tmp_path):
     rec = _record(s)
     rec["meta"]["format_version"] = 99
     np.savez(tmp_path / "new.npz", **_encode(rec))
-    with pytest.raises(ValueError, match="checkpoint format 99; .* reads format 1"):
+    with pytest.raises(ValueError, match="checkpoint format 99; .* reads format 2"):
         CWT.load(tmp_path / "new.npz")
 
 

@@ -77,7 +77,19 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ._checks import check_choice, check_input_array, check_positive
+from . import engines
+from ._checks import check_input_array
+from ._checks.coherence import SMOOTHINGS as _SMOOTHINGS
+from ._checks.coherence import (
+    SignificanceRequest,
+    check_pair,
+    check_pycwt_rows,
+    significance_request,
+    smooth_request,
+    wct_request,
+    xwt_request,
+)
+from ._checks.coherence import checked_scales as checked_scales  # (sftwave.dask imports it here)
 from .analysis import DELTAJ0, cone_of_influence
 from .ndimage import gaussian_filter1d
 from .plans.cache import on_disk
@@ -88,16 +100,15 @@ if TYPE_CHECKING:
 
 __all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"]
 
-#: The scale smoothings :func:`wct` and :func:`smooth` take.
-SMOOTHINGS = ("grinsted", "pycwt")
+#: The scale smoothings :func:`wct` and :func:`smooth` take (checked by
+#: :mod:`sftwave._checks.coherence`, which also holds :func:`checked_scales`, the one parser
+#: of the wavelet's ``xi`` here).
+SMOOTHINGS = _SMOOTHINGS
 
 #: The version of the Monte-Carlo procedure, part of the key of its disk cache.
 _MC_VERSION = 3
 #: The most coherence values one Monte-Carlo draw may hold at once (its rows times samples).
 _MC_BATCH_VALUES = 4_000_000
-#: The largest number of Monte-Carlo draws and surrogate samples accepted.
-_MC_MAX_COUNT = 1_000_000
-_MC_MAX_N = 1 << 24
 
 
 class Coherence(NamedTuple):
@@ -134,56 +145,6 @@ class Coherence(NamedTuple):
     coi: np.ndarray
 
 
-def _real_series(v: Any, name: str) -> np.ndarray:
-    a = check_input_array(v, name)
-    if a.dtype.kind == "c":
-        raise TypeError(f"{name} must be real (bool, integer or float); got dtype {a.dtype}")
-    if a.ndim == 0:
-        raise ValueError(f"{name} must have at least one axis (time); got a scalar")
-    return a.astype(np.float64, copy=False)
-
-
-def _pair(x: Any, y: Any, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """``x`` and ``y`` with time last and their leading axes broadcast against each other."""
-    a = _real_series(x, "x")
-    b = _real_series(y, "y")
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"axis must be an integer; got {axis!r}")
-    for v, name in ((a, "x"), (b, "y")):
-        if not -v.ndim <= axis < v.ndim:
-            raise ValueError(f"axis {axis} is out of bounds for {name} of {v.ndim} dimensions")
-    a = np.moveaxis(a, axis, -1)
-    b = np.moveaxis(b, axis, -1)
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"x and y must have the same length along axis {axis}; got "
-                         f"{a.shape[-1]} and {b.shape[-1]}")
-    try:
-        lead = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
-    except ValueError:
-        raise ValueError(f"the leading axes of x {a.shape[:-1]} and y {b.shape[:-1]} do not "
-                         "broadcast") from None
-    n = a.shape[-1]
-    return np.broadcast_to(a, lead + (n,)), np.broadcast_to(b, lead + (n,))
-
-
-def checked_scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
-    """Checked rows: frequencies, scales in samples, and the scalar ``xi``."""
-    if np.ndim(xi) != 0:
-        raise ValueError(f"xi must be one number for coherence (the cone and the 0.6-octave "
-                         f"smoothing are per wavelet); got {xi!r}")
-    xi = check_positive(xi, "xi")
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64)) if not isinstance(
-        freqs, (str, bytes)) else None
-    if f is None or f.ndim != 1:
-        raise ValueError(f"freqs must be a positive number or a 1-D sequence of them; got {freqs!r}")
-    if f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
-        raise ValueError(f"freqs must be positive and finite (at least one); got {freqs!r}")
-    if np.any(f > fs / 2):
-        raise ValueError(f"freqs must not exceed the Nyquist frequency fs/2 = {fs / 2!r}; got "
-                         f"{float(f.max())!r}")
-    return f, xi * fs / (2.0 * np.pi * f), xi
-
-
 def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = DELTAJ0) -> np.ndarray:
     """The ``(m, m)`` matrix of the scale smoothing of rows of scales ``sigmas``.
 
@@ -199,12 +160,7 @@ def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = DELTAJ0) ->
     if smoothing == "pycwt":
         if m == 1:
             return np.ones((1, 1))
-        du = np.diff(u)
-        dj = float(np.mean(np.abs(du)))
-        if not np.allclose(np.abs(du), dj, rtol=1e-6, atol=0) or not (
-                np.all(du > 0) or np.all(du < 0)):
-            raise ValueError("smoothing='pycwt' needs rows uniformly spaced in log scale (pycwt's "
-                             "dj); use smoothing='grinsted' for other rows")
+        dj = check_pycwt_rows(sigmas)
         k = int(np.round(2 * width / dj))
         if k < 1:
             return np.eye(m)
@@ -231,51 +187,32 @@ def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = DELTAJ0) ->
     return out
 
 
-def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int) -> np.ndarray:
+def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int, engine: str | None = None
+                        ) -> np.ndarray:
     """``B`` applied along ``axis`` of ``v``, diagonal by diagonal (only nonzero weights).
 
     Each output is a sum over the same rows in the same order whatever the
     thread count (no BLAS), and a NaN reaches only the rows whose weights
-    touch it.
+    touch it.  The engine's operation ``'coherence_scale_weights'``
+    (``engine`` None: by ``v``'s array type).
     """
-    v = np.moveaxis(v, axis, 0)
-    m = B.shape[0]
-    out = np.zeros_like(v)
-    for d in range(-(m - 1), m):
-        i = np.arange(max(0, -d), min(m, m - d))
-        w = B[i, i + d]
-        if not np.any(w):
-            continue
-        lo, hi = int(i[0]), int(i[-1]) + 1
-        nz = w != 0
-        if nz.all():
-            out[lo:hi] += w.reshape((-1,) + (1,) * (v.ndim - 1)) * v[lo + d:hi + d]
-        else:
-            for r in i[nz]:
-                out[r] += B[r, r + d] * v[r + d]
-    return np.moveaxis(out, 0, axis)
+    name = engines.resolve_engine(engine, v)
+    return engines.operation(name, "coherence_scale_weights")(B, v, axis)
 
 
 def _time_smooth(v: np.ndarray, sigmas: np.ndarray, mode: str, cval: float,
-                 tol: float | None) -> np.ndarray:
+                 tol: float | None, engine: str | None = None) -> np.ndarray:
     """Each row ``i`` of ``v`` (rows first, time last) by a Gaussian of ``sigmas[i]`` samples."""
     out = np.empty_like(v)
     for i, s in enumerate(sigmas):
-        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval, tol=tol)
+        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval, tol=tol,
+                                   engine=engine)
     return out
-
-
-def _check_smoothing(smoothing: Any) -> str:
-    return check_choice(smoothing, SMOOTHINGS, "smoothing")
-
-
-def _check_width(width: Any) -> float:
-    return check_positive(width, "scale_width")
 
 
 def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
            smoothing: str = "grinsted", scale_width: float = DELTAJ0, mode: str = "reflect",
-           cval: float = 0.0, tol: float | None = None) -> np.ndarray:
+           cval: float = 0.0, tol: float | None = None, engine: str | None = None) -> np.ndarray:
     """Torrence & Webster's smoothing of a scalogram in time and scale (coherence's ``S``).
 
     Each row (axis -2, one per frequency; time on axis -1) is smoothed in time
@@ -302,6 +239,11 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
         Default 0.6 (Torrence & Compo's ``delta j0`` of the Morlet, ``xi = 6``).
     mode, cval, tol : optional
         The time smoothing's boundary and accuracy (:func:`sftwave.gaussian_filter1d`).
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter`: None/``'auto'``
+        (default), ``'numba'`` for numpy arrays and ``'xp'`` for other array
+        types.  Only the CPU engine (``'numba'``) has coherence's operations;
+        another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     Returns
     -------
@@ -319,22 +261,26 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
     >>> bool(np.allclose(smooth(v, [0.1, 0.05, 0.025]), 1.0))     # weights sum to 1
     True
     """
-    fs = check_positive(fs, "fs")
-    f, sig, xi = checked_scales(freqs, fs, xi)
-    smoothing = _check_smoothing(smoothing)
-    width = _check_width(scale_width)
+    req = smooth_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,
+                         mode=mode, cval=cval, tol=tol,
+                         engine=engines.resolve_engine(engine, values))
+    weigh = engines.operation(req.engine, "coherence_scale_weights")
     v = check_input_array(values, "values")
     v = v.astype(np.complex128 if v.dtype.kind == "c" else np.float64, copy=False)
-    if v.ndim < 2 or v.shape[-2] != f.size:
-        raise ValueError(f"values must have shape (..., len(freqs)={f.size}, n); got {v.shape}")
+    if v.ndim < 2 or v.shape[-2] != req.freqs.size:
+        raise ValueError(f"values must have shape (..., len(freqs)={req.freqs.size}, n); got "
+                         f"{v.shape}")
     rows = np.moveaxis(v, -2, 0)
-    t = _time_smooth(np.ascontiguousarray(rows), sig, mode, cval, tol)
-    return np.moveaxis(apply_scale_weights(scale_weights(sig, smoothing, width), t, 0), 0, -2)
+    t = _time_smooth(np.ascontiguousarray(rows), req.sigmas, req.mode, req.cval, req.tol,
+                     req.engine)
+    B = scale_weights(req.sigmas, req.smoothing, req.scale_width)
+    return np.moveaxis(weigh(B, t, 0), 0, -2)
 
 
 def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
         axis: int = -1, mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
-        workers: int | None = None, nan_policy: str = "propagate") -> np.ndarray:
+        workers: int | None = None, nan_policy: str = "propagate", engine: str | None = None
+        ) -> np.ndarray:
     """The cross-wavelet spectrum ``W_x conj(W_y)`` of two signals (Torrence & Compo's XWT).
 
     Parameters
@@ -352,6 +298,11 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
         The time axis of ``x`` and ``y``.  Default -1.
     mode, cval, tol, workers, nan_policy : optional
         As for :func:`sftwave.cwt` (pycwt pads with zeros: ``mode='constant'``).
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter`: None/``'auto'``
+        (default), ``'numba'`` for numpy arrays and ``'xp'`` for other array
+        types.  Only the CPU engine (``'numba'``) has coherence's operations;
+        another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     Returns
     -------
@@ -373,37 +324,45 @@ def xwt(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     >>> round(float(np.angle(w[0, 500])) * 40 / (2 * np.pi), 2)      # x leads by 4 samples
     4.0
     """
-    fs = check_positive(fs, "fs")
-    f, _, xi = checked_scales(freqs, fs, xi)
-    a, b = _pair(x, y, axis)
-    W = cwt(np.stack([a, b]), f, fs, xi=xi, mode=mode, cval=cval, tol=tol, workers=workers,
-            nan_policy=nan_policy, dtype=np.complex128)
-    out: np.ndarray = W[0] * np.conj(W[1])
-    return out
+    req = xwt_request(freqs, fs=fs, xi=xi, axis=axis, mode=mode, cval=cval, tol=tol,
+                      workers=workers, nan_policy=nan_policy,
+                      engine=engines.resolve_engine(engine, x))
+    cross = engines.operation(req.engine, "coherence_cross")
+    a, b = check_pair(x, y, req.axis)
+    W = cwt(np.stack([a, b]), req.freqs, req.fs, xi=req.xi, mode=req.mode, cval=req.cval,
+            tol=req.tol, workers=req.workers, nan_policy=req.nan_policy, dtype=np.complex128,
+            engine=req.engine)
+    return cross(W)
 
 
 def coherence_rows(W: np.ndarray, sig: np.ndarray, B: np.ndarray, mode: str, cval: float,
-                   tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   tol: float | None = None, engine: str | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """``R^2`` and the smoothed cross-spectrum, both ``(m, k, n)``, of coefficient pairs.
 
     ``W``: complex, shape ``(2, k, m, n)`` (:func:`sftwave.cwt` of the pairs
     stacked on a first axis).  The three spectra (over
     ``s``, the scale in samples: the ``1/s`` of Grinsted's code, up to ``fs``
     which cancels) are smoothed together, as one real array ``(m, 4 k, n)``.
+    The engine's operations ``'coherence_spectra'`` and ``'coherence_combine'``
+    (``engine`` None: by ``W``'s array type).
     """
-    from .engines.numba import coherence as kernels
+    name = engines.resolve_engine(engine, W)
+    spectra = engines.operation(name, "coherence_spectra")
+    combine = engines.operation(name, "coherence_combine")
     _, k, m, n = W.shape
-    S = kernels.spectra(W, 1.0 / sig, np.dtype(np.float64))          # (m, 4, k, n)
-    S = _time_smooth(S.reshape(m, 4 * k, n), sig, mode, cval, tol).reshape(m, 4, k, n)
+    S = spectra(W, 1.0 / sig, np.dtype(np.float64))          # (m, 4, k, n)
+    S = _time_smooth(S.reshape(m, 4 * k, n), sig, mode, cval, tol, name).reshape(m, 4, k, n)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r2, cross = kernels.combine(S, B)
+        r2, cross = combine(S, B)
     return r2, cross
 
 
 def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 6.0,
         smoothing: str = "grinsted", scale_width: float = DELTAJ0, axis: int = -1,
         mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
-        workers: int | None = None, nan_policy: str = "propagate") -> Coherence:
+        workers: int | None = None, nan_policy: str = "propagate", engine: str | None = None
+        ) -> Coherence:
     """Wavelet coherence of two signals (Torrence & Webster 1999, Grinsted et al. 2004).
 
     ``R^2 = |S(W_x conj(W_y) / s)|^2 / (S(|W_x|^2 / s) S(|W_y|^2 / s))``, with
@@ -439,6 +398,11 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
         As for :func:`sftwave.cwt` (``tol`` also for the Gaussian smoothing);
         a non-finite sample makes the outputs it reaches through the wavelet
         and the smoothing NaN.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter`: None/``'auto'``
+        (default), ``'numba'`` for numpy arrays and ``'xp'`` for other array
+        types.  Only the CPU engine (``'numba'``) has coherence's operations;
+        another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     Returns
     -------
@@ -467,33 +431,26 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     >>> bool(r.coherence.min() > 0.95), r.coi.shape
     (True, (3000,))
     """
-    fs = check_positive(fs, "fs")
-    f, sig, xi = checked_scales(freqs, fs, xi)
-    smoothing = _check_smoothing(smoothing)
-    B = scale_weights(sig, smoothing, _check_width(scale_width))
-    a, b = _pair(x, y, axis)
+    req = wct_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,
+                      axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
+                      nan_policy=nan_policy, engine=engines.resolve_engine(engine, x))
+    for op in ("coherence_spectra", "coherence_combine"):     # before any work
+        engines.operation(req.engine, op)
+    B = scale_weights(req.sigmas, req.smoothing, req.scale_width)
+    a, b = check_pair(x, y, req.axis)
     lead, n = a.shape[:-1], a.shape[-1]
-    W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), f, fs, xi=xi, mode=mode, cval=cval,
-            tol=tol, workers=workers, nan_policy=nan_policy, dtype=np.complex128)
-    r2, cross = coherence_rows(W, sig, B, mode, 0.0, tol)
+    W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), req.freqs, req.fs, xi=req.xi,
+            mode=req.mode, cval=req.cval, tol=req.tol, workers=req.workers,
+            nan_policy=req.nan_policy, dtype=np.complex128, engine=req.engine)
+    r2, cross = coherence_rows(W, req.sigmas, B, req.mode, 0.0, req.tol, req.engine)
     del W
-    shape = lead + (f.size, n)
+    shape = lead + (req.freqs.size, n)
     r2 = np.moveaxis(r2, 0, -2).reshape(shape)
     cross = np.moveaxis(cross, 0, -2).reshape(shape)
-    return Coherence(r2, np.angle(cross), cross, cone_of_influence(n, fs, xi))
+    return Coherence(r2, np.angle(cross), cross, cone_of_influence(n, req.fs, req.xi))
 
 
 # --------------------------------------------------------------------------- significance
-
-
-def _check_alpha(alpha: Any, name: str) -> float:
-    try:
-        a = float(alpha)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number; got {alpha!r}") from None
-    if not (math.isfinite(a) and -1.0 < a < 1.0):
-        raise ValueError(f"{name} must be a lag-1 coefficient in (-1, 1); got {alpha!r}")
-    return a
 
 
 def _surrogates(rng: np.random.Generator, count: int, n: int, alphas: tuple[float, float]
@@ -603,21 +560,21 @@ def mc_weights(n: int, c: int, degree: int = _MC_END_DEGREE) -> np.ndarray:
     return w
 
 
-def _mc_plans(f: np.ndarray, sig: np.ndarray, n: int, xi: float, stride: np.ndarray
-              ) -> list[tuple[int, np.ndarray, Any]]:
-    """Per stride ``c``: its rows and (``c > 1``) their :class:`FoldPlan`."""
-    from .engines.numba import coherence as kernels
+def _mc_plans(f: np.ndarray, sig: np.ndarray, n: int, xi: float, stride: np.ndarray,
+              engine: str | None = None) -> list[tuple[int, np.ndarray, Any]]:
+    """Per stride ``c``: its rows and (``c > 1``) the engine's fold plan of them."""
+    fold_plan = engines.operation(engines.resolve_engine(engine, sig), "coherence_fold_plan")
     out = []
     for c in np.unique(stride):
         rows = np.flatnonzero(stride == c)
-        plan = None if c == 1 else kernels.fold_plan(sig[rows], xi, int(c), mc_nodes(n, int(c)))
+        plan = None if c == 1 else fold_plan(sig[rows], xi, int(c), mc_nodes(n, int(c)))
         out.append((int(c), rows, plan))
     return out
 
 
 def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: float, xi: float,
-                       mode: str, stride: np.ndarray, plans: list | None = None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                       mode: str, stride: np.ndarray, plans: list | None = None,
+                       engine: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The smoothed spectra of the pairs ``noise`` (``(2, c, n)``), each row at its stride.
 
     Returns the flat buffer, each row's offset and length (see
@@ -633,11 +590,13 @@ def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: fl
     ``s / c >= 4``; near the ends, the end weights' (a few 1e-5 of the row's
     power at the cone's edge, tests/test_coherence.py).
     """
-    from .engines.numba import coherence as kernels
+    engine = engines.resolve_engine(engine, noise)
+    folded = engines.operation(engine, "coherence_folded_transforms")
+    spectra = engines.operation(engine, "coherence_spectra")
     _, count, n = noise.shape
     m = f.size
     if plans is None:
-        plans = _mc_plans(f, sig, n, xi, stride)
+        plans = _mc_plans(f, sig, n, xi, stride, engine)
     length = np.array([mc_nodes(n, int(c)) for c in stride], dtype=np.int64)
     off = np.zeros(m, dtype=np.int64)
     off[1:] = np.cumsum(4 * count * length)[:-1]
@@ -646,18 +605,18 @@ def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: fl
     ffts: dict = {}
     for c, rows, plan in plans:
         if c == 1:
-            W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128)
+            W = cwt(noise, f[rows], fs, xi=xi, mode=mode, dtype=np.complex128, engine=engine)
         else:
-            y = kernels.folded_transforms(lines, plan, ffts)        # (g, 2 count, K)
+            y = folded(lines, plan, ffts)        # (g, 2 count, K)
             W = y.reshape(rows.size, 2, count, -1).transpose(1, 2, 0, 3)
-        S = kernels.spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, K)
+        S = spectra(W, 1.0 / sig[rows], np.dtype(np.float64))   # (g, 4, count, K)
         del W
         L = S.shape[-1]
         if c > 1:
             S *= mc_weights(n, c)
         for g, r in enumerate(rows):
             block = gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c), axis=-1,
-                                      mode=mode)
+                                      mode=mode, engine=engine)
             flat[off[r]:off[r] + block.size] = block.ravel()
         del S
     return flat, off, length
@@ -666,15 +625,15 @@ def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: fl
 @on_disk("wct_significance")
 def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ...], fs: float,
                xi: float, n: int, smoothing: str, width: float, mode: str, count: int, seed: int,
-               nbins: int) -> np.ndarray:
+               nbins: int, engine: str) -> np.ndarray:
     """The histogram ``(len(freqs), nbins)`` of ``R^2`` outside the cone over ``count`` draws."""
-    from .engines.numba import coherence as kernels
+    histogram = engines.operation(engine, "coherence_histogram")
     f = np.asarray(freqs)
     sig = xi * fs / (2.0 * np.pi * f)
     B = scale_weights(sig, smoothing, width)
     m = f.size
     stride = mc_strides(sig, n, mode)
-    plans = _mc_plans(f, sig, n, xi, stride)
+    plans = _mc_plans(f, sig, n, xi, stride, engine)
     tlo, thi = _coi_bounds(sig, n)
     hist = np.zeros((m, nbins), dtype=np.int64)
     rng = np.random.default_rng(seed)
@@ -684,9 +643,9 @@ def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ..
     while done < count:
         c = min(batch, count - done)
         noise = _surrogates(rng, c, n, alphas)
-        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride, plans)
+        flat, off, length = _decimated_spectra(noise, f, sig, fs, xi, mode, stride, plans, engine)
         del noise
-        kernels.histogram(flat, off, length, stride, c, B, tlo, thi, hist)
+        histogram(flat, off, length, stride, c, B, tlo, thi, hist)
         del flat
         done += c
     return hist
@@ -711,7 +670,7 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
                      xi: float = 6.0, n: int | None = None, level: float = 0.95,
                      mc_count: int = 300, seed: int = 0, smoothing: str = "grinsted",
                      scale_width: float = DELTAJ0, mode: str = "constant", nbins: int = 1000,
-                     cache: bool = True) -> np.ndarray:
+                     cache: bool = True, engine: str | None = None) -> np.ndarray:
     """Monte-Carlo significance level of wavelet coherence against AR(1) red noise, per row.
 
     As pycwt's ``wct_significance``: ``mc_count`` pairs of independent AR(1)
@@ -766,6 +725,11 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
         Keep the histogram on disk (plain data, :mod:`sftwave.plans.cache`,
         keyed by every argument but ``level``), so that a later call with
         the same arguments costs nothing.  Default True.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
+        default: ``'numba'``, as there is no input array).  Only the CPU
+        engine has coherence's operations; another raises
+        :class:`sftwave.engines.UnsupportedOperation`.
 
     Returns
     -------
@@ -803,32 +767,22 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     >>> sig.shape, bool(np.all((sig > 0.3) & (sig < 1)))
     ((6,), True)
     """
-    ax = _check_alpha(alpha_x, "alpha_x")
-    ay = _check_alpha(alpha_y, "alpha_y")
-    fs = check_positive(fs, "fs")
-    f, sig, xi = checked_scales(freqs, fs, xi)
-    smoothing = _check_smoothing(smoothing)
-    width = _check_width(scale_width)
-    scale_weights(sig, smoothing, width)       # the rows' check, before any work
-    lv = float(level)
-    if not 0.0 < lv < 1.0:
-        raise ValueError(f"level must be in (0, 1); got {level!r}")
-    for v, name, hi in ((mc_count, "mc_count", _MC_MAX_COUNT), (nbins, "nbins", 1 << 20)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
-            raise TypeError(f"{name} must be an integer; got {v!r}")
-        if not 1 <= v <= hi:
-            raise ValueError(f"{name} must be in [1, {hi}]; got {v!r}")
-    if n is None:
-        n = int(math.ceil(6 * float(sig.max())))
-    elif not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"n must be an integer; got {n!r}")
-    if not 2 <= n <= _MC_MAX_N:
-        raise ValueError(f"n must be in [2, {_MC_MAX_N}] samples; got {n!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    from ._checks import check_mode
-    check_mode(mode)
-    args = (_MC_VERSION, (ax, ay), tuple(float(v) for v in f), fs, xi, int(n), smoothing, width,
-            str(mode), int(mc_count), int(seed), int(nbins))
-    hist = _mc_counts(*args) if cache else _mc_counts.__wrapped__(*args)  # type: ignore[attr-defined]
-    return _levels(np.asarray(hist), lv)
+    req = significance_request(alpha_x, alpha_y, freqs, fs=fs, xi=xi, n=n, level=level,
+                               mc_count=mc_count, seed=seed, smoothing=smoothing,
+                               scale_width=scale_width, mode=mode, nbins=nbins, cache=cache,
+                               engine=engines.resolve_engine(engine, None))
+    for op in ("coherence_fold_plan", "coherence_folded_transforms", "coherence_spectra",
+               "coherence_histogram"):      # before any work
+        engines.operation(req.engine, op)
+    hist = _mc_histogram(req)
+    return _levels(np.asarray(hist), req.level)
+
+
+def _mc_histogram(req: SignificanceRequest) -> np.ndarray:
+    """The Monte-Carlo histogram of a request, from the disk cache where ``req.cache``."""
+    args = (_MC_VERSION, req.alphas, tuple(float(v) for v in req.freqs), req.fs, req.xi, req.n,
+            req.smoothing, req.scale_width, req.mode, req.mc_count, req.seed, req.nbins,
+            req.engine)
+    if req.cache:
+        return np.asarray(_mc_counts(*args))
+    return np.asarray(_mc_counts.__wrapped__(*args))  # type: ignore[attr-defined]

@@ -65,25 +65,17 @@ Single-precision output runs the recursions in float32 state as
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 import numpy as np
 
 from . import engines
-from ._checks import (
-    XI_RANGE,
-    check_axis,
-    check_choice,
-    check_cval,
-    check_freqs,
-    check_input_array,
-    check_mode,
-    check_out,
-    check_positive,
-    check_tol,
-    check_workers,
-    scalogram_dtype,
-)
+from ._checks import check_freqs, check_out
+from ._checks.synchrosqueeze import DERIVATIVES as _DERIVATIVES
+from ._checks.synchrosqueeze import SQUEEZINGS as _SQUEEZINGS
+from ._checks.synchrosqueeze import SsqRequest, check_ssq_input, squeeze_bins, ssq_request
 from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, FFTPlan, FIRPlan, SFTPlan
 from .plans.derivative import derivative_plan
@@ -93,54 +85,50 @@ from .wavelets import frequency_to_scale
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["ssq_cwt", "squeeze_frequencies", "SQUEEZINGS", "DERIVATIVES"]
+
+class SsqCwtResult(NamedTuple):
+    """The result of :func:`ssq_cwt` with ``return_cwt=True``: ``(ssq, cwt)``, a named tuple.
+
+    It unpacks as the pair it was before it had names: ``T, W = ssq_cwt(...,
+    return_cwt=True)``.
+
+    Attributes
+    ----------
+    ssq : ndarray
+        The synchrosqueezed transform, shape ``(..., len(bins), n)``.
+    cwt : ndarray
+        The transform that was squeezed, shape ``(..., len(freqs), n)``.
+
+    See Also
+    --------
+    ssq_cwt : The function that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = ssq_cwt(np.cos(0.3 * np.arange(256)), [0.025, 0.05, 0.1], return_cwt=True)
+    >>> r._fields, r.ssq.shape, r.cwt.shape
+    (('ssq', 'cwt'), (3, 256), (3, 256))
+    """
+
+    ssq: np.ndarray
+    cwt: np.ndarray
+
+__all__ = ["ssq_cwt", "squeeze_frequencies", "SsqCwtResult", "SQUEEZINGS", "DERIVATIVES"]
 
 #: ``squeezing`` of :func:`ssq_cwt`: what a reassigned coefficient adds to its bin (ssqueezepy's names).
-SQUEEZINGS = ("sum", "lebesgue")
+SQUEEZINGS = _SQUEEZINGS
 
 #: ``derivative`` of :func:`ssq_cwt`: how ``dW/dt`` of the bank's and FIR's scales is computed.
-DERIVATIVES = ("auto", "transform")
+DERIVATIVES = _DERIVATIVES
+
+#: The engine operations :func:`ssq_cwt` runs (besides the engine's ``scalogram``).
+_OPERATIONS = ("squeeze_block", "squeeze_difference_rows", "squeeze_lane_multiple")
 
 #: Working memory (bytes) of one group of scales' transform and derivative over a block.
 _GROUP_BYTES = 64 << 20
 #: The least default block (columns): the margins of the small scales then cost little.
 _MIN_BLOCK = 1 << 16
-
-
-def _uniform(u: np.ndarray) -> bool:
-    """Whether ``u`` (at least 2 values) is an arithmetic progression, to 1e-6 of its step."""
-    d = np.diff(u)
-    return bool(d[0] != 0 and np.all(np.abs(d - d[0]) <= 1e-6 * abs(d[0])))
-
-
-def _bins(f: np.ndarray, ssq_freqs: Any) -> tuple[np.ndarray, bool]:
-    """The bin centres and whether they are log-uniform (else linear-uniform)."""
-    if ssq_freqs is None:
-        bins = f
-        what = "freqs (the default ssq_freqs)"
-    elif isinstance(ssq_freqs, str):
-        if ssq_freqs not in ("log", "linear"):
-            raise ValueError(f"ssq_freqs must be None, 'log', 'linear' or an array of frequencies; "
-                             f"got {ssq_freqs!r}")
-        lo, hi = float(f.min()), float(f.max())
-        bins = np.geomspace(lo, hi, f.size) if ssq_freqs == "log" else np.linspace(lo, hi, f.size)
-        return bins, ssq_freqs == "log"
-    else:
-        try:
-            bins = np.asarray(ssq_freqs, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"ssq_freqs must be None, 'log', 'linear' or an array of frequencies; "
-                            f"got {ssq_freqs!r}") from exc
-        what = "ssq_freqs"
-        if bins.ndim != 1 or bins.size < 2 or not np.all(np.isfinite(bins)) or np.any(bins <= 0):
-            raise ValueError(f"ssq_freqs must hold at least 2 positive finite frequencies in 1-D; "
-                             f"got {ssq_freqs!r}")
-    if bins.size >= 2 and _uniform(np.log(bins)):
-        return bins, True
-    if bins.size >= 2 and _uniform(bins):
-        return bins, False
-    raise ValueError(f"{what} must be uniformly spaced in frequency or in its logarithm (the bins); "
-                     f"got {bins!r}; pass ssq_freqs='log' or 'linear' or such an array")
 
 
 def squeeze_frequencies(freqs: ArrayLike, ssq_freqs: Any = None) -> np.ndarray:
@@ -171,7 +159,7 @@ def squeeze_frequencies(freqs: ArrayLike, ssq_freqs: Any = None) -> np.ndarray:
     [0.1, 0.2, 0.4]
     """
     f = check_freqs(freqs, math.inf)
-    return _bins(f, ssq_freqs)[0].copy()
+    return squeeze_bins(f, ssq_freqs)[0].copy()
 
 
 def _scale_weights(sigma: np.ndarray) -> np.ndarray:
@@ -257,6 +245,56 @@ def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16,
     return out
 
 
+@overload
+def ssq_cwt(
+    x: ArrayLike,
+    freqs: ArrayLike,
+    fs: float = 1.0,
+    *,
+    xi: float = 6.0,
+    ssq_freqs: Any = None,
+    squeezing: str = "sum",
+    gamma: float | None = None,
+    axis: int = -1,
+    mode: str = "reflect",
+    cval: float = 0.0,
+    tol: float | None = None,
+    dtype: DTypeLike | None = None,
+    block: int | None = None,
+    out: np.ndarray | None = None,
+    return_cwt: Literal[False] = ...,
+    fft: bool = True,
+    derivative: str = "auto",
+    workers: int | None = None,
+    engine: str | None = None,
+) -> np.ndarray: ...
+
+
+@overload
+def ssq_cwt(
+    x: ArrayLike,
+    freqs: ArrayLike,
+    fs: float = 1.0,
+    *,
+    xi: float = 6.0,
+    ssq_freqs: Any = None,
+    squeezing: str = "sum",
+    gamma: float | None = None,
+    axis: int = -1,
+    mode: str = "reflect",
+    cval: float = 0.0,
+    tol: float | None = None,
+    dtype: DTypeLike | None = None,
+    block: int | None = None,
+    out: np.ndarray | None = None,
+    return_cwt: Literal[True],
+    fft: bool = True,
+    derivative: str = "auto",
+    workers: int | None = None,
+    engine: str | None = None,
+) -> SsqCwtResult: ...
+
+
 def ssq_cwt(
     x: ArrayLike,
     freqs: ArrayLike,
@@ -277,7 +315,8 @@ def ssq_cwt(
     fft: bool = True,
     derivative: str = "auto",
     workers: int | None = None,
-) -> Any:
+    engine: str | None = None,
+) -> np.ndarray | SsqCwtResult:
     """Synchrosqueezed continuous Morlet wavelet transform, with bounded working memory.
 
     Each coefficient of ``cwt(x, freqs, fs, xi=xi)``, L1-normalised (over
@@ -341,7 +380,7 @@ def ssq_cwt(
         ``np.memmap`` of a result too large for memory) to write into and
         return; written block by block, left to right.
     return_cwt : bool, optional
-        Also return the transform itself, ``cwt(x, freqs, fs, xi=xi,
+        Also return the transform itself (as :class:`SsqCwtResult` ``(ssq, cwt)``), ``cwt(x, freqs, fs, xi=xi,
         mode=mode)`` (to rounding, sftwave's unit-energy normalisation), which
         takes ``len(freqs)`` times the signal's memory.  Default False.
     fft : bool, optional
@@ -362,13 +401,21 @@ def ssq_cwt(
         the bank's work; the FFT scales still take the difference).
     workers : int, optional
         Threads (scipy.fft's convention), for this call only.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter`: None/``'auto'``
+        (default), ``'numba'`` for numpy arrays and ``'xp'`` for other array
+        types.  Only the CPU engine (``'numba'``) has the squeezing's
+        operations; another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     Returns
     -------
-    ndarray or tuple of ndarray
+    ndarray or SsqCwtResult
         Shape ``x.shape`` without ``axis``, then ``(len(bins), n)``: row ``k``
         is the frequency ``squeeze_frequencies(freqs, ssq_freqs)[k]``.  With
-        ``return_cwt``, ``(result, W)``, ``W`` of shape ``(..., len(freqs), n)``.
+        ``return_cwt=True``, an :class:`SsqCwtResult` ``(ssq, cwt)``, a named
+        tuple that unpacks as ``T, W = ...`` (``cwt`` of shape
+        ``(..., len(freqs), n)``); the two return types are told apart by
+        ``return_cwt`` alone, and typed so (``typing.overload``).
         A column whose coefficients read a NaN or infinity of ``x`` at any scale
         (within the widest wavelet's window of it) is NaN.
 
@@ -381,6 +428,7 @@ def ssq_cwt(
     See Also
     --------
     squeeze_frequencies : The frequencies of the rows.
+    SsqCwtResult : The result with ``return_cwt=True``.
     sftwave.cwt : The transform that is squeezed.
     sftwave.dask.ssq_cwt : The same on a dask array, lazily, for records longer than memory.
 
@@ -410,174 +458,186 @@ def ssq_cwt(
     >>> bool(np.all(np.abs(ridge[200:-200] / expected[200:-200] - 1) < 0.04))
     True
     """
-    fs = check_positive(fs, "fs")
-    f = check_freqs(freqs, fs)
-    if f.size < 2:
-        raise ValueError(f"freqs must hold at least 2 frequencies (the scale steps); got {freqs!r}")
-    d = np.diff(f)
-    if not (np.all(d > 0) or np.all(d < 0)):
-        raise ValueError(f"freqs must be strictly increasing or decreasing; got {freqs!r}")
-    if np.ndim(xi) != 0:
-        raise TypeError(f"xi must be one real number for ssq_cwt; got {xi!r}")
-    xi = check_positive(xi, "xi")
-    if not XI_RANGE[0] <= xi <= XI_RANGE[1]:
-        raise ValueError(f"xi must be in [{XI_RANGE[0]:g}, {XI_RANGE[1]:g}] (the Morlet designs' "
-                         f"range); got {xi!r}")
-    bins, log_bins = _bins(f, ssq_freqs)
-    squeezing = check_choice(squeezing, SQUEEZINGS, "squeezing")
-    derivative = check_choice(derivative, DERIVATIVES, "derivative")
-    if gamma is not None:
-        gamma = check_positive(gamma, "gamma", allow_zero=True)
-    mode = check_mode(mode)
-    cval = check_cval(cval)
-    tol = check_tol(tol)
-    tol = DEFAULT_MORLET_TOL if tol is None else tol
-    workers = check_workers(workers)
-    for name, flag in (("return_cwt", return_cwt), ("fft", fft)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False; got {flag!r}")
-    if block is not None:
-        if isinstance(block, (bool, np.bool_)) or not isinstance(block, (int, np.integer)):
-            raise TypeError(f"block must be None or a positive integer; got {block!r}")
-        if block < 1:
-            raise ValueError(f"block must be a positive integer; got {block!r}")
-    arr = check_input_array(x, "x")
-    if arr.dtype.kind == "c":
-        raise TypeError("ssq_cwt takes a real signal; got a complex x (squeeze its real and "
-                        "imaginary parts apart)")
-    if arr.ndim == 0:
-        raise ValueError("x must have at least one axis (time); got a scalar")
-    axis = check_axis(axis, arr.ndim)
-    out_dtype = scalogram_dtype(dtype, arr.dtype in (np.float32, np.float16), "complex")
-    if out_dtype not in (np.complex64, np.complex128):
-        raise ValueError(f"dtype must be complex64 or complex128; got {out_dtype}")
-    moved = np.moveaxis(arr, axis, -1)
+    req = ssq_request(x, freqs, fs=fs, xi=xi, ssq_freqs=ssq_freqs, squeezing=squeezing,
+                      gamma=gamma, axis=axis, mode=mode, cval=cval, tol=tol, dtype=dtype,
+                      block=block, return_cwt=return_cwt, fft=fft, derivative=derivative,
+                      workers=workers, engine=engines.resolve_engine(engine, x),
+                      default_tol=DEFAULT_MORLET_TOL)
+    ops = {op: engines.operation(req.engine, op) for op in _OPERATIONS}   # before any work
+    moved = np.moveaxis(check_ssq_input(x), req.axis, -1)
     lead, n = moved.shape[:-1], int(moved.shape[-1])
     C = math.prod(lead)
-    shape = (*lead, bins.size, n)
-    if out is None:
-        result = np.zeros(shape, dtype=out_dtype)
-    else:
-        result = check_out(out, shape, out_dtype)
-    sigma = frequency_to_scale(f, fs, xi)
+    shape = (*lead, req.bins.size, n)
+    result = np.zeros(shape, req.out_dtype) if out is None else check_out(out, shape, req.out_dtype)
+    sigma = frequency_to_scale(req.freqs, req.fs, req.xi)
+    _check_wavelet_lengths(req, sigma, n)
+    W_all = np.zeros((*lead, req.freqs.size, n), req.out_dtype) if req.return_cwt else None
+    if n and C:
+        data = np.ascontiguousarray(moved.reshape(C, n), dtype=np.float64)
+        bad = ~np.isfinite(data)
+        layout = _layout(req, engines.get(req.engine), sigma, data, bad,
+                         ops["squeeze_lane_multiple"]())
+        _squeeze(req, layout, ops, np.asarray(result).reshape(C, req.bins.size, n),
+                 None if W_all is None else W_all.reshape(C, req.freqs.size, n))
+    elif out is not None:
+        result[...] = 0
+    return SsqCwtResult(result, W_all) if W_all is not None else result
+
+
+def _check_wavelet_lengths(req: SsqRequest, sigma: np.ndarray, n: int) -> None:
+    """Refuse a wavelet far wider than the signal (as :func:`sftwave.cwt`)."""
     limit = max_kernel_sigma(n)
     for i, s in enumerate(sigma):
         if s > limit:
-            raise ValueError(wavelet_too_long(f"freqs (its {float(f[i])!r} with fs={fs!r})",
-                                              float(s), xi, n))
-    W_all = np.zeros((*lead, f.size, n), dtype=out_dtype) if return_cwt else None
-    if n == 0 or C == 0:
-        if out is not None:
-            result[...] = 0
-        return (result, W_all) if return_cwt else result
+            raise ValueError(wavelet_too_long(f"freqs (its {float(req.freqs[i])!r} with "
+                                              f"fs={req.fs!r})", float(s), req.xi, n))
 
-    eng = engines.get("numba")
-    data = np.ascontiguousarray(moved.reshape(C, n), dtype=np.float64)
-    bad = ~np.isfinite(data)
-    any_bad = bool(bad.any())
-    if any_bad:
-        data = np.where(bad, 0.0, data)
-    if gamma is None:
-        top = float(np.abs(data).max())
-        gamma = 10.0 * np.finfo(np.float64).eps * top
-    scales = [(float(s), xi) for s in sigma]
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """What the blocks of :func:`ssq_cwt` run: the signal, its plans, the bins' arithmetic, the blocks."""
+
+    data: np.ndarray                 # (C, n) float64, non-finite samples zeroed
+    nan_cols: np.ndarray | None      # (C, n): the columns a non-finite sample reaches
+    plans: list                      # one per scale: the transform's plan
+    dplans: list                     # the derivative's plan, None where it is differenced
+    reach: np.ndarray                # (scales, 2): samples read before and after
+    scalogram: Callable[..., np.ndarray]
+    bank_method: str
+    work_dtype: np.dtype
+    weight: np.ndarray
+    gamma2: np.ndarray
+    u0: float
+    du: float
+    block: int
+    groups: list[tuple[int, int]]
+
+
+def _select_plans(req: SsqRequest, eng: Any, sigma: np.ndarray, n: int, C: int
+                  ) -> tuple[list, list, str, np.dtype]:
+    """The transform's and the derivative's plans of every scale, the bank method, the work dtype."""
+    scales = [(float(s), req.xi) for s in sigma]
     # single-precision output at a tol the float32 recursions meet: the ASFT's bounded float32
     # state, as sftwave.cwt runs it (each row within about 5e-5 more of the exact one)
-    bank_method = eng.bank_method("auto", C * 2 * f.size)
-    single = out_dtype == np.complex64
-    transform = eng.transform("auto", single=single, complex_input=False, tol=tol,
+    bank_method = eng.bank_method("auto", C * 2 * sigma.size)
+    single = req.out_dtype == np.complex64
+    transform = eng.transform("auto", single=single, complex_input=False, tol=req.tol,
                               bank_method=bank_method)
     work_dtype = np.dtype(np.complex64 if single and transform == "asft" else np.complex128)
-    options: dict[str, Any] = dict(transform=transform, n=n, fir_taps_per_order=eng.fir_taps_per_order(),
-                   mode=mode)
-    plans: list[Any] = list(select_morlet_scales(scales, tol, method="auto", **options,
-                                                 fft_point_cost=eng.fft_point_cost() if fft else None))
+    options = dict(transform=transform, n=n, fir_taps_per_order=eng.fir_taps_per_order(),
+                   mode=req.mode)
+    plans: list[Any] = list(select_morlet_scales(
+        scales, req.tol, method="auto", **options,
+        fft_point_cost=eng.fft_point_cost() if req.fft else None))
     # the FFT only where the sixth-order difference is as accurate as the plans: the others
     # take the bank or the FIR (and the derivative transform)
-    band = difference_band(tol)
+    band = difference_band(req.tol)
     slow = [i for i, p in enumerate(plans)
-            if isinstance(p, FFTPlan) and (xi + 4.0) / sigma[i] > band]
+            if isinstance(p, FFTPlan) and (req.xi + 4.0) / sigma[i] > band]
     if slow:
-        redo = select_morlet_scales([scales[i] for i in slow], tol, method="auto", **options)
+        redo = select_morlet_scales([scales[i] for i in slow], req.tol, method="auto", **options)
         for i, p in zip(slow, redo):
             plans[i] = p
     # the derivative's plan on each bank or FIR plan; None where the sixth-order difference
     # serves: the FFT's scales and, with derivative='auto', every slow band
-    differenced = [isinstance(p, FFTPlan) or (derivative == "auto" and (xi + 4.0) / sigma[i] <= band)
+    differenced = [isinstance(p, FFTPlan)
+                   or (req.derivative == "auto" and (req.xi + 4.0) / sigma[i] <= band)
                    for i, p in enumerate(plans)]
-    dplans = [None if d else derivative_plan(p, float(s), xi)
+    dplans = [None if d else derivative_plan(p, float(s), req.xi)
               for p, s, d in zip(plans, sigma, differenced)]
+    return plans, dplans, bank_method, work_dtype
+
+
+def _layout(req: SsqRequest, eng: Any, sigma: np.ndarray, data: np.ndarray, bad: np.ndarray,
+            lane_multiple: int) -> _Layout:
+    """The plans, the bins' arithmetic and the blocks and groups of scales of a call."""
+    C, n = data.shape
+    any_bad = bool(bad.any())
+    if any_bad:
+        data = np.where(bad, 0.0, data)
+    gamma = req.gamma
+    if gamma is None:
+        gamma = 10.0 * np.finfo(np.float64).eps * float(np.abs(data).max())
+    plans, dplans, bank_method, work_dtype = _select_plans(req, eng, sigma, n, C)
     reach = np.array([_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
     dlog = _scale_weights(sigma)
-    if squeezing == "sum":
-        weight = dlog / np.sqrt(sigma)
-    else:
-        weight = dlog / f.size
-    gamma2 = gamma * gamma * sigma           # |W|^2 > gamma^2 sigma: the L1 coefficient above gamma
-    u = np.log(bins) if log_bins else bins
-    u0, du = float(u[0]), float(u[1] - u[0])
+    weight = dlog / np.sqrt(sigma) if req.squeezing == "sum" else dlog / req.freqs.size
+    u = np.log(req.bins) if req.log_bins else req.bins
     widest = int(reach.sum(axis=1).max())
-    if block is None:
-        B = n if mode in ("wrap", "grid-wrap") else min(n, max(_MIN_BLOCK, 2 * widest))
+    if req.mode in ("wrap", "grid-wrap"):
+        B = n
+    elif req.block is None:
+        B = min(n, max(_MIN_BLOCK, 2 * widest))
     else:
         # at least the widest reach: the margins then cost at most twice the block's own work
-        B = n if mode in ("wrap", "grid-wrap") else min(n, max(int(block), widest))
-    from .engines.numba.lanes import DEFAULT_WIDTH
-
+        B = min(n, max(req.block, widest))
     lanes = [(isinstance(p, SFTPlan)) * (1 + (d is not None)) for p, d in zip(plans, dplans)]
-    groups = _groups(reach, B, C, work_dtype.itemsize, np.asarray(lanes), 2 * DEFAULT_WIDTH)
-    res3 = np.asarray(result).reshape(C, bins.size, n)      # (a view, also of a memmap)
-    W3 = None if W_all is None else W_all.reshape(C, f.size, n)
+    groups = _groups(reach, B, C, work_dtype.itemsize, np.asarray(lanes), lane_multiple)
     nan_cols = None
     if any_bad:
         left, right = int(reach[:, 0].max()), int(reach[:, 1].max())
-        nan_cols = nonfinite.reach_counts(bad.astype(np.int32), left, right, mode) > 0
-    from .engines.numba.squeeze import difference_rows, squeeze_block
+        nan_cols = nonfinite.reach_counts(bad.astype(np.int32), left, right, req.mode) > 0
+    # |W|^2 > gamma^2 sigma: the L1 coefficient above gamma
+    return _Layout(data, nan_cols, plans, dplans, reach, eng.scalogram, bank_method, work_dtype,
+                   weight, gamma * gamma * sigma, float(u[0]), float(u[1] - u[0]), B, groups)
 
-    lebesgue = squeezing == "lebesgue"
-    d_buf = None
-    for b0 in range(0, n, B):
-        b1 = min(n, b0 + B)
+
+def _squeeze(req: SsqRequest, lay: _Layout, ops: dict, res3: np.ndarray,
+             W3: np.ndarray | None) -> None:
+    """Every block of columns: its groups of scales transformed, differentiated and squeezed."""
+    n = lay.data.shape[1]
+    buf: list[np.ndarray] = []       # one difference buffer for every group
+    for b0 in range(0, n, lay.block):
+        b1 = min(n, b0 + lay.block)
         T = res3[:, :, b0:b1]
         T[...] = 0
-        for s0, s1 in groups:
-            before = int(reach[s0:s1, 0].max())
-            after = int(reach[s0:s1, 1].max())
-            lo, hi = max(0, b0 - before), min(n, b1 + after)
-            if lo == 0 and hi < n:          # the start's extension reads the segment
-                hi = min(n, max(hi, before + 2))
-            if hi == n and lo > 0:          # and the end's
-                lo = max(0, min(lo, n - after - 2))
-            G = s1 - s0
-            dg = [d for d in dplans[s0:s1] if d is not None]
-            rows = eng.scalogram(data[:, lo:hi], plans[s0:s1] + dg, axis=-1, mode=mode,
-                                 cval=cval, kind="complex", decim=1, dtype=work_dtype,
-                                 out=None, workers=workers, bank_method=bank_method, tol=tol)
-            D, d0 = rows, G
-            if len(dg) < G:      # slow bands: the sixth-order difference (module docstring)
-                # one buffer for every group (fresh pages cost as much as the differences)
-                if d_buf is None or d_buf.size < C * G * (hi - lo) or d_buf.dtype != rows.dtype:
-                    d_buf = np.empty(C * G * (hi - lo), dtype=rows.dtype)
-                D, d0 = d_buf[:C * G * (hi - lo)].reshape(C, G, hi - lo), 0
-                j = G
-                differenced = []
-                for i in range(G):
-                    if dplans[s0 + i] is None:
-                        differenced.append(i)
-                    else:
-                        D[:, i, b0 - lo:b1 - lo] = rows[:, j, b0 - lo:b1 - lo]
-                        j += 1
-                # (the block's columns only: the margins are read, never squeezed)
-                difference_rows(rows, differenced, D, differenced, (b0 - lo, b1 - lo))
-            squeeze_block(rows, D, d0, b0 - lo, b1 - b0, weight[s0:s1], gamma2[s0:s1],
-                          fs / (2.0 * math.pi), u0, du, log_bins, res3, b0, unit=lebesgue)
-            Wb = rows[:, :G, b0 - lo:b1 - lo]
+        for s0, s1 in lay.groups:
+            rows = _group(req, lay, ops, buf, res3, b0, b1, s0, s1)
             if W3 is not None:
-                W3[:, s0:s1, b0:b1] = Wb
-        if nan_cols is not None:
-            cols = nan_cols[:, b0:b1]
+                W3[:, s0:s1, b0:b1] = rows
+        if lay.nan_cols is not None:
+            cols = lay.nan_cols[:, b0:b1]
             T[np.broadcast_to(cols[:, None, :], T.shape)] = np.nan
             if W3 is not None:
                 Wc = W3[:, :, b0:b1]
                 Wc[np.broadcast_to(cols[:, None, :], Wc.shape)] = np.nan
-    return (result, W_all) if return_cwt else result
+
+
+def _group(req: SsqRequest, lay: _Layout, ops: dict, buf: list, res3: np.ndarray, b0: int,
+           b1: int, s0: int, s1: int) -> np.ndarray:
+    """Squeeze scales ``s0:s1`` into columns ``b0:b1`` of ``res3``; return their coefficients there."""
+    n = lay.data.shape[1]
+    before = int(lay.reach[s0:s1, 0].max())
+    after = int(lay.reach[s0:s1, 1].max())
+    lo, hi = max(0, b0 - before), min(n, b1 + after)
+    if lo == 0 and hi < n:          # the start's extension reads the segment
+        hi = min(n, max(hi, before + 2))
+    if hi == n and lo > 0:          # and the end's
+        lo = max(0, min(lo, n - after - 2))
+    G = s1 - s0
+    C = lay.data.shape[0]
+    dg = [d for d in lay.dplans[s0:s1] if d is not None]
+    rows = lay.scalogram(lay.data[:, lo:hi], lay.plans[s0:s1] + dg, axis=-1, mode=req.mode,
+                         cval=req.cval, kind="complex", decim=1, dtype=lay.work_dtype, out=None,
+                         workers=req.workers, bank_method=lay.bank_method, tol=req.tol)
+    D, d0 = rows, G
+    if len(dg) < G:      # slow bands: the sixth-order difference (module docstring)
+        # one buffer for every group (fresh pages cost as much as the differences)
+        size = C * G * (hi - lo)
+        if not buf or buf[0].size < size or buf[0].dtype != rows.dtype:
+            buf[:] = [np.empty(size, dtype=rows.dtype)]
+        D, d0 = buf[0][:size].reshape(C, G, hi - lo), 0
+        j = G
+        differenced = []
+        for i in range(G):
+            if lay.dplans[s0 + i] is None:
+                differenced.append(i)
+            else:
+                D[:, i, b0 - lo:b1 - lo] = rows[:, j, b0 - lo:b1 - lo]
+                j += 1
+        # (the block's columns only: the margins are read, never squeezed)
+        ops["squeeze_difference_rows"](rows, differenced, D, differenced, (b0 - lo, b1 - lo))
+    ops["squeeze_block"](rows, D, d0, b0 - lo, b1 - b0, lay.weight[s0:s1], lay.gamma2[s0:s1],
+                         req.fs / (2.0 * math.pi), lay.u0, lay.du, req.log_bins, res3, b0,
+                         unit=req.squeezing == "lebesgue")
+    return rows[:, :G, b0 - lo:b1 - lo]

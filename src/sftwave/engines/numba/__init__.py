@@ -79,6 +79,13 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     # features (sftwave.feature)
     "local_peaks": (".peaks", "local_peaks"),
     # coherence and cross-spectra (sftwave.coherence)
+    "coherence_cross": (".coherence", "cross"),
+    "coherence_spectra": (".coherence", "spectra"),
+    "coherence_combine": (".coherence", "combine"),
+    "coherence_scale_weights": (".coherence", "apply_scale_weights"),
+    "coherence_histogram": (".coherence", "histogram"),
+    "coherence_fold_plan": (".coherence", "fold_plan"),
+    "coherence_folded_transforms": (".coherence", "folded_transforms"),
     # connectivity (sftwave.connectivity)
     "connectivity_cross_sums": (".connectivity_kernels", "cross_sums"),
     "connectivity_power_sums": (".connectivity_kernels", "power_sums"),
@@ -90,7 +97,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "connectivity_epoch_power_sums": (".connectivity_kernels", "epoch_power_sums"),
     "connectivity_epoch_scores": (".connectivity_kernels", "epoch_scores"),
     # synchrosqueezing (sftwave.synchrosqueeze)
+    "squeeze_block": (".squeeze", "squeeze_block"),
+    "squeeze_difference_rows": (".squeeze", "difference_rows"),
+    "squeeze_lane_multiple": (".squeeze", "lane_multiple"),
     # streams (sftwave.stream)
+    "stream_advance": (".stream_kernels", "advance"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Kernels of the Monte-Carlo significance of wavelet coherence (:mod:`sftwave.coherence`).
+"""Kernels of wavelet coherence and its Monte-Carlo significance (:mod:`sftwave.coherence`).
 
 :func:`spectra` turns a batch of coefficient pairs into the three spectra
 that coherence smooths (``|Wx|^2 / s``, ``|Wy|^2 / s`` and ``Wx conj(Wy) / s``
@@ -6,7 +6,10 @@ as its real and imaginary parts), written rows first so that each row is one
 contiguous block for the Gaussian.  :func:`histogram` applies the scale
 boxcar to the smoothed spectra, forms ``R^2`` and counts it into the
 histogram of its row, only at the samples outside the cone of influence,
-with no temporary of the cube's size.  :func:`folded_transforms` computes the
+with no temporary of the cube's size; :func:`combine` does the same over
+every sample for :func:`sftwave.coherence.wct`, :func:`cross` forms the
+cross-wavelet spectrum and :func:`apply_scale_weights` the scale boxcar of
+:func:`sftwave.coherence.smooth`.  :func:`folded_transforms` computes the
 Morlet transform of rows kept every ``c``-th sample by FFT, multiplying only
 the wavelet's band and folding it to ``M / c`` points.  They run over rows on
 sftwave's pool (:func:`.pool.parallel_for`) and scipy's FFT (one transform
@@ -24,7 +27,8 @@ from ...plans.spectral import BAND, fast_length, reach, transfer
 from ._jit import kernel
 from .pool import parallel_for, threads
 
-__all__ = ["spectra", "histogram", "combine", "FoldPlan", "fold_plan", "folded_transforms"]
+__all__ = ["spectra", "histogram", "combine", "cross", "apply_scale_weights", "FoldPlan", "fold_plan",
+           "folded_transforms"]
 
 
 class FoldPlan:
@@ -277,3 +281,47 @@ def histogram(S: np.ndarray, off: np.ndarray, length: np.ndarray, stride: np.nda
                  shift, int(count), jlo, jhi, weights, tlo.astype(np.int64),
                  thi.astype(np.int64), hstride, int(hist.shape[1]), hist, work=work,
                  chunks=-(-m // _HIST_ROWS))
+
+
+def cross(W: np.ndarray) -> np.ndarray:
+    """The cross-wavelet spectrum ``W[0] conj(W[1])`` of a stacked pair of transforms.
+
+    Examples
+    --------
+    >>> W = np.array([[1j, 2.0], [1.0, 1j]])
+    >>> cross(W).tolist()
+    [1j, -2j]
+    """
+    out: np.ndarray = W[0] * np.conj(W[1])
+    return out
+
+
+def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int) -> np.ndarray:
+    """``B`` applied along ``axis`` of ``v``, diagonal by diagonal (only nonzero weights).
+
+    Each output is a sum over the same rows in the same order whatever the
+    thread count (no BLAS), and a NaN reaches only the rows whose weights
+    touch it.
+
+    Examples
+    --------
+    >>> B = np.array([[0.5, 0.5], [0.0, 1.0]])
+    >>> apply_scale_weights(B, np.array([[2.0], [4.0]]), 0).tolist()
+    [[3.0], [4.0]]
+    """
+    v = np.moveaxis(v, axis, 0)
+    m = B.shape[0]
+    out = np.zeros_like(v)
+    for d in range(-(m - 1), m):
+        i = np.arange(max(0, -d), min(m, m - d))
+        w = B[i, i + d]
+        if not np.any(w):
+            continue
+        lo, hi = int(i[0]), int(i[-1]) + 1
+        nz = w != 0
+        if nz.all():
+            out[lo:hi] += w.reshape((-1,) + (1,) * (v.ndim - 1)) * v[lo + d:hi + d]
+        else:
+            for r in i[nz]:
+                out[r] += B[r, r + d] * v[r + d]
+    return np.moveaxis(out, 0, axis)

@@ -32,7 +32,7 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for
 
-__all__ = ["squeeze_block", "difference_rows", "CHUNK"]
+__all__ = ["squeeze_block", "difference_rows", "lane_multiple", "CHUNK"]
 
 #: Columns per task: a chunk's rows of ``W`` and ``dW`` are read contiguously, scale by scale.
 CHUNK = 64
@@ -257,3 +257,20 @@ def difference_rows(src: np.ndarray, src_rows, dst: np.ndarray, dst_rows,
     j_lo, j_hi = (0, m) if cols is None else (max(0, int(cols[0])), min(m, int(cols[1])))
     parallel_for(_difference_tasks, C * src_rows.size, src, src_rows, dst, dst_rows, j_lo, j_hi,
                  work=20.0 * C * src_rows.size * max(0, j_hi - j_lo))
+
+
+def lane_multiple() -> int:
+    """The lanes the lane engine runs side by side in one group (twice its default width).
+
+    A group of scales in :func:`sftwave.synchrosqueeze.ssq_cwt` ends, where it
+    can, after a multiple of this many lanes: the empty places of a group cost
+    as much as full ones.
+
+    Examples
+    --------
+    >>> lane_multiple() > 0
+    True
+    """
+    from .lanes import DEFAULT_WIDTH
+
+    return 2 * DEFAULT_WIDTH

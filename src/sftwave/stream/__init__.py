@@ -42,7 +42,7 @@ it is refused or, if every field fits, runs on its numbers; it never
 crashes the process (tested).  ``pickle`` goes through the same record and
 the same checks, but a pickle is code: unpickling any pickle can run
 arbitrary code, whatever it claims to hold, so use ``load`` for files from
-anyone else.
+anyone else.  The format and its checks are ``sftwave.stream.checkpoint``.
 
 Dtypes.  The outputs take the dtype the batch function gives for the first
 chunk's dtype: float32 (and float16) input gives float32 outputs (complex64
@@ -54,7 +54,9 @@ is cast.  Later chunks may have any real dtype; their outputs take the
 stream's.  A chunk of no samples returns an empty result of the right shape
 and dtype and leaves the stream as it was.
 
-Only the CPU engine streams (the kernel is numba's); complex input is
+Only the CPU engine streams (``engine=`` as for
+:func:`sftwave.gaussian_filter`; the kernel is the engine's operation
+``'stream_advance'``, which only ``'numba'`` has); complex input is
 refused.  A chunk holding NaN or inf is refused (``ValueError``) and leaves
 the stream as it was: a recursion would carry it for ever, where the batch
 functions confine it (:mod:`sftwave.engines.nonfinite`).
@@ -65,30 +67,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import zipfile
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from . import engines
-from ._atomic import atomic_path
-from ._checks import (
-    check_choice,
-    check_cval,
-    check_decim,
-    check_freqs,
-    check_mode,
-    check_order,
-    check_positive,
-    check_sigma,
-    check_tol,
-    check_truncate,
-    check_xi,
-    scalogram_dtype,
-)
-from .engines._boundary import MODE_CODES, source_index
-from .plans import (
+from .. import engines
+from .._checks import scalogram_dtype
+from .._checks.stream import STREAM_MODES as _STREAM_MODES
+from .._checks.stream import cwt_stream_request, gaussian_stream_request
+from ..engines._boundary import MODE_CODES, source_index
+from ..plans import (
     DEFAULT_MORLET_TOL,
     MORLET_METHODS,
     FIRPlan,
@@ -96,27 +85,23 @@ from .plans import (
     select_gaussian,
     select_morlet,
 )
-from .plans.select import max_kernel_sigma, wavelet_too_long
-from .wavelets import OUTPUTS, frequency_to_scale
+from ..plans.select import max_kernel_sigma, wavelet_too_long
+from ..wavelets import OUTPUTS, frequency_to_scale
+from . import checkpoint
+from .checkpoint import CHECKPOINT_FORMAT
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from .plans import WidePlan
+    from ..plans import WidePlan
 
 __all__ = ["GaussianFilter1D", "CWT", "STREAM_MODES", "CHECKPOINT_FORMAT", "load"]
 
 #: The boundary modes a stream honours.
-STREAM_MODES = ("reflect", "mirror", "nearest", "constant")
+STREAM_MODES = _STREAM_MODES
 
-#: The version of the checkpoint record this sftwave writes and reads.
-CHECKPOINT_FORMAT = 1
-
-_FORMAT_TAG = "sftwave.stream"
-#: The largest sample count a checkpoint may hold (285 years at 1 MHz): the positions the
-#: kernel and the end's extension compute from it stay far inside int64.
-_MAX_SAMPLES = 2**53
-_MAX_CHANNEL_AXES = 32
+# (CHECKPOINT_FORMAT, the version of the checkpoint record this sftwave writes and reads, and
+# the record's checks: sftwave.stream.checkpoint)
 
 
 def _window(plan: SFTPlan | FIRPlan | WidePlan) -> tuple[int, int, int]:
@@ -138,13 +123,13 @@ class _Stream:
     _ARG_ARRAYS: tuple[str, ...] = ()
 
     def __init__(self, plans: Iterable[SFTPlan | FIRPlan | WidePlan], *, mode: str, cval: float,
-                 decim: int = 1) -> None:
+                 decim: int = 1, engine: str) -> None:
+        """``mode``, ``cval``, ``decim``: checked (the request's); ``engine``: resolved."""
         self._plans = list(plans)
-        mode = check_mode(mode)
-        if mode == "wrap":
-            raise ValueError("mode='wrap' cannot stream: its start is the signal's end; use "
-                             "'reflect', 'mirror', 'nearest' or 'constant'")
         self.mode, self.cval, self.decim = mode, float(cval), int(decim)
+        #: The engine that runs the stream (its operation ``'stream_advance'``).
+        self.engine = engine
+        self._advance = engines.operation(engine, "stream_advance")
         windows = [_window(p) for p in self._plans]
         self._L = np.array([w[0] for w in windows], np.int64)
         before = np.array([w[1] for w in windows], np.int64)
@@ -297,14 +282,7 @@ class _Stream:
         >>> bool(np.array_equal(rest, f.process(x[1000:])))
         True
         """
-        try:
-            path = os.fspath(path)
-        except TypeError:
-            raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
-        record: dict[str, Any] = self._record()     # (else mypy matches **record to allow_pickle)
-        with atomic_path(path, fsync=True) as tmp:
-            with open(tmp, "wb") as f:
-                np.savez(f, **record)
+        checkpoint.write(path, self._record())
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> _Stream:
@@ -346,41 +324,23 @@ class _Stream:
         >>> r.process(np.ones((2, 10))).shape
         (2, 2, 10)
         """
-        try:
-            _check_stored(path)
-            data = np.load(path, allow_pickle=False)
-        except (ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"{path!r} is not a stream checkpoint (an .npz file written by "
-                             f"save): {exc}") from exc
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ValueError(f"{path!r} is not a stream checkpoint (an .npz file written by save)")
-        with data:
-            try:
-                record = {name: data[name] for name in data.files}
-            except (ValueError, EOFError, OSError, MemoryError, zipfile.BadZipFile) as exc:
-                raise ValueError(f"{path!r} holds a field that cannot be read without "
-                                 f"pickle or at all: {exc}") from exc
-        return _restore(cls, record)
+        return cast("_Stream", checkpoint.restore(cls, checkpoint.read(path), _CLASSES))
 
     def __getstate__(self) -> dict[str, np.ndarray]:
         return self._record()
 
     def __setstate__(self, state: Any) -> None:
-        self.__dict__.update(_restore(type(self), state).__dict__)
+        self.__dict__.update(checkpoint.restore(type(self), state, _CLASSES).__dict__)
 
     def _record(self) -> dict[str, np.ndarray]:
-        """The checkpoint: a JSON ``meta`` string and float64 arrays (see :func:`_restore`)."""
-        from . import __version__
-
+        """The checkpoint (:mod:`sftwave.stream.checkpoint`): a JSON ``meta`` string, float64 arrays."""
         scalars, arrays = self._arguments()
-        meta = {
-            "format": _FORMAT_TAG, "format_version": CHECKPOINT_FORMAT,
-            "sftwave_version": __version__, "class": _stream_class(type(self)).__name__,
-            "args": scalars, "n_in": int(self._n_in),
-            "started": bool(self._started), "finished": bool(self._finished),
-            "channels": None if self._lead is None else [int(d) for d in self._lead],
-            "dtype": None if self._dtype is None else self._dtype.name,
-        }
+        kind = checkpoint.stream_class(type(self), _CLASSES)
+        assert kind is not None                    # (every stream is one of the classes)
+        meta = checkpoint.meta_record(
+            kind.__name__, scalars, self._n_in, self._started, self._finished,
+            None if self._lead is None else [int(d) for d in self._lead],
+            None if self._dtype is None else self._dtype.name)
         record = {"meta": np.array(json.dumps(meta))}
         record.update({f"arg_{k}": np.array(v, np.float64) for k, v in arrays.items()})
         if self._finished:
@@ -458,8 +418,6 @@ class _Stream:
         self._feed(data, raw=True)
 
     def _feed(self, values: np.ndarray, *, raw: bool) -> None:
-        from .engines.numba.stream_kernels import advance
-
         C, M = values.shape
         if M == 0:
             return
@@ -474,7 +432,7 @@ class _Stream:
             self._out = grown
         ext = np.concatenate([self._hist, values - self._centre[:, None]], axis=1)
         H = self._hist.shape[1]
-        advance(ext, H, self._next, self._a0, self._L, self._kind, self._lo, self._hi, self._wr,
+        self._advance(ext, H, self._next, self._a0, self._L, self._kind, self._lo, self._hi, self._wr,
                 self._wi, self._cr, self._ci, self._coef, self._taps_lo, self._taps, self._base,
                 self._tr, self._ti, self._pb + self._lag + self._obase, self._out)
         self._hist = ext[:, -H:]
@@ -558,200 +516,6 @@ def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
     return cast("GaussianFilter1D | CWT", _Stream.load(path))   # (of the class the file names)
 
 
-# ---------------------------------------------------------------------- reading a checkpoint
-
-_KIND_WORDS = {"int": "an integer", "number": "a number", "number?": "a number or null",
-               "str": "a string", "bool": "true or false"}
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _typed(value: Any, kind: str, name: str) -> Any:
-    """A JSON value of the kind the field holds (bool is no number here), or ValueError."""
-    number = type(value) in (int, float)
-    ok = {"int": type(value) is int, "number": number, "number?": value is None or number,
-          "str": type(value) is str, "bool": type(value) is bool}[kind]
-    if not ok:
-        raise ValueError(f"checkpoint field {name} must be {_KIND_WORDS[kind]}; "
-                         f"got {_short(value)}")
-    return value
-
-
-def _count(value: Any, name: str, low: int, high: int) -> int:
-    _typed(value, "int", name)
-    if not low <= value <= high:
-        raise ValueError(f"checkpoint field {name} must be in [{low}, {high}]; got {_short(value)}")
-    return value
-
-
-def _array(record: dict, name: str, shape: tuple | None = None, ndim: int | None = None
-           ) -> np.ndarray:
-    """A float64 field of this shape (or number of axes), finite, as a fresh C array."""
-    a = record[name]
-    if type(a) is not np.ndarray:
-        raise ValueError(f"checkpoint field {name!r} must be an ndarray; got {type(a).__name__}")
-    if a.dtype != np.dtype(np.float64):
-        raise ValueError(f"checkpoint field {name!r} must have dtype float64; got {a.dtype}")
-    if shape is not None and a.shape != shape:
-        raise ValueError(f"checkpoint field {name!r} has shape {a.shape}, expected {shape}")
-    if ndim is not None and a.ndim != ndim:
-        raise ValueError(f"checkpoint field {name!r} must have {ndim} axis; got shape {a.shape}")
-    if not np.isfinite(a).all():
-        raise ValueError(f"checkpoint field {name!r} holds NaN or inf")
-    return np.array(a, dtype=np.float64, order="C", copy=True)
-
-
-def _stream_class(cls: type) -> type[_Stream]:
-    """The stream class (GaussianFilter1D or CWT) that ``cls`` is or derives from."""
-    for c in cls.__mro__:
-        if c in (GaussianFilter1D, CWT):
-            return c
-    return _Stream
-
-
-def _meta(record: Any) -> dict:
-    """The checkpoint's ``meta`` record, its format and version checked."""
-    from . import __version__
-
-    if not isinstance(record, dict) or "meta" not in record:
-        raise ValueError("not a versioned stream checkpoint (a stream pickled by an sftwave "
-                         "older than its checkpoint format, or another object): it cannot be "
-                         "checked, so it is refused; restart the stream from its input")
-    value = record["meta"]
-    if type(value) is not np.ndarray or value.dtype.kind != "U" or value.shape != ():
-        raise ValueError(f"checkpoint field 'meta' must be a 0-d string array (JSON); got "
-                         f"{_short(value)}")
-    try:
-        meta = json.loads(str(value[()]))
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"checkpoint field 'meta' is not JSON: {exc}") from exc
-    if not isinstance(meta, dict) or meta.get("format") != _FORMAT_TAG:
-        raise ValueError(f"not a stream checkpoint: its 'meta' has no format {_FORMAT_TAG!r}")
-    written = meta.get("sftwave_version")
-    if written != __version__:
-        raise ValueError(f"checkpoint written by sftwave {_short(written)}, this is sftwave "
-                         f"{__version__!r}: its filters may differ, so it is refused (restart "
-                         f"the stream from its input)")
-    if meta.get("format_version") != CHECKPOINT_FORMAT:
-        raise ValueError(f"checkpoint format {_short(meta.get('format_version'))}; this "
-                         f"sftwave ({__version__}) reads format {CHECKPOINT_FORMAT}")
-    keys = {"format", "format_version", "sftwave_version", "class", "args", "n_in", "started",
-            "finished", "channels", "dtype"}
-    if set(meta) != keys:
-        raise ValueError(f"checkpoint field 'meta' must hold the keys {sorted(keys)}; got "
-                         f"{_short(sorted(meta))}")
-    return meta
-
-
-def _fields(record: dict, expected: set) -> None:
-    missing = [k for k in expected if k not in record]
-    extra = [k for k in record if k not in expected]
-    if missing:
-        raise ValueError(f"checkpoint lacks the field(s) {sorted(missing)}")
-    if extra:
-        raise ValueError(f"checkpoint has unexpected field(s) {_short(extra)}")
-
-
-def _check_stored(path: str | os.PathLike) -> None:
-    """Refuse an npz whose members are compressed: :meth:`_Stream.save` stores them as they
-    are, so reading a checkpoint never takes more memory than the file's size (no zip bomb)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
-                    raise ValueError(f"member {info.filename!r} is compressed; save() stores "
-                                     f"every member uncompressed")
-    except zipfile.BadZipFile:
-        return  # not a zip: np.load says what it is
-
-
-def _restore(cls: type[_Stream], record: Any) -> _Stream:
-    """A stream rebuilt by its constructor from a checkpoint's arguments, its state checked.
-
-    Every table and index the kernel reads comes from the constructor; the
-    checkpoint brings only state arrays, each checked for type, dtype, shape
-    (what the rebuilt stream expects) and finiteness, and counters, each
-    checked for type and range.  Anything else: ValueError naming the field.
-    """
-    meta = _meta(record)
-    kinds: dict[str, type[_Stream]] = {"GaussianFilter1D": GaussianFilter1D, "CWT": CWT}
-    name = _typed(meta["class"], "str", "class")
-    want = _stream_class(cls)
-    if name not in kinds or (want is not _Stream and kinds[name] is not want):
-        raise ValueError(f"checkpoint holds a {_short(name)} stream; this loads "
-                         f"{want.__name__ if want is not _Stream else 'a stream'}")
-    target = cls if want is not _Stream else kinds[name]
-    # the constructor's arguments, each of the type the record gives it
-    args = meta["args"]
-    if not isinstance(args, dict) or set(args) != set(target._ARG_KINDS):
-        raise ValueError(f"checkpoint field args must hold {sorted(target._ARG_KINDS)}; got "
-                         f"{_short(args)}")
-    for key, kind in target._ARG_KINDS.items():
-        _typed(args[key], kind, f"args.{key}")
-    n_in = _count(meta["n_in"], "n_in", 0, _MAX_SAMPLES)
-    started = _typed(meta["started"], "bool", "started")
-    finished = _typed(meta["finished"], "bool", "finished")
-    channels = meta["channels"]
-    if channels is not None:
-        if not isinstance(channels, list) or len(channels) > _MAX_CHANNEL_AXES:
-            raise ValueError(f"checkpoint field channels must be null or a list of at most "
-                             f"{_MAX_CHANNEL_AXES} sizes; got {_short(channels)}")
-        for d in channels:
-            _count(d, "channels", 0, _MAX_SAMPLES)
-    dtype = meta["dtype"]
-    if dtype is not None:
-        _typed(dtype, "str", "dtype")
-    # which state arrays this phase holds
-    live = not finished
-    state: set[str] = set()
-    if live and started:
-        state = {"centre", "history", "state_re", "state_im", "tail", "pending"}
-    elif live and n_in:
-        state = {"buffer"}
-    _fields(record, {"meta"} | {f"arg_{a}" for a in target._ARG_ARRAYS} | state)
-    # (Any: the arguments of the subclass's constructor, not of _Stream's)
-    arrays: dict[str, Any] = {a: _array(record, f"arg_{a}", ndim=1) for a in target._ARG_ARRAYS}
-    # rebuild: the constructor checks the arguments and makes every table (the plans depend
-    # on the arguments only, never on the machine: the engine's cost figure is a constant)
-    try:
-        stream = target(**args, **arrays)
-    except (TypeError, ValueError, ArithmeticError, MemoryError) as exc:
-        raise ValueError(f"checkpoint's arguments are refused by {target.__name__}: "
-                         f"{type(exc).__name__}: {exc}") from exc
-    allowed = {d.name: d for d in stream._out_dtypes()}
-    if dtype is not None and dtype not in allowed:
-        raise ValueError(f"checkpoint field dtype must be null or one of {sorted(allowed)}; "
-                         f"got {_short(dtype)}")
-    stream._n_in, stream._finished = n_in, finished
-    if not live:
-        stream._started = started
-        return stream
-    # the counters and the channels against the rebuilt stream
-    if started and n_in < stream.startup:
-        raise ValueError(f"checkpoint field n_in must be at least the stream's startup "
-                         f"({stream.startup}) once it has started; got {n_in}")
-    if not started and n_in >= stream.startup:
-        raise ValueError(f"checkpoint field n_in must be below the stream's startup "
-                         f"({stream.startup}) before it starts; got {n_in}")
-    if (channels is None) != (n_in == 0) or (dtype is None) != (n_in == 0):
-        raise ValueError(f"checkpoint fields channels and dtype must be null exactly when "
-                         f"n_in is 0; got channels={_short(channels)}, dtype={_short(dtype)}, "
-                         f"n_in={n_in}")
-    if n_in == 0:
-        return stream
-    stream._lead, stream._dtype = tuple(channels), allowed[dtype]
-    C = math.prod(channels)
-    if not started:
-        stream._buffer = [_array(record, "buffer", (C, n_in))]
-        return stream
-    stream._resume({k: _array(record, k, shape)
-                    for k, shape in stream._state_shapes(C).items()})
-    return stream
-
-
 # ---------------------------------------------------------------------- the streaming filters
 
 
@@ -770,6 +534,10 @@ class GaussianFilter1D(_Stream):
         The padding value of ``mode='constant'``.
     truncate, tol, method, transform
         As :func:`sftwave.gaussian_filter1d`'s: the same plan runs.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
+        default: ``'numba'``, as a stream has no input yet).  Only the CPU
+        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     Attributes
     ----------
@@ -801,31 +569,31 @@ class GaussianFilter1D(_Stream):
     """
 
     _ARG_KINDS = {"sigma": "number", "order": "int", "mode": "str", "cval": "number",
-                  "truncate": "number", "tol": "number?", "method": "str", "transform": "str"}
+                  "truncate": "number", "tol": "number?", "method": "str", "transform": "str",
+                  "engine": "str"}
 
     def __init__(self, sigma: float, order: int = 0, *, mode: str = "reflect", cval: float = 0.0,
                  truncate: float = 4.0, tol: float | None = None, method: str = "auto",
-                 transform: str = "sft"):
-        self.sigma = check_sigma(sigma)
-        self.order = check_order(order)
-        if self.order > 2:
-            raise ValueError(f"order must be 0, 1 or 2 for a stream; got {order!r}")
-        self._kw: dict[str, Any] = dict(truncate=check_truncate(truncate), tol=check_tol(tol),
-                        method=check_choice(method, ("auto", "fir", "bank"), "method"),
-                        transform=check_choice(transform, ("sft", "asft"), "transform"))
-        eng = engines.get("numba")
+                 transform: str = "sft", engine: str | None = None):
+        req = gaussian_stream_request(sigma, order, mode=mode, cval=cval, truncate=truncate,
+                                      tol=tol, method=method, transform=transform,
+                                      engine=engines.resolve_engine(engine, None))
+        self.sigma, self.order = req.sigma, req.order
+        self._kw: dict[str, Any] = dict(truncate=req.truncate, tol=req.tol, method=req.method,
+                                        transform=req.transform)
+        eng = engines.get(req.engine)
         plan = select_gaussian(self.sigma, self.order, fir_taps_per_order=eng.fir_taps_per_order(),
                                **self._kw)
-        super().__init__([plan], mode=mode, cval=check_cval(cval))
+        super().__init__([plan], mode=req.mode, cval=req.cval, engine=req.engine)
 
     def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:
         return rows[:, 0, 0, :].reshape(lead + (rows.shape[-1],)).astype(dtype)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
-        from .ndimage import gaussian_filter1d
+        from ..ndimage import gaussian_filter1d
 
         return gaussian_filter1d(data.astype(np.float64), self.sigma, order=self.order,
-                                 mode=self.mode, cval=self.cval, **self._kw)
+                                 mode=self.mode, cval=self.cval, engine=self.engine, **self._kw)
 
     def _out_dtype(self, dtype: np.dtype) -> np.dtype:
         return dtype if dtype.kind == "f" else np.dtype(np.float64)
@@ -835,7 +603,7 @@ class GaussianFilter1D(_Stream):
 
     def _arguments(self) -> tuple[dict, dict]:
         return dict(sigma=self.sigma, order=self.order, mode=self.mode, cval=self.cval,
-                    **self._kw), {}
+                    engine=self.engine, **self._kw), {}
 
 
 class CWT(_Stream):
@@ -854,6 +622,10 @@ class CWT(_Stream):
     tol, method
         As :func:`sftwave.cwt`'s (float64 state: the SFT plans of a float64
         transform).
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
+        default: ``'numba'``, as a stream has no input yet).  Only the CPU
+        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
 
     See Also
     --------
@@ -884,24 +656,19 @@ class CWT(_Stream):
     """
 
     _ARG_KINDS = {"fs": "number", "mode": "str", "cval": "number", "output": "str",
-                  "decim": "int", "tol": "number", "method": "str"}
+                  "decim": "int", "tol": "number", "method": "str", "engine": "str"}
     _ARG_ARRAYS = ("freqs", "xi")
 
     def __init__(self, freqs: ArrayLike, fs: float = 1.0, *, xi: float | ArrayLike = 6.0,
                  mode: str = "reflect", cval: float = 0.0, output: str = "complex", decim: int = 1,
-                 tol: float | None = None, method: str = "auto"):
-        self.fs = check_positive(fs, "fs")
-        self.freqs = check_freqs(freqs, self.fs)
-        self.xi = check_xi(xi, self.freqs.size)
-        self.output = check_choice(output, OUTPUTS, "output")
-        tol = check_tol(tol)
-        self.tol = DEFAULT_MORLET_TOL if tol is None else tol
-        self.method = check_choice(method, MORLET_METHODS, "method")
-        if self.method == "fft":
-            raise ValueError("method='fft' transforms a whole signal at once, which a stream "
-                             "never has: use 'auto', 'fir', 'bank', 'direct' or 'multiply'; "
-                             "got 'fft'")
-        eng = engines.get("numba")
+                 tol: float | None = None, method: str = "auto", engine: str | None = None):
+        req = cwt_stream_request(freqs, fs, xi=xi, mode=mode, cval=cval, output=output, decim=decim,
+                                 tol=tol, method=method, engine=engines.resolve_engine(engine, None),
+                                 outputs=OUTPUTS, methods=MORLET_METHODS,
+                                 default_tol=DEFAULT_MORLET_TOL)
+        self.fs, self.freqs, self.xi = req.fs, req.freqs, req.xi
+        self.output, self.tol, self.method = req.output, req.tol, req.method
+        eng = engines.get(req.engine)
         sigmas = frequency_to_scale(self.freqs, self.fs, self.xi)
         limit = max_kernel_sigma(None)   # a stream has no length: only the absolute bound
         for f, s, w in zip(self.freqs, sigmas, self.xi):
@@ -913,7 +680,7 @@ class CWT(_Stream):
                      [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",
                                     fir_taps_per_order=eng.fir_taps_per_order())
                       for s, w in zip(sigmas, self.xi)])
-        super().__init__(plans, mode=mode, cval=check_cval(cval), decim=check_decim(decim))
+        super().__init__(plans, mode=req.mode, cval=req.cval, decim=req.decim, engine=req.engine)
 
     def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:
         re, im = rows[:, :, 0, :], rows[:, :, 1, :]
@@ -930,13 +697,13 @@ class CWT(_Stream):
         return z.reshape(lead + z.shape[1:]).astype(dtype, copy=False)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
-        from .wavelets import cwt, windowed_plans
+        from ..wavelets import cwt, windowed_plans
 
         with windowed_plans():      # the stream's own kind of plans, also for a short stream
             return cwt(data.astype(np.float64), self.freqs, self.fs, xi=self.xi, mode=self.mode,
                        cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
                        method=self.method, dtype=np.complex128 if self.output == "complex"
-                       else np.float64)
+                       else np.float64, engine=self.engine)
 
     def _out_dtype(self, dtype: np.dtype) -> np.dtype:
         return scalogram_dtype(None, dtype in (np.float32, np.float16), self.output)
@@ -946,5 +713,9 @@ class CWT(_Stream):
 
     def _arguments(self) -> tuple[dict, dict]:
         return (dict(fs=self.fs, mode=self.mode, cval=self.cval, output=self.output,
-                     decim=self.decim, tol=self.tol, method=self.method),
+                     decim=self.decim, tol=self.tol, method=self.method, engine=self.engine),
                 dict(freqs=self.freqs, xi=self.xi))
+
+
+#: The stream classes a checkpoint may name, by the name it holds.
+_CLASSES: dict[str, type[_Stream]] = {"GaussianFilter1D": GaussianFilter1D, "CWT": CWT}
