@@ -248,7 +248,7 @@ def smoothing_kernel(length: int, sm_kernel: str, name: str) -> np.ndarray:
 
 def _check_real(value: Any, message: str) -> None:
     """Refuse ``value`` unless it is a real number (not a bool) at least 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) >= 0:
         raise ValueError(message)
 
 

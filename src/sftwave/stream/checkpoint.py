@@ -81,7 +81,7 @@ def write(path: str | os.PathLike, record: dict[str, np.ndarray]) -> None:
         raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
     with atomic_path(path, fsync=True) as tmp:
         with open(tmp, "wb") as f:
-            np.savez(f, **record)
+            np.savez(f, **dict[str, Any](record))
 
 
 def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
