@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import engines
 from .._checks.features import axis_sigmas, check_order
+from .._checks.ndimage import Array
 from ..ndimage import worker_threads
 
 __all__ = ["as_float", "axis_sigmas", "check_order", "nan_extreme", "engine_of", "op", "threads"]
@@ -35,7 +36,7 @@ def threads(engine: str, workers: Any) -> contextlib.AbstractContextManager[Any]
     return worker_threads(engine, workers)
 
 
-def as_float(image: Any, name: str = "image", engine: str | None = None) -> Any:
+def as_float(image: Any, name: str = "image", engine: str | None = None) -> Array:
     """scikit-image's ``img_as_float`` (float16 to float32, integers rescaled by their range)
     on the engine of ``image`` (an array-API array, torch or CuPy, stays one, on its device)."""
     return op(engine_of(engine, image), "feature_as_float")(image, name)

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from .. import engines
 from .._checks import check_input_array
-from .._checks.features import GaborRequest, finite, gabor_request, numpy_only, real_scalars
+from .._checks.features import GaborRequest, gabor_request, numpy_only, real_scalars
 from ._common import op, threads
 
 #: The checked scalars (:mod:`sftwave._checks.features`), by their former names here.

@@ -98,6 +98,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "scipy_arithmetic": ("._rows", "scipy_arithmetic"),
     "hypot_into": (".filters", "hypot_into"),
     "thread_limit": (".pool", "limit"),
+    "threads": (".pool", "threads"),
+    "watch_threadpoolctl": (".pool", "watch_threadpoolctl"),
     # coherence and cross-spectra (sftwave.coherence)
     # connectivity (sftwave.connectivity)
     # synchrosqueezing (sftwave.synchrosqueeze)
