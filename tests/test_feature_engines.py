@@ -105,8 +105,10 @@ def test_the_array_api_engine_serves_numpy_images_too(name):
     pytest.importorskip("array_api_compat")
     ours = FEATURES[name](IMAGE)
     theirs = FEATURES[name](IMAGE, engine="xp")
+    # two engines, two plans, each within the filters' default accuracy (about 1e-5 of the scale)
     for a, b in zip(_arrays(ours), _arrays(theirs), strict=True):
-        np.testing.assert_allclose(np.asarray(b), a, rtol=1e-6, atol=1e-7 * np.abs(a).max())
+        assert type(b) is np.ndarray and b.dtype == a.dtype
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-4 * np.abs(a).max())
 
 
 def test_workers_is_refused_where_the_engine_takes_none():
