@@ -10,19 +10,13 @@ from typing import Any
 
 import numpy as np
 
-#: The default accuracy of the Gaussian-derivative Hessian's filters: about float32's
-#: resolution, which the recursions meet at a cost independent of sigma (scikit-image's
-#: truncation at 8 sigma, a kernel error near 1e-14, only a truncated kernel reaches,
-#: at a cost that grows with sigma).
-DERIVATIVE_TOL = 1e-7
+from ._checks.features import DERIVATIVE_TOL, derivative_truncate
+from ._checks.ndimage import Array
+
+__all__ = ["DERIVATIVE_TOL", "derivative_truncate", "hessian_norm2", "finite_max", "frangi_gamma"]
 
 
-def derivative_truncate(sigmas: Sequence[float]) -> float:
-    """scikit-image's truncation of its Gaussian-derivative Hessian: 8 sigma, 100 for sigma <= 1."""
-    return 8.0 if all(s > 1 for s in sigmas) else 100.0
-
-
-def hessian_norm2(H: Sequence[Any], ndim: int) -> Any:
+def hessian_norm2(H: Sequence[Any], ndim: int) -> Array:
     """The squared Frobenius norm of a symmetric ``ndim`` x ``ndim`` field from its
     upper-triangle elements (row by row), in float64; numpy or array-API arrays."""
     pairs = combinations_with_replacement(range(ndim), 2)
@@ -42,7 +36,7 @@ def finite_max(a: Any) -> float:
     return float(xp.max(xp.where(xp.isfinite(a), a, 0.0))) if a.size else 0.0
 
 
-def _as_float64(h: Any) -> Any:
+def _as_float64(h: Any) -> Array:
     """``h`` in float64, numpy or array-API."""
     if isinstance(h, np.ndarray):
         return h.astype(np.float64, copy=False)

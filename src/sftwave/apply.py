@@ -15,6 +15,7 @@ import numpy as np
 
 from . import engines
 from ._checks import check_axis, check_cval, check_mode, scalogram_dtype
+from ._checks.ndimage import Array
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import FFTPlan, FIRPlan, SFTPlan, WidePlan
@@ -24,7 +25,7 @@ __all__ = ["apply_plan"]
 
 @docfiller
 def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan | FFTPlan, *, axis: int = -1,
-               mode: str = "reflect", cval: float | complex = 0.0, engine: str | None = None) -> Any:
+               mode: str = "reflect", cval: float | complex = 0.0, engine: str | None = None) -> Array:
     """Filter ``x`` along ``axis`` with ``plan``: ``y[n] = sum_k h[k] x[n - k]``, ``h`` the plan's kernel.
 
     Parameters
@@ -64,7 +65,10 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan | FFTPlan, *, axis: in
         raise TypeError(f"plan must be an SFTPlan, FIRPlan, WidePlan or FFTPlan; got "
                         f"{type(plan).__name__}")
     name = engines.resolve_engine(engine, x)
-    if isinstance(plan, FFTPlan) and name != "numba":
+    # the engines whose scalogram takes dtype= (the CPU engine's) run FFT plans and complex
+    # kernels as a one-row scalogram; the others filter complex kernels themselves
+    scalogram_rows = engines.CAPABILITIES[name].dtype
+    if isinstance(plan, FFTPlan) and not scalogram_rows:
         raise ValueError(f"an FFTPlan runs on the CPU engine only (engine='numba'); got "
                          f"engine={name!r}")
     eng = engines.get(name)
@@ -72,7 +76,7 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan | FFTPlan, *, axis: in
     mode = check_mode(mode)
     cval = check_cval(cval, complex_ok=eng.is_complex(arr))
     axis = check_axis(axis, len(arr.shape))
-    if name == "numba" and (isinstance(plan, FFTPlan) or (
+    if scalogram_rows and (isinstance(plan, FFTPlan) or (
             isinstance(plan, (SFTPlan, FIRPlan)) and _complex_kernel(plan))):
         # a wavelet: the CPU engine runs complex kernels as a one-row scalogram
         lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis)

@@ -50,6 +50,7 @@ Where sftwave differs from scipy, on purpose:
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -70,11 +71,12 @@ from ._checks import (
     check_sigma,
     check_tol,
     check_truncate,
+    check_workers,
     per_axis,
 )
+from ._checks.ndimage import Array
 from ._docs import docfiller
 from .engines import nonfinite
-from .engines.numba._rows import scipy_arithmetic
 from .plans import GAUSSIAN_METHODS, select_gaussian
 
 if TYPE_CHECKING:
@@ -83,6 +85,27 @@ if TYPE_CHECKING:
     from .plans import FIRPlan, SFTPlan, WidePlan
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "gaussian_laplace", "gaussian_gradient_magnitude"]
+
+
+def worker_threads(name: str, workers: int | None) -> contextlib.AbstractContextManager[Any]:
+    """Engine ``name``'s threads limited to ``workers`` for a ``with`` block (None: as they are).
+
+    ``workers`` checked (:func:`~sftwave._checks.check_workers`) and allowed by the
+    engine (:func:`sftwave.engines.check_request`) first.
+
+    Examples
+    --------
+    >>> with worker_threads("numba", 1):
+    ...     pass
+    """
+    if workers is None:
+        return contextlib.nullcontext()
+    return engines.operation(name, "thread_limit")(workers)
+
+
+def _scipy_arithmetic(name: str, on: bool) -> contextlib.AbstractContextManager[Any]:
+    """Engine ``name``'s FIRs in scipy's arithmetic within the block, where ``on``."""
+    return engines.operation(name, "scipy_arithmetic")(on)
 
 
 #: A sigma at most this is zero: the axis is not filtered (scipy's threshold).
@@ -139,7 +162,8 @@ def gaussian_filter1d(
     nan_policy: str = "propagate",
     min_weight: float = 0.5,
     engine: str | None = None,
-) -> Any:
+    workers: int | None = None,
+) -> Array:
     """1-D Gaussian filter, or its first or second derivative, along one axis.
 
     A drop-in replacement for ``scipy.ndimage.gaussian_filter1d`` whose cost per
@@ -156,6 +180,7 @@ def gaussian_filter1d(
         0 smooths; 1 and 2 convolve with the first and second derivative of the
         Gaussian, at a cost independent of sigma; 3 and higher with scipy's own
         truncated kernel of that derivative (a FIR, scipy's result and cost).
+    %(workers)s
 
     Returns
     -------
@@ -181,9 +206,11 @@ def gaussian_filter1d(
     True
     """
     name = engines.resolve_engine(engine, input)
-    engines.check_request(name, transform=transform, bank_method=bank_method, output=output)
+    engines.check_request(name, transform=transform, bank_method=bank_method, output=output,
+                          workers=workers)
     eng = engines.get(name)
     x = eng.asarray(input, "input")
+    workers = check_workers(workers)
     sigma = check_sigma(sigma)
     order = check_order(order)
     mode = check_mode(mode)
@@ -194,7 +221,7 @@ def gaussian_filter1d(
     tol = check_tol(tol)
     axis = check_axis(axis, len(x.shape))
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    with scipy_arithmetic(method == "fir" or radius is not None):
+    with worker_threads(name, workers), _scipy_arithmetic(name, method == "fir" or radius is not None):
         plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
                           radius=radius, method=method, transform=transform, tol=tol,
                           dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
@@ -221,7 +248,8 @@ def gaussian_filter(
     nan_policy: str = "propagate",
     min_weight: float = 0.5,
     engine: str | None = None,
-) -> Any:
+    workers: int | None = None,
+) -> Array:
     """Multidimensional Gaussian filter (a sequence of 1-D filters), like scipy's.
 
     Parameters
@@ -236,6 +264,7 @@ def gaussian_filter(
     axes : tuple of int or None, optional
         The axes to filter; ``sigma``, ``order``, ``mode`` and ``radius`` may be
         sequences with one entry per axis.  Default: all axes.
+    %(workers)s
 
     Returns
     -------
@@ -260,9 +289,11 @@ def gaussian_filter(
     1.0
     """
     name = engines.resolve_engine(engine, input)
-    engines.check_request(name, transform=transform, bank_method=bank_method, output=output)
+    engines.check_request(name, transform=transform, bank_method=bank_method, output=output,
+                          workers=workers)
     eng = engines.get(name)
     x = eng.asarray(input, "input")
+    workers = check_workers(workers)
     axes = check_axes(axes, len(x.shape))
     naxes = len(axes)
     sigmas = [check_sigma(s, "sigma", allow_zero=True) for s in per_axis(sigma, naxes, "sigma")]
@@ -276,7 +307,8 @@ def gaussian_filter(
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
     steps: list[tuple[int, Any, str]] = []
     # scipy's kernel asked for by name (method='fir', radius=): scipy's arithmetic too, its bits
-    with scipy_arithmetic(method == "fir" or any(r is not None for r in radii)):
+    scipy_kernel = method == "fir" or any(r is not None for r in radii)
+    with worker_threads(name, workers), _scipy_arithmetic(name, scipy_kernel):
         for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
             if s <= _ZERO_SIGMA:
                 continue        # scipy's rule: not filtered, whatever the order
@@ -291,7 +323,7 @@ def gaussian_filter(
 def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
                      output: np.ndarray | DTypeLike | None = None, mode: str | Sequence[str] = "reflect",
                      cval: float | complex = 0.0, *, axes: int | Sequence[int] | None = None,
-                     **kwargs: Any) -> Any:
+                     workers: int | None = None, **kwargs: Any) -> Array:
     """Multidimensional Laplace filter using Gaussian second derivatives, like scipy's.
 
     The sum over ``axes`` of :func:`gaussian_filter` with ``order=2`` along
@@ -316,6 +348,9 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
         Value past the edges for ``mode='constant'``.
     axes : tuple of int or None, optional
         The axes to filter (default: all).
+    workers : int, optional
+        Threads to use (scipy.fft's convention: -1 for all cores), for this
+        call only; the same result whatever the count.  The CPU engine only.
     **kwargs
         Passed to :func:`gaussian_filter` (``truncate``, ``radius``, ``tol``,
         ``method``, ``engine``, ...).  Every engine runs it: a torch tensor
@@ -341,7 +376,7 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
     >>> bool(np.allclose(lap[15:26, 15:26], 4.0))
     True
     """
-    name, x, axes = _derivative_input(input, output, axes, kwargs)
+    name, x, axes, workers = _derivative_input(input, output, axes, workers, kwargs)
     ndim = len(x.shape)
     sigmas = per_axis(sigma, len(axes), "sigma")
     modes = per_axis(mode, len(axes), "mode")
@@ -354,13 +389,15 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
         order[ax] = 2
         return gaussian_filter(x, full, order, dest, m, cval, engine=name, **kwargs)
 
-    return _sum_over_axes(name, x, axes, modes, output, second, square=False)
+    with worker_threads(name, workers):
+        return _sum_over_axes(name, x, axes, modes, output, second, square=False)
 
 
 def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float],
                                 output: np.ndarray | DTypeLike | None = None,
                                 mode: str | Sequence[str] = "reflect", cval: float | complex = 0.0, *,
-                                axes: int | Sequence[int] | None = None, **kwargs: Any) -> Any:
+                                axes: int | Sequence[int] | None = None, workers: int | None = None,
+                                **kwargs: Any) -> Array:
     """Multidimensional gradient magnitude using Gaussian derivatives, like scipy's.
 
     ``sqrt(sum over axes of gaussian_filter(input, sigma, order=1 along that
@@ -383,6 +420,9 @@ def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float]
         Value past the edges for ``mode='constant'``.
     axes : tuple of int or None, optional
         The axes whose derivatives enter the magnitude (default: all).
+    workers : int, optional
+        Threads to use (scipy.fft's convention: -1 for all cores), for this
+        call only; the same result whatever the count.  The CPU engine only.
     **kwargs
         Passed to :func:`gaussian_filter` (``engine`` too: a torch tensor gives
         a torch tensor, differentiable, on the 'xp' engine).
@@ -409,7 +449,7 @@ def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float]
     >>> bool(np.allclose(g[40:60, 40:60], 5.0))  # away from the edges' reflections
     True
     """
-    name, x, axes = _derivative_input(input, output, axes, kwargs)
+    name, x, axes, workers = _derivative_input(input, output, axes, workers, kwargs)
     ndim = len(x.shape)
     modes = per_axis(mode, len(axes), "mode")
 
@@ -418,11 +458,12 @@ def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float]
         order[ax] = 1
         return gaussian_filter(x, sigma, order, dest, m, cval, engine=name, **kwargs)
 
-    return _sum_over_axes(name, x, axes, modes, output, first, square=True)
+    with worker_threads(name, workers):
+        return _sum_over_axes(name, x, axes, modes, output, first, square=True)
 
 
-def _derivative_input(input: Any, output: Any, axes: Any, kwargs: dict
-                      ) -> tuple[str, Any, tuple[int, ...]]:
+def _derivative_input(input: Any, output: Any, axes: Any, workers: Any, kwargs: dict
+                      ) -> tuple[str, Any, tuple[int, ...], int | None]:
     """The engine, the input array and the axes of :func:`gaussian_laplace` and
     :func:`gaussian_gradient_magnitude` (``engine`` taken out of ``kwargs``).
 
@@ -432,10 +473,10 @@ def _derivative_input(input: Any, output: Any, axes: Any, kwargs: dict
     input is still read.
     """
     name = engines.resolve_engine(kwargs.pop("engine", None), input)
-    engines.check_request(name, output=output)
+    engines.check_request(name, output=output, workers=workers)
     x = engines.get(name).asarray(input, "input")
     axes = check_axes(axes, len(x.shape))
-    return name, apart_from(x, output), axes
+    return name, apart_from(x, output), axes, check_workers(workers)
 
 
 def _sum_over_axes(name: str, x: Any, axes: tuple[int, ...], modes: list[str], output: Any,
@@ -465,8 +506,7 @@ def _sum_over_axes(name: str, x: Any, axes: tuple[int, ...], modes: list[str], o
             out += derivative(ax, out.dtype, m)
         return out
     if out.dtype.kind == "f":
-        from .engines.numba.filters import hypot_into  # numba: imported on first use
-
+        hypot_into = engines.operation(name, "hypot_into")
         for ax, m in later:
             hypot_into(out, derivative(ax, out.dtype, m))
         return np.abs(out, out=out) if not later else out
@@ -513,13 +553,13 @@ def _sum_over_axes_xp(x: Any, axes: tuple[int, ...], modes: list[str],
     terms = (derivative(ax, None, m) for ax, m in zip(axes, modes))
     y = next(terms)
     if hasattr(y, "copy_to_host"):
-        # numba-cuda's device arrays have no arithmetic: the sum is formed on the host
-        from numba import cuda
-
+        # numba-cuda's device arrays have no arithmetic: the sum is formed on the host and
+        # written back into the first term's device array (a new array of this call's)
         host = [y.copy_to_host(), *(d.copy_to_host() for d in terms)]
-        return cuda.to_device(_sum_over_axes_xp(host, axes, modes,
-                                                lambda ax, dest, m: host[axes.index(ax)],
-                                                square=square))
+        total = _sum_over_axes_xp(host, axes, modes, lambda ax, dest, m: host[axes.index(ax)],
+                                  square=square)
+        y.copy_to_device(np.ascontiguousarray(total, dtype=host[0].dtype))
+        return y
     xp = array_namespace(y)
     if not square:
         for d in terms:

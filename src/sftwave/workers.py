@@ -25,14 +25,20 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from . import engines
 from ._checks import check_workers
-from .engines.numba import pool
 
 __all__ = ["get_workers", "set_workers"]
 
+
+def _pool_engine() -> str:
+    """The engine whose thread pool these count: the registered one that takes ``workers=``."""
+    return next(name for name, caps in engines.CAPABILITIES.items() if caps.workers)
+
+
 # threadpoolctl must know sftwave's pool before a threadpool_limits block starts; this
 # registers it now if threadpoolctl is imported, else when it is (without importing it)
-pool.watch_threadpoolctl()
+engines.operation(_pool_engine(), "watch_threadpoolctl")()
 
 
 def get_workers() -> int:
@@ -47,7 +53,7 @@ def get_workers() -> int:
     >>> get_workers() >= 1
     True
     """
-    return pool.threads()
+    return engines.operation(_pool_engine(), "threads")()
 
 
 @contextlib.contextmanager
@@ -64,5 +70,5 @@ def set_workers(workers: int) -> Iterator[None]:
     ...     get_workers()
     1
     """
-    with pool.limit(check_workers(workers)):
+    with engines.operation(_pool_engine(), "thread_limit")(check_workers(workers)):
         yield

@@ -33,6 +33,13 @@ Conventions, as scikit-image's:
   type on the same device (torch keeps its autograd graph). There, ``np.gradient`` and
   scipy's Sobel are array code, and the eigenvalues come from the library's
   ``linalg.eigvalsh``.  The blob detectors and the Gabor filters take NumPy arrays.
+* **Engines and threads**: every function takes ``engine=`` with
+  :func:`sftwave.gaussian_filter`'s meaning (None or 'auto': by the input's array
+  type; 'numba', 'xp', 'cuda' by name) and reaches its steps through the engine's
+  operations (:func:`sftwave.engines.operation`); an engine without one raises
+  :class:`sftwave.engines.UnsupportedOperation` (the blobs' peaks and the Gabor
+  passes are the CPU engine's).  ``workers=`` sets the CPU engine's threads for
+  the call; the result is the same bits whatever the count.
 * **NaN** is confined as the filters confine it (:func:`sftwave.gaussian_filter`,
   ``nan_policy='propagate'``): a non-finite pixel spoils only the outputs whose
   kernels reach it; a matrix with a non-finite element has NaN eigenvalues.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from itertools import chain
 from typing import Any
@@ -11,66 +10,24 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._checks import (
-    check_positive,
-    check_tol,
-    per_axis,
+from .. import engines
+from .._checks import check_tol
+from .._checks.features import (
+    BlobRequest,
+    blob_dog_request,
+    blob_log_request,
+    check_overlap,
+    dog_scales,
+    exclude_width,
+    log_scales,
+    numpy_only,
+    real_or_none,
 )
 from ..ndimage import gaussian_filter, gaussian_laplace
-from ._common import as_float, is_xp, nan_extreme
+from ._common import nan_extreme, op, threads
 
-
-def _blob_sigmas(min_sigma: Any, max_sigma: Any, ndim: int,
-                 dtype: np.dtype) -> tuple[bool, np.ndarray, np.ndarray]:
-    """scikit-image's sigma bounds: (one sigma column?, min and max per axis in the image's dtype)."""
-    scalar_sigma = bool(np.isscalar(max_sigma) and np.isscalar(min_sigma))
-    bounds = []
-    for value, name in ((min_sigma, "min_sigma"), (max_sigma, "max_sigma")):
-        sigmas = [check_positive(s, name) for s in per_axis(value, ndim, name)]
-        bounds.append(np.asarray(sigmas, dtype=dtype))
-    return scalar_sigma, bounds[0], bounds[1]
-
-
-def _exclude_width(exclude_border: Any, ndim: int) -> tuple[int, ...]:
-    """The border width per axis: scikit-image's ``exclude_border`` (an int, a tuple of ints, False).
-
-    As in scikit-image, ``True`` counts as the integer 1 (``False`` as 0).
-    """
-    def width(value: Any) -> int:
-        if not isinstance(value, numbers.Integral):
-            raise TypeError(f"exclude_border must be an int, a tuple of ints or False; "
-                            f"got {exclude_border!r}")
-        if value < 0:
-            raise ValueError(f"exclude_border must not be negative; got {exclude_border!r}")
-        return int(value)
-
-    if isinstance(exclude_border, tuple):
-        if len(exclude_border) != ndim:
-            raise ValueError(f"exclude_border must have one entry per axis of the image ({ndim}); "
-                             f"got {exclude_border!r}")
-        return tuple(width(v) for v in exclude_border)
-    return (width(exclude_border),) * ndim
-
-
-def _real_or_none(value: Any, name: str) -> float | None:
-    """None, or a real number that is not NaN."""
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating,
-                                                                     np.integer)):
-        raise TypeError(f"{name} must be a real number or None; got {value!r}")
-    v = float(value)
-    if math.isnan(v):
-        raise ValueError(f"{name} must not be NaN; got {value!r}")
-    return v
-
-
-def _check_overlap(overlap: Any) -> float:
-    """A fraction in [0, 1]."""
-    v = check_positive(overlap, "overlap", allow_zero=True)
-    if v > 1:
-        raise ValueError(f"overlap must be between 0 and 1; got {overlap!r}")
-    return v
+__all__ = ["blob_log", "blob_dog", "blob_options", "log_scales", "dog_scales", "log_cube",
+           "dog_cube", "peak_threshold", "cube_peaks", "sort_peaks", "blobs_of_peaks"]
 
 
 def peak_threshold(lo: Any, hi: Any, threshold: float | None, threshold_rel: float | None,
@@ -93,17 +50,17 @@ def peak_threshold(lo: Any, hi: Any, threshold: float | None, threshold_rel: flo
     return None if math.isnan(thr_exact) else thr_exact
 
 
-def cube_peaks(cube: np.ndarray, threshold: float,
-               box: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+def cube_peaks(cube: np.ndarray, threshold: float, box: Sequence[tuple[int, int]],
+               engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The peaks of the cube ``(scales,) + image.shape`` inside ``box`` (a ``(start, stop)`` per
     image axis): their indices ``(n, ndim + 1)``, scale index last, and their values.
 
     A point is a peak where it exceeds ``threshold`` (in the cube's dtype) and no
     point of its 3 x 3 x 3 (x 3) neighbourhood, clipped to the cube, is larger.
-    Unsorted (:func:`sort_peaks` orders them).
+    Unsorted (:func:`sort_peaks` orders them).  ``engine``: the engine's ``local_peaks``
+    (None: the cube's).
     """
-    from ..engines.numba.peaks import local_peaks  # numba: imported on first use
-
+    local_peaks = op(engines.resolve_engine(engine, cube), "local_peaks")
     ndim = cube.ndim - 1
     four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
     full = ((0, 1),) * (3 - ndim) + tuple(box)
@@ -118,7 +75,7 @@ def sort_peaks(coords: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel: float | None,
-                       border: tuple[int, ...]) -> np.ndarray:
+                       border: tuple[int, ...], engine: str | None = None) -> np.ndarray:
     """scikit-image's ``peak_local_max`` of the cube ``(scales,) + image.shape``, footprint all ones.
 
     Returns the peaks' indices, ``(n, ndim + 1)`` with the scale index last (the
@@ -133,7 +90,7 @@ def _scale_space_peaks(cube: np.ndarray, threshold: float | None, threshold_rel:
     if thr is None:
         return np.empty((0, ndim + 1), dtype=np.intp)
     box = [(b, n - b) for b, n in zip(border, cube.shape[1:], strict=True)]
-    return sort_peaks(*cube_peaks(cube, thr, box))
+    return sort_peaks(*cube_peaks(cube, thr, box, engine))
 
 
 def _blob_overlaps(blobs: np.ndarray, i: np.ndarray, j: np.ndarray, sigma_dim: int) -> np.ndarray:
@@ -174,7 +131,8 @@ def _blob_overlaps(blobs: np.ndarray, i: np.ndarray, j: np.ndarray, sigma_dim: i
     return out
 
 
-def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int) -> np.ndarray:
+def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int,
+                 engine: str | None = None) -> np.ndarray:
     """scikit-image's ``_prune_blobs``: of two blobs overlapping by more than ``overlap``, drop the smaller.
 
     The candidate pairs are scikit-image's (a KD-tree's pairs within twice the
@@ -187,8 +145,7 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int) -> np.ndarra
     """
     from scipy import spatial
 
-    from ..engines.numba.peaks import survivors  # numba: imported on first use
-
+    survivors = op(engines.resolve_engine(engine, blobs), "blob_survivors")
     ndim = blobs.shape[1] - sigma_dim
     reach = 2 * blobs[:, -sigma_dim:].max() * math.sqrt(ndim)
     tree = spatial.cKDTree(blobs[:, :-sigma_dim])
@@ -207,7 +164,7 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int) -> np.ndarra
 
 
 def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, scalar_sigma: bool,
-                   overlap: float) -> np.ndarray:
+                   overlap: float, engine: str | None = None) -> np.ndarray:
     """The blobs of sorted peaks (``(n, ndim + 1)``, scale index last): coordinates and sigmas, pruned."""
     ndim = peaks.shape[1] - 1
     if peaks.size == 0:
@@ -216,77 +173,48 @@ def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, s
     if scalar_sigma:
         sigmas = sigmas[:, 0:1]
     found = np.hstack([peaks[:, :-1].astype(dtype), sigmas])
-    return _prune_blobs(found, overlap, sigmas.shape[1])
+    return _prune_blobs(found, overlap, sigmas.shape[1], engine)
 
 
-def _blobs(cube: np.ndarray, sigma_list: np.ndarray, scalar_sigma: bool, threshold: float | None,
-           threshold_rel: float | None, border: tuple[int, ...], overlap: float) -> np.ndarray:
+def _blobs(cube: np.ndarray, req: BlobRequest) -> np.ndarray:
     """The blobs of a scale-space cube ``(scales,) + image.shape``: peaks, their sigmas, pruned."""
-    peaks = _scale_space_peaks(cube, threshold, threshold_rel, border)
-    return blobs_of_peaks(peaks, cube.dtype, sigma_list, scalar_sigma, overlap)
+    peaks = _scale_space_peaks(cube, req.threshold, req.threshold_rel, req.border, req.engine)
+    return blobs_of_peaks(peaks, cube.dtype, req.sigma_list, req.scalar_sigma, req.overlap,
+                          req.engine)
 
 
-def _blob_input(image: Any) -> np.ndarray:
-    """A 2-D or 3-D NumPy image as scikit-image's ``img_as_float``."""
-    if is_xp(image):
-        raise TypeError(f"image must be a NumPy array (the blobs are NumPy coordinates); got a "
-                        f"{type(image).__module__}.{type(image).__name__}: pass a NumPy copy "
-                        f"(tensor.cpu().numpy(), cupy.asnumpy(array))")
-    image = as_float(image)
-    if image.ndim not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {image.ndim}-D, shape {image.shape}")
-    return image
+def _blob_image(image: Any, engine: str | None) -> tuple[str, Any]:
+    """The engine, and the NumPy image as scikit-image's ``img_as_float``."""
+    numpy_only(image, " (the blobs are NumPy coordinates)")
+    name = engines.resolve_engine(engine, image)
+    return name, op(name, "feature_as_float")(image, "image")
 
 
 def blob_options(threshold: Any, threshold_rel: Any, overlap: Any, exclude_border: Any, ndim: int,
                  tol: Any) -> tuple[float | None, float | None, float, tuple[int, ...], float | None]:
     """The blob detectors' checked thresholds, overlap, border widths and ``tol``."""
-    return (_real_or_none(threshold, "threshold"), _real_or_none(threshold_rel, "threshold_rel"),
-            _check_overlap(overlap), _exclude_width(exclude_border, ndim), check_tol(tol))
+    return (real_or_none(threshold, "threshold"), real_or_none(threshold_rel, "threshold_rel"),
+            check_overlap(overlap), exclude_width(exclude_border, ndim), check_tol(tol))
 
 
-def log_scales(min_sigma: Any, max_sigma: Any, num_sigma: Any, log_scale: bool, ndim: int,
-               dtype: np.dtype) -> tuple[bool, np.ndarray]:
-    """:func:`blob_log`'s scales: (one sigma column?, ``(num_sigma, ndim)`` sigmas in ``dtype``)."""
-    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, ndim, dtype)
-    if isinstance(num_sigma, (bool, np.bool_)) or not isinstance(num_sigma, numbers.Integral):
-        raise TypeError(f"num_sigma must be an integer; got {num_sigma!r}")
-    if num_sigma < 1:
-        raise ValueError(f"num_sigma must be at least 1; got {num_sigma!r}")
-    if log_scale:
-        return scalar_sigma, np.logspace(np.log10(lo), np.log10(hi), int(num_sigma))
-    return scalar_sigma, np.linspace(lo, hi, int(num_sigma))
-
-
-def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None) -> np.ndarray:
+def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None,
+             engine: str | None = None) -> np.ndarray:
     """:func:`blob_log`'s scale space ``(scales,) + image.shape``: ``-mean(sigma)**2 LoG_sigma``."""
     cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
     for plane, s in zip(cube, sigma_list):
-        gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol)
+        gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol,
+                         engine=engine)
         plane *= -np.mean(s) ** 2
     return cube
 
 
-def dog_scales(min_sigma: Any, max_sigma: Any, sigma_ratio: Any, ndim: int,
-               dtype: np.dtype) -> tuple[bool, np.ndarray]:
-    """:func:`blob_dog`'s Gaussians: (one sigma column?, ``(k + 1, ndim)`` sigmas for ``k`` scales)."""
-    scalar_sigma, lo, hi = _blob_sigmas(min_sigma, max_sigma, ndim, dtype)
-    if check_positive(sigma_ratio, "sigma_ratio") <= 1.0:
-        raise ValueError(f"sigma_ratio must be a finite number above 1; got {sigma_ratio!r}")
-    k = int(np.mean(np.log(hi / lo) / np.log(sigma_ratio) + 1))
-    if k < 1:
-        raise ValueError(f"max_sigma must be at least min_sigma (one scale at least); got "
-                         f"min_sigma={min_sigma!r}, max_sigma={max_sigma!r}")
-    return scalar_sigma, np.array([lo * (sigma_ratio**i) for i in range(k + 1)])
-
-
 def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
-             tol: float | None) -> np.ndarray:
+             tol: float | None, engine: str | None = None) -> np.ndarray:
     """:func:`blob_dog`'s scale space: ``(G_i - G_(i+1)) / (sigma_ratio - 1)`` for each scale."""
     cube = np.empty((len(sigma_list) - 1,) + image.shape, dtype=image.dtype)
 
     def smooth(s: np.ndarray) -> np.ndarray:
-        return gaussian_filter(image, [float(v) for v in s], mode="reflect", tol=tol)
+        return gaussian_filter(image, [float(v) for v in s], mode="reflect", tol=tol, engine=engine)
 
     previous = smooth(sigma_list[0])
     for plane, s in zip(cube, sigma_list[1:]):
@@ -316,7 +244,8 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              max_sigma: float | Sequence[float] = 50, num_sigma: int = 10,
              threshold: float | None = 0.2, overlap: float = 0.5, log_scale: bool = False, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
-             tol: float | None = None) -> np.ndarray:
+             tol: float | None = None, engine: str | None = None,
+             workers: int | None = None) -> np.ndarray:
     r"""Blobs of a 2-D or 3-D image by the scale-normalised Laplacian of Gaussian (scikit-image's).
 
     At each of ``num_sigma`` scales from ``min_sigma`` to ``max_sigma`` the
@@ -351,6 +280,11 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         scikit-image.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    engine : {None, 'auto', 'numba'}, optional
+        As :func:`sftwave.gaussian_filter`'s; the peaks need the CPU engine
+        (another raises :class:`sftwave.engines.UnsupportedOperation`).
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only.
 
     Returns
     -------
@@ -384,7 +318,7 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     borders, a constant cube has no peak, peaks sorted by decreasing response)
     and the pruning (its ``_prune_blobs``, the same pairs in the same order)
     are scikit-image's; the peaks are found by one pass of a numba kernel
-    (:mod:`sftwave.engines.numba.peaks`), the pairs' overlaps at once.  A NaN
+    (the CPU engine's ``local_peaks``), the pairs' overlaps at once.  A NaN
     response is never a blob.
 
     %(gaussians)s
@@ -397,20 +331,21 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> blob_log(image, min_sigma=1, max_sigma=10, num_sigma=10)
     array([[20., 40.,  4.]])
     """
-    image = _blob_input(image)
-    scalar_sigma, sigma_list = log_scales(min_sigma, max_sigma, num_sigma, log_scale, image.ndim,
-                                          image.dtype)
-    threshold, threshold_rel, overlap, border, tol = blob_options(
-        threshold, threshold_rel, overlap, exclude_border, image.ndim, tol)
-    cube = log_cube(image, sigma_list, tol)
-    return _blobs(cube, sigma_list, scalar_sigma, threshold, threshold_rel, border, overlap)
+    name, image = _blob_image(image, engine)
+    req = blob_log_request(image.shape, image.dtype, min_sigma, max_sigma, num_sigma, threshold,
+                           overlap, log_scale, threshold_rel=threshold_rel,
+                           exclude_border=exclude_border, tol=tol, engine=name, workers=workers)
+    op(name, "local_peaks")                  # the engine has the peaks, before any work
+    with threads(name, req.workers):
+        return _blobs(log_cube(image, req.sigma_list, req.tol, name), req)
 
 
 def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              max_sigma: float | Sequence[float] = 50, sigma_ratio: float = 1.6,
              threshold: float | None = 0.5, overlap: float = 0.5, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
-             tol: float | None = None) -> np.ndarray:
+             tol: float | None = None, engine: str | None = None,
+             workers: int | None = None) -> np.ndarray:
     r"""Blobs of a 2-D or 3-D image by differences of Gaussians (scikit-image's).
 
     Gaussians at ``min_sigma * sigma_ratio**i`` until past ``max_sigma``; the
@@ -440,6 +375,11 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         No blob within this many pixels of the border; ``True`` counts as 1.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    engine : {None, 'auto', 'numba'}, optional
+        As :func:`sftwave.gaussian_filter`'s; the peaks need the CPU engine
+        (another raises :class:`sftwave.engines.UnsupportedOperation`).
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only.
 
     Returns
     -------
@@ -478,16 +418,16 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> blob_dog(image, min_sigma=1, max_sigma=10, threshold=0.05)
     array([[30.  , 25.  ,  2.56]])
     """
-    image = _blob_input(image)
-    scalar_sigma, sigma_list = dog_scales(min_sigma, max_sigma, sigma_ratio, image.ndim, image.dtype)
-    threshold, threshold_rel, overlap, border, tol = blob_options(
-        threshold, threshold_rel, overlap, exclude_border, image.ndim, tol)
-    cube = dog_cube(image, sigma_list, sigma_ratio, tol)
-    return _blobs(cube, sigma_list, scalar_sigma, threshold, threshold_rel, border, overlap)
+    name, image = _blob_image(image, engine)
+    req = blob_dog_request(image.shape, image.dtype, min_sigma, max_sigma, sigma_ratio, threshold,
+                           overlap, threshold_rel=threshold_rel, exclude_border=exclude_border,
+                           tol=tol, engine=name, workers=workers)
+    op(name, "local_peaks")                  # the engine has the peaks, before any work
+    with threads(name, req.workers):
+        cube = dog_cube(image, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name)
+        return _blobs(cube, req)
 
 
 blob_log.__doc__ = (blob_log.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
 blob_dog.__doc__ = (blob_dog.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
 
-
-# --- ridge filters -----------------------------------------------------------------------------

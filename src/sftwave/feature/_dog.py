@@ -7,21 +7,17 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._checks import (
-    check_axis,
-    check_cval,
-    check_mode,
-    check_tol,
-    check_truncate,
-)
+from .. import engines
+from .._checks.features import dog_request
 from ..ndimage import gaussian_filter
-from ._common import as_float, axis_sigmas, is_xp
+from ._common import op, threads
 
 
 def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float],
                             high_sigma: float | Sequence[float] | None = None, *,
                             mode: str = "nearest", cval: float = 0, channel_axis: int | None = None,
-                            truncate: float = 4.0, tol: float | None = None) -> np.ndarray:
+                            truncate: float = 4.0, tol: float | None = None,
+                            engine: str | None = None, workers: int | None = None) -> np.ndarray:
     """The image smoothed at ``low_sigma`` minus the image smoothed at ``high_sigma`` (scikit-image's).
 
     A band-pass filter: it keeps the features between the two scales.
@@ -46,6 +42,11 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
         from it (a quarter of scipy's kernel error at that truncation).
     tol : float or None, optional
         The Gaussian filters' accuracy, instead of the one set by ``truncate``.
+    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        As :func:`sftwave.gaussian_filter`'s: None and 'auto' choose by the
+        image's array type.
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only; the CPU engine only.
 
     Returns
     -------
@@ -75,27 +76,18 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
     >>> dog.dtype, bool(dog[4, 4] > 0), bool(dog[4, 0] < 0)
     (dtype('float32'), True, True)
     """
-    image = as_float(image)
-    spatial = list(range(image.ndim))
-    if channel_axis is not None:
-        channel_axis = check_axis(channel_axis, image.ndim, "channel_axis")
-        spatial.remove(channel_axis)
-    low = axis_sigmas(low_sigma, len(spatial), "low_sigma", allow_zero=True)
-    high = ([1.6 * s for s in low] if high_sigma is None
-            else axis_sigmas(high_sigma, len(spatial), "high_sigma", allow_zero=True))
-    if any(h < lo for h, lo in zip(high, low, strict=True)):
-        raise ValueError(f"high_sigma must be at least low_sigma on every axis; got "
-                         f"low_sigma={low_sigma!r}, high_sigma={high_sigma!r}")
-    mode = check_mode(mode)
-    cval = check_cval(cval)
-    truncate = check_truncate(truncate)
-    tol = check_tol(tol)
+    name = engines.resolve_engine(engine, image)
+    image = op(name, "feature_as_float")(image, "image")
+    req = dog_request(len(image.shape), low_sigma, high_sigma, mode=mode, cval=cval,
+                      channel_axis=channel_axis, truncate=truncate, tol=tol, engine=name,
+                      workers=workers)
 
-    def smooth(sigmas: list[float]) -> np.ndarray:
-        axes = [ax for ax, s in zip(spatial, sigmas, strict=True) if s > 0]
+    def smooth(sigmas: tuple[float, ...]) -> np.ndarray:
+        axes = [ax for ax, s in zip(req.axes, sigmas, strict=True) if s > 0]
         if not axes:
-            return image * 1 if is_xp(image) else image.copy()
-        return gaussian_filter(image, [s for s in sigmas if s > 0], mode=mode, cval=cval,
-                               truncate=truncate, axes=axes, tol=tol)
+            return image * 1                  # a copy, of any array type
+        return gaussian_filter(image, [s for s in sigmas if s > 0], mode=req.mode, cval=req.cval,
+                               truncate=req.truncate, axes=axes, tol=req.tol, engine=name)
 
-    return smooth(low) - smooth(high)
+    with threads(name, req.workers):
+        return smooth(req.low) - smooth(req.high)

@@ -11,14 +11,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import engines
-from .._checks import (
-    check_cval,
-    check_input_array,
-    check_mode,
-    check_positive,
-    check_tol,
-)
-from ._common import is_xp
+from .._checks import check_input_array
+from .._checks.features import GaborRequest, gabor_request, numpy_only, real_scalars
+from ._common import op, threads
+
+#: The checked scalars (:mod:`sftwave._checks.features`), by their former names here.
+_real_scalars = real_scalars
 
 
 def _sigma_prefactor(bandwidth: float) -> float:
@@ -69,10 +67,7 @@ def _check_direct_size(frequency: float, theta: float, sigma_x: float, sigma_y: 
 
 def _gabor_image(image: Any) -> np.ndarray:
     """The image as scikit-image's ``gabor`` takes it: float32/float64 kept, integers *not* rescaled."""
-    if is_xp(image):
-        raise TypeError(f"image must be a NumPy array; got a {type(image).__module__}."
-                        f"{type(image).__name__}: pass a NumPy copy (tensor.cpu().numpy(), "
-                        f"cupy.asnumpy(array))")
+    numpy_only(image)
     arr = check_input_array(image, "image")
     if arr.ndim != 2:
         raise ValueError(f"image must be 2-D; got a {arr.ndim}-D array of shape {arr.shape}")
@@ -83,32 +78,6 @@ def _gabor_image(image: Any) -> np.ndarray:
     if arr.dtype not in (np.float32, np.float64):
         return arr.astype(np.float64)
     return arr
-
-
-def _real_scalars(values: Any, name: str, *, positive: bool) -> list[float]:
-    """A scalar or a 1-D sequence of finite real numbers (positive ones if ``positive``)."""
-    arr = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
-    if arr.ndim > 1:
-        raise ValueError(f"{name} must be a number or a 1-D sequence of numbers; got {values!r}")
-    items = [arr.item()] if arr.ndim == 0 else list(arr)
-    if not items:
-        raise ValueError(f"{name} must not be empty; got {values!r}")
-    if positive:
-        return [check_positive(v, name) for v in items]
-    return [_finite(v, name) for v in items]
-
-
-def _finite(value: Any, name: str) -> float:
-    """A finite real number."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number; got {value!r}")
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be finite; got {value!r}")
-    return float(value)
-
-
-def _optional_sigma(value: Any, name: str) -> float | None:
-    return None if value is None else check_positive(value, name)
 
 
 #: |sin(2 theta)| below this is an axis-aligned orientation (cos or sin at rounding of 0).
@@ -209,40 +178,40 @@ def _lines(eng: Any, arr: np.ndarray, plans: list, mode: str, cval: float) -> np
         bank_method=eng.bank_method("auto", lines), tol=1.0)
 
 
-def _fir_bank(image: np.ndarray, fir_groups: list, groups: dict, mode: str, cval: float,
-              scale: complex, out: np.ndarray) -> None:
+def _fir_bank(engine: str, image: np.ndarray, fir_groups: list, groups: dict, mode: str,
+              cval: float, scale: complex, out: np.ndarray) -> None:
     """The groups of one frequency whose separable FIRs cost less than the recursions,
     into ``out`` (``(n_theta,) + image.shape``), one pass over the image per group."""
-    from ..engines.numba.gabor_fir import gabor_group_fir
-    from ..engines.numba.gradients import PAD_MODES
-
     pv = max(r[0] for _, r in fir_groups)
     ph = max(r[1] for _, r in fir_groups)
-    if mode == "constant":
-        padded = np.pad(image, ((pv, pv), (ph, ph)), mode="constant", constant_values=cval)
-    else:
-        padded = np.pad(image, ((pv, pv), (ph, ph)), mode=PAD_MODES[mode])  # type: ignore[call-overload]
+    taps = []
     for key, (rv, rh) in fir_groups:
         hc, hs = _fir_half(key[0], key[2], rh)
         vc, vs = _fir_half(key[1], key[3], rv)
         members = groups[key]
         signs = np.array([(sgx, sgy) for _, sgx, sgy in members], dtype=np.float64)
         t_index = np.array([t for t, _, _ in members], dtype=np.int64)
-        gabor_group_fir(padded, vc, vs, hc, hs, (pv, ph), signs, scale, out, t_index)
+        taps.append((vc, vs, hc, hs, signs, t_index))
+    op(engine, "gabor_fir_groups")(image, taps, (pv, ph), mode, cval, scale, out)
 
 
-def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float], bandwidth: float,
-                sigma_x: float | None, sigma_y: float | None, n_stds: float, offset: float, mode: str,
-                cval: float, tol: float | None) -> np.ndarray:
+def _gabor_bank(image: np.ndarray, req: GaborRequest) -> np.ndarray:
     """The checked bank: complex, shape ``(n_freq, n_theta) + image.shape``."""
     from scipy import ndimage as ndi
 
-    eng = engines.get("numba")
+    frequencies, thetas, bandwidth = req.frequencies, req.thetas, req.bandwidth
+    sigma_x, sigma_y, n_stds, offset = req.sigma_x, req.sigma_y, req.n_stds, req.offset
+    mode, cval, tol = req.mode, req.cval, req.tol
+    eng = engines.get(req.engine)
+    # the engine's operations, looked up before any work
+    transpose, split_transpose, combine = (op(req.engine, f"tiles_{name}")
+                                           for name in ("transpose", "split_transpose", "combine"))
+    op(req.engine, "gabor_fir_groups")
     cdtype = np.complex64 if image.dtype == np.float32 else np.complex128
     out = np.empty((len(frequencies), len(thetas)) + image.shape, dtype=cdtype)
     rows, cols = image.shape
     # non-finite pixels (or cval): the recursions confine them
-    finite = eng.all_finite(image) and math.isfinite(cval)
+    all_finite = eng.all_finite(image) and math.isfinite(cval)
     shift = mode == "constant" and cval != 0 and math.isfinite(cval)
     work = image - image.dtype.type(cval) if shift else image
     ecval = 0.0 if shift else cval
@@ -265,7 +234,7 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
         built = []
         fir_groups = []
         for key in groups:
-            radii = _fir_radii((key[0], key[1]), tol) if finite else None
+            radii = _fir_radii((key[0], key[1]), tol) if all_finite else None
             if radii is not None:
                 fir_groups.append((key, radii))
                 continue
@@ -276,8 +245,6 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
             else:
                 built.append((key, col, row))
         if built:
-            from ..engines.numba.tiles import combine, split_transpose, transpose
-
             # the columns (axis 0) as the rows of the transposed image, one pass for every |ky|
             # plan of this frequency: (cols, plans, rows); then per plan its real and imaginary
             # parts back in row order, each along the rows (axis 1, contiguous) with |kx|
@@ -298,7 +265,7 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
                         add = cval * scale * ksum
                     combine(pa, pb, sc, sc * (1j * sgx * sgy), sgx < 0, add, out[i, t])
         if fir_groups:
-            _fir_bank(image, fir_groups, groups, mode, cval, scale, out[i])
+            _fir_bank(req.engine, image, fir_groups, groups, mode, cval, scale, out[i])
         for t in direct:
             _check_direct_size(f, thetas[t], sx, sy, n_stds, image.shape)
             g = _gabor_kernel(f, thetas[t], sx, sy, n_stds, offset)
@@ -308,20 +275,11 @@ def _gabor_bank(image: np.ndarray, frequencies: list[float], thetas: list[float]
     return out
 
 
-def _gabor_args(image: Any, bandwidth: Any, sigma_x: Any, sigma_y: Any, n_stds: Any, offset: Any,
-                mode: Any, cval: Any, tol: Any) -> tuple:
-    """The checked common arguments of :func:`gabor` and :func:`gabor_bank`."""
-    arr = _gabor_image(image)
-    bandwidth = check_positive(bandwidth, "bandwidth")
-    return (arr, bandwidth, _optional_sigma(sigma_x, "sigma_x"), _optional_sigma(sigma_y, "sigma_y"),
-            check_positive(n_stds, "n_stds"), _finite(offset, "offset"), check_mode(mode),
-            check_cval(cval), check_tol(tol))
-
-
 def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: float | Sequence[float],
                bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,
                n_stds: float = 3, offset: float = 0, mode: str = "reflect", cval: float = 0,
-               *, tol: float | None = None) -> np.ndarray:
+               *, tol: float | None = None, engine: str | None = None,
+               workers: int | None = None) -> np.ndarray:
     """Gabor responses for every frequency and orientation at once, as one complex array.
 
     ``out[i, j]`` is ``real + 1j * imag`` of :func:`gabor` ``(image,
@@ -344,6 +302,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
         As :func:`gabor` (``sigma_x``/``sigma_y`` are shared by all frequencies
         when given).
     tol : float or None, optional
+        As :func:`gabor`.
+    engine, workers : optional
         As :func:`gabor`.
 
     Returns
@@ -377,17 +337,18 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     >>> bool(np.allclose(bank[1, 1], real + 1j * imag))
     True
     """
-    arr, bandwidth, sx, sy, n_stds, offset, mode, cval, tol = _gabor_args(
-        image, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval, tol)
-    freqs = _real_scalars(frequencies, "frequencies", positive=True)
-    angles = _real_scalars(thetas, "thetas", positive=False)
-    return _gabor_bank(arr, freqs, angles, bandwidth, sx, sy, n_stds, offset, mode, cval, tol)
+    arr = _gabor_image(image)
+    req = gabor_request(frequencies, thetas, bandwidth, sigma_x, sigma_y, n_stds, offset, mode,
+                        cval, tol, engine=engines.resolve_engine(engine, arr), workers=workers)
+    with threads(req.engine, req.workers):
+        return _gabor_bank(arr, req)
 
 
 def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float = 1,
           sigma_x: float | None = None, sigma_y: float | None = None, n_stds: float = 3,
           offset: float = 0, mode: str = "reflect", cval: float = 0,
-          *, tol: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+          *, tol: float | None = None, engine: str | None = None,
+          workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The real and imaginary responses to a Gabor filter (scikit-image's ``skimage.filters.gabor``).
 
     The kernel is scikit-image's ``gabor_kernel``: with ``x`` the column and
@@ -432,6 +393,11 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
         ``tol / 2``).  None: as :func:`sftwave.gaussian_filter`'s default (a
         quarter of scipy's kernel error at 4 sigma).  A keyword scikit-image
         does not have.
+    engine : {None, 'auto', 'numba'}, optional
+        As :func:`sftwave.gaussian_filter`'s; the Gabor passes need the CPU
+        engine (another raises :class:`sftwave.engines.UnsupportedOperation`).
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only.
 
     Returns
     -------
@@ -491,11 +457,11 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     >>> bool(np.allclose(imag[16], -imag[16, ::-1]))   # an odd imaginary part along x
     True
     """
-    arr, bandwidth, sx, sy, n_stds, offset, mode, cval, tol = _gabor_args(
-        image, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval, tol)
-    freq = check_positive(frequency, "frequency")
-    angle = _finite(theta, "theta")
-    out = _gabor_bank(arr, [freq], [angle], bandwidth, sx, sy, n_stds, offset, mode, cval, tol)[0, 0]
+    arr = _gabor_image(image)
+    req = gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval,
+                        tol, engine=engines.resolve_engine(engine, arr), workers=workers, single=True)
+    with threads(req.engine, req.workers):
+        out = _gabor_bank(arr, req)[0, 0]
     return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)
 
 

@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._checks import (
-    check_cval,
-    check_input_array,
-    check_mode,
-    check_positive,
-    check_tol,
-)
+from .. import engines
+from .._checks.features import RidgeRequest, hessian_request, ridge_request
 from .._scale_space import finite_max, frangi_gamma, hessian_norm2
-from ._common import is_xp, nan_extreme
-from ._tensors import hessian_matrix
+from ._common import op, threads
+from ._tensors import hessian_elements
+
+_ENGINE_DOC = """engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        As :func:`sftwave.gaussian_filter`'s: None and 'auto' choose by the
+        image's array type ('numba' for NumPy arrays, 'xp' for torch and CuPy,
+        returned as the same type on the same device).
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only; the CPU engine only."""
 
 
 def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
            scale_range: tuple[float, float] | None = None, scale_step: float | None = None,
            alpha: float = 0.5, beta: float = 0.5, gamma: float | None = None,
            black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
-           tol: float | None = None) -> np.ndarray:
+           tol: float | None = None, engine: str | None = None,
+           workers: int | None = None) -> np.ndarray:
     """Frangi's vesselness: ridges (vessels, fibres) of a 2-D or 3-D image at several scales (scikit-image's).
 
     At each ``sigma`` the Hessian's eigenvalues, sorted by magnitude
@@ -64,6 +65,7 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
         The value beyond the borders with ``mode='constant'``.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    %(engine)s
 
     Returns
     -------
@@ -106,70 +108,51 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
     >>> bool(v[10, 10] > 0.5) and bool(v[10, 3] < 0.05)
     True
     """
-    if scale_range is not None and scale_step is not None:
-        sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
-                                                   xp_ok=True)
-    alpha = check_positive(alpha, "alpha")
-    beta = check_positive(beta, "beta")
-    if gamma is not None:
-        gamma = check_positive(gamma, "gamma")
-    xp: Any = None
-    if is_xp(arr):
-        from ..engines.array_api.features import frangi_scale as scale_xp
-        from ..engines.array_api.filters import device_of, namespace
-
-        xp = namespace(arr)
-        out = xp.zeros(tuple(arr.shape), dtype=xp.float64, device=device_of(arr))
-    else:
-        from ..engines.numba.eigen import frangi_scale  # numba: imported on first use
-
-        out = np.zeros(arr.shape, dtype=np.float64)
-    for sigma in sigma_list:
-        H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-        if gamma is None:
-            gamma = frangi_gamma(finite_max(hessian_norm2(H, arr.ndim)))
-        if xp is not None:
-            out = scale_xp(H, out, alpha, beta, gamma)    # array-API arrays: a new array
-        else:
-            frangi_scale(H, out, alpha, beta, gamma)      # in place
-    return xp.astype(out, arr.dtype) if xp is not None else out.astype(arr.dtype, copy=False)
+    name, arr = _ridge_image(image, engine)
+    req = ridge_request("frangi", tuple(arr.shape), sigmas, black_ridges, mode, cval, tol,
+                        alpha=alpha, beta=beta, gamma=gamma, scale_range=scale_range,
+                        scale_step=scale_step, engine=name, workers=workers)
+    return _ridges(arr, req)
 
 
-# --- blob detection ---------------------------------------------------------------------------
+def _ridge_image(image: Any, engine: str | None) -> tuple[str, Any]:
+    """The engine, and the image in the ridge filters' float dtype (float32 stays float32, all
+    else float64, not rescaled)."""
+    name = engines.resolve_engine(engine, image)
+    return name, op(name, "ridge_float")(image, "image")
 
 
-def _ridge_args(image: Any, sigmas: Any, black_ridges: Any, mode: Any, cval: Any,
-                tol: Any, *, xp_ok: bool = False) -> tuple[Any, list[float], str, float, float | None]:
-    """The image (frangi's dtype rule, negated for bright ridges), the scales, mode, cval, tol.
+def _hessian(arr: Any, sigma: float, req: RidgeRequest) -> list[Any]:
+    """The Hessian of one scale, scikit-image's Gaussian derivatives."""
+    h = hessian_request(len(arr.shape), sigma, req.mode, req.cval, "rc", True, req.tol,
+                        engine=req.engine)
+    return hessian_elements(arr, h)
 
-    ``xp_ok``: an array-API image (torch, CuPy) stays one; otherwise it becomes numpy.
-    """
-    arr: Any
-    if xp_ok and is_xp(image):
-        from ..engines.array_api.filters import namespace
 
-        xp = namespace(image)
-        if xp.isdtype(image.dtype, "complex floating"):
-            raise TypeError(f"image must be real (bool, integer or float); got dtype {image.dtype}")
-        arr = xp.astype(image, xp.float32 if image.dtype in (xp.float16, xp.float32) else xp.float64)
-    else:
-        arr = check_input_array(image, "image")
-        if arr.dtype.kind == "c":
-            raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
-        arr = arr.astype(np.float32 if arr.dtype in (np.float16, np.float32) else np.float64,
-                         copy=False)
-    if arr.ndim not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {arr.ndim}-D, shape {tuple(arr.shape)}")
-    if not black_ridges:
+def _ridges(arr: Any, req: RidgeRequest) -> Any:
+    """The ridge filter of ``req`` over its scales: the running maximum of each scale's
+    response, in the image's float dtype (Frangi's accumulated in float64)."""
+    if not req.black_ridges:
         arr = -arr
-    scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
-    sigma_list = [check_positive(s, "sigmas") for s in scales]
-    return arr, sigma_list, check_mode(mode), check_cval(cval), check_tol(tol)
+    frangi = req.kind == "frangi"
+    out = op(req.engine, "ridge_accumulator")(arr, frangi)
+    scale = op(req.engine, f"{req.kind}_scale")
+    gamma = req.gamma
+    with threads(req.engine, req.workers):
+        for sigma in req.sigmas:
+            H = _hessian(arr, sigma, req)
+            if frangi:
+                if gamma is None:
+                    gamma = frangi_gamma(finite_max(hessian_norm2(H, len(arr.shape))))
+                out = scale(H, out, req.alpha, req.beta, gamma)
+            else:
+                out = scale(H, out, sigma if req.kind == "sato" else req.alpha)
+    return op(req.engine, "ridge_result")(out, arr)
 
 
 def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridges: bool = True,
-         mode: str = "reflect", cval: float = 0, *, tol: float | None = None) -> np.ndarray:
+         mode: str = "reflect", cval: float = 0, *, tol: float | None = None,
+         engine: str | None = None, workers: int | None = None) -> np.ndarray:
     """Sato's tubeness: ridges of a 2-D or 3-D image at several scales (scikit-image's).
 
     At each ``sigma`` the Hessian's eigenvalues (not scale-normalised, as
@@ -192,6 +175,7 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
         The value beyond the borders with ``mode='constant'``.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    %(engine)s
 
     Returns
     -------
@@ -236,31 +220,16 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
     >>> int(np.argmax(t[10])), bool(t[10, 3] < 0.01 * t[10, 10])
     (10, True)
     """
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
-                                                   xp_ok=True)
-    if is_xp(arr):
-        from ..engines.array_api.features import sato_scale as scale_xp
-        from ..engines.array_api.filters import device_of, namespace
-
-        xp = namespace(arr)
-        res = xp.zeros(tuple(arr.shape), dtype=arr.dtype, device=device_of(arr))
-        for sigma in sigma_list:
-            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
-                               tol=tol)
-            res = scale_xp(H, res, sigma)                # array-API arrays: a new array
-        return res
-    from ..engines.numba.eigen import sato_scale  # numba: imported on first use
-
-    out = np.zeros(arr.shape, dtype=arr.dtype)           # C-contiguous: the kernel writes it flat
-    for sigma in sigma_list:
-        H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-        sato_scale(H, out, sigma)
-    return out
+    name, arr = _ridge_image(image, engine)
+    req = ridge_request("sato", tuple(arr.shape), sigmas, black_ridges, mode, cval, tol,
+                        engine=name, workers=workers)
+    return _ridges(arr, req)
 
 
 def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha: float | None = None,
               black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
-              tol: float | None = None) -> np.ndarray:
+              tol: float | None = None, engine: str | None = None,
+              workers: int | None = None) -> np.ndarray:
     """Meijering's neuriteness: ridges of a 2-D or 3-D image at several scales (scikit-image's).
 
     At each ``sigma`` the Hessian's eigenvalues ``l_i`` (decreasing) are mixed,
@@ -286,6 +255,7 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
         The value beyond the borders with ``mode='constant'``.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    %(engine)s
 
     Returns
     -------
@@ -330,66 +300,24 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
     >>> float(m[10, 10]), bool(m[10, 3] < 0.05)
     (1.0, True)
     """
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, sigmas, black_ridges, mode, cval, tol,
-                                                   xp_ok=True)
-    alpha = _meijering_alpha(alpha, arr.ndim)
-    if is_xp(arr):
-        from ..engines.array_api.features import meijering_scale as scale_xp
-        from ..engines.array_api.filters import device_of, namespace
-
-        xp = namespace(arr)
-        alpha = float(np.asarray(alpha, dtype=np.float32 if arr.dtype == xp.float32 else np.float64))
-        res = xp.zeros(tuple(arr.shape), dtype=arr.dtype, device=device_of(arr))
-        for sigma in sigma_list:
-            H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True,
-                               tol=tol)
-            v = scale_xp(H, alpha)
-            top = float(xp.max(xp.where(xp.isnan(v), xp.full_like(v, -1.0), v)))
-            if top > 0:
-                v = v / top
-            res = xp.maximum(res, xp.astype(v, arr.dtype))
-        return res
-    out = np.zeros_like(arr)
-    for sigma in sigma_list:
-        vals = _meijering_response(arr, sigma, alpha, mode, cval, tol)
-        top = nan_extreme(vals, largest=True)
-        if top > 0:
-            vals /= top
-        np.maximum(out, vals, out=out)
-    return out
-
-
-def _meijering_alpha(alpha: Any, ndim: int) -> float:
-    """:func:`meijering`'s ``alpha``, checked; None: ``1 / (ndim + 1)``."""
-    if alpha is None:
-        return 1 / (ndim + 1)
-    if not isinstance(alpha, (numbers.Real, np.floating, np.integer)) or isinstance(alpha, bool):
-        raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
-    if not math.isfinite(float(alpha)):
-        raise ValueError(f"alpha must be finite; got {alpha!r}")
-    return float(alpha)
-
-
-def _meijering_response(arr: np.ndarray, sigma: float, alpha: float, mode: str, cval: float,
-                        tol: float | None) -> np.ndarray:
-    """:func:`meijering`'s response at one scale, before its normalisation by the maximum over
-    the image: ``arr`` as :func:`_ridge_args` gives it (its float dtype, negated for bright
-    ridges), ``alpha`` checked."""
-    from ..engines.numba.eigen import meijering_scale  # numba: imported on first use
-
-    alpha = float(np.asarray(alpha, dtype=arr.dtype))      # scikit-image mixes in the image's dtype
-    H = hessian_matrix(arr, sigma, mode=mode, cval=cval, use_gaussian_derivatives=True, tol=tol)
-    return meijering_scale(H, alpha, arr.dtype)
+    name, arr = _ridge_image(image, engine)
+    req = ridge_request("meijering", tuple(arr.shape), sigmas, black_ridges, mode, cval, tol,
+                        alpha=alpha, engine=name, workers=workers)
+    return _ridges(arr, req)
 
 
 def meijering_response(image: Any, sigma: float, alpha: float | None = None,
                        black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
-                       tol: float | None = None) -> np.ndarray:
-    """:func:`meijering`'s response at one ``sigma`` of a NumPy image, not normalised (the
-    helper of :func:`sftwave.dask.meijering`, which normalises by a lazy maximum)."""
-    arr, sigma_list, mode, cval, tol = _ridge_args(image, [sigma], black_ridges, mode, cval, tol)
-    return _meijering_response(arr, sigma_list[0], _meijering_alpha(alpha, arr.ndim), mode, cval,
-                               tol)
+                       tol: float | None = None, engine: str | None = None) -> np.ndarray:
+    """:func:`meijering`'s response at one ``sigma`` of an image, not normalised (the helper
+    of :func:`sftwave.dask.meijering`, which normalises by a lazy maximum)."""
+    name, arr = _ridge_image(image, engine)
+    req = ridge_request("meijering", tuple(arr.shape), [sigma], black_ridges, mode, cval, tol,
+                        alpha=alpha, engine=name)
+    if not req.black_ridges:
+        arr = -arr
+    return op(name, "meijering_response")(_hessian(arr, req.sigmas[0], req), req.alpha)
 
 
-# --------------------------------------------------------------------------- Gabor filters
+for _f in (frangi, sato, meijering):
+    _f.__doc__ = (_f.__doc__ or "").replace("%(engine)s", _ENGINE_DOC)

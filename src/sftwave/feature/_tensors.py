@@ -10,20 +10,27 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._checks import (
-    check_cval,
-    check_input_array,
-    check_mode,
-    check_tol,
+from .. import engines
+from .._checks.features import (
+    HessianRequest,
+    eigenvalues_request,
+    hessian_request,
+    structure_tensor_request,
 )
-from .._scale_space import DERIVATIVE_TOL, derivative_truncate
 from ..ndimage import gaussian_filter
-from ._common import as_float, axis_sigmas, check_order, gradient, is_xp
+from ._common import op, threads
+
+_ENGINE_DOC = """engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
+        As :func:`sftwave.gaussian_filter`'s: None and 'auto' choose by the
+        input's array type ('numba' for NumPy arrays, 'xp' for torch and CuPy).
+    workers : int, optional
+        Threads to use (-1: all cores), for this call only; the CPU engine only."""
 
 
 def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
                    cval: float = 0, order: str = "rc", use_gaussian_derivatives: bool | None = None,
-                   *, tol: float | None = None) -> list[np.ndarray]:
+                   *, tol: float | None = None, engine: str | None = None,
+                   workers: int | None = None) -> list[np.ndarray]:
     """The Hessian of an image smoothed by a Gaussian: its upper-triangle elements (scikit-image's).
 
     In 2-D, ``H = [[Hrr, Hrc], [Hrc, Hcc]]``; in n-D the ``n (n + 1) / 2``
@@ -55,6 +62,7 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
         None: with Gaussian derivatives 1e-7 (a cost independent of ``sigma``; see
         the module's notes), otherwise the filters' own default.
+    %(engine)s
 
     Returns
     -------
@@ -95,116 +103,52 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
     >>> float(Hrr[3, 3]) < 0 and bool(np.allclose(Hrr, Hcc.T)) and bool(np.allclose(Hrc[3], 0))
     True
     """
-    image = as_float(image)
-    ndim = image.ndim
-    if ndim == 0:
-        raise ValueError("image must have at least one axis; got a 0-d array")
-    sigmas = axis_sigmas(sigma, ndim)
-    mode = check_mode(mode)
-    cval = check_cval(cval)
-    order = check_order(order, ndim)
-    tol = check_tol(tol)
-    if use_gaussian_derivatives is not None and not isinstance(use_gaussian_derivatives,
-                                                               (bool, np.bool_)):
-        raise TypeError(f"use_gaussian_derivatives must be True, False or None; "
-                        f"got {use_gaussian_derivatives!r}")
+    name = engines.resolve_engine(engine, image)
+    image = op(name, "feature_as_float")(image, "image")
+    req = hessian_request(len(image.shape), sigma, mode, cval, order, use_gaussian_derivatives, tol,
+                          engine=name, workers=workers)
+    with threads(name, req.workers):
+        return hessian_elements(image, req)
+
+
+def hessian_elements(image: Any, req: HessianRequest) -> list[Any]:
+    """:func:`hessian_matrix` of a converted image (the engine's ``feature_as_float`` or
+    ``ridge_float``) by its request."""
+    ndim = len(image.shape)
     axes = list(range(ndim))
-    if order == "xy":
+    if req.order == "xy":
         axes.reverse()
     pairs = list(combinations_with_replacement(axes, 2))
-    if use_gaussian_derivatives:
+    if req.gaussian_derivatives:
         # scikit-image's definition: first derivatives at sigma / sqrt(2), then a first
         # derivative of those, each pass extended by `mode` and truncated at 8 sigma
         # (100 for sigma <= 1), where sftwave's filters take scipy's kernel (small sigma)
         # or meet `tol` at a cost independent of sigma
-        truncate = derivative_truncate(sigmas)
-        if tol is None:
-            tol = DERIVATIVE_TOL
-        scaled = [s / math.sqrt(2.0) for s in sigmas]
+        scaled = [s / math.sqrt(2.0) for s in req.sigmas]
         units = [[int(k == d) for k in range(ndim)] for d in range(ndim)]
-        gradients = [gaussian_filter(image, scaled, order=units[d], mode=mode, cval=cval,
-                                     truncate=truncate, tol=tol) for d in range(ndim)]
-        return [gaussian_filter(gradients[ax0], scaled, order=units[ax1], mode=mode, cval=cval,
-                                truncate=truncate, tol=tol) for ax0, ax1 in pairs]
-    smoothed = gaussian_filter(image, sigmas, mode=mode, cval=cval, tol=tol)
+        kw: dict[str, Any] = dict(mode=req.mode, cval=req.cval, truncate=req.truncate, tol=req.tol,
+                                  engine=req.engine)
+        gradients = [gaussian_filter(image, scaled, order=units[d], **kw) for d in range(ndim)]
+        return [gaussian_filter(gradients[ax0], scaled, order=units[ax1], **kw) for ax0, ax1 in pairs]
+    smoothed = gaussian_filter(image, list(req.sigmas), mode=req.mode, cval=req.cval, tol=req.tol,
+                               engine=req.engine)
+    gradient = op(req.engine, "feature_gradient")
     gradients = [gradient(smoothed, ax) for ax in range(ndim)]
     return [gradient(gradients[ax0], ax1) for ax0, ax1 in pairs]
 
 
-def _n_axes(count: int, name: str) -> int:
-    """The matrix size n of a list of ``n (n + 1) / 2`` upper-triangle elements."""
-    n = int(round((np.sqrt(8 * count + 1) - 1) / 2))
-    if count == 0 or n * (n + 1) // 2 != count:
-        raise ValueError(f"{name} must hold the n (n + 1) / 2 upper-triangle elements of an n x n "
-                         f"symmetric matrix (1, 3, 6, 10, ...); got {count} arrays")
-    return n
+def _eigenvalues(elems: Any, name: str, engine: str | None, workers: int | None) -> np.ndarray:
+    """The eigenvalues, decreasing, of the field given by its upper-triangle elements, on the
+    engine of ``engine`` or of the elements' array type."""
+    probe = elems[0] if isinstance(elems, (list, tuple)) and elems else elems
+    eng = engines.resolve_engine(engine, probe)
+    req = eigenvalues_request(name, engine=eng, workers=workers)
+    with threads(eng, req.workers):
+        return op(eng, "symmetric_eigenvalues")(elems, req.name)
 
 
-def _symmetric_eigenvalues(elems: Any, name: str) -> np.ndarray:
-    """The eigenvalues, decreasing, of the field given by its upper-triangle elements."""
-    if isinstance(elems, (list, tuple)) and elems and all(is_xp(e) for e in elems):
-        return _symmetric_eigenvalues_xp(list(elems), name)
-    if isinstance(elems, np.ndarray):
-        elems = list(elems)
-    if not isinstance(elems, (list, tuple)):
-        raise TypeError(f"{name} must be a list of arrays (the upper-triangle elements); "
-                        f"got {type(elems).__name__}")
-    arrays = [check_input_array(e, f"{name}[{i}]") for i, e in enumerate(elems)]
-    n = _n_axes(len(arrays), name)
-    shape = arrays[0].shape
-    for i, a in enumerate(arrays):
-        if a.dtype.kind == "c":
-            raise TypeError(f"{name}[{i}] must be real; got dtype {a.dtype}")
-        if a.shape != shape:
-            raise ValueError(f"{name}'s arrays must have one shape; {name}[0] has {shape}, "
-                             f"{name}[{i}] has {a.shape}")
-    dtype = np.result_type(*arrays)
-    if dtype.kind != "f" or dtype.itemsize > 8:
-        dtype = np.dtype(np.float64)
-    elif dtype == np.float16:
-        dtype = np.dtype(np.float32)
-    if n == 1:
-        return arrays[0].astype(dtype)[np.newaxis]
-    # bool and integer elements as floats (one compiled kernel per float dtype)
-    arrays = [a if a.dtype in (np.float32, np.float64) else a.astype(dtype) for a in arrays]
-    if n in (2, 3):
-        from ..engines.numba.eigen import eigvals_sym2, eigvals_sym3  # numba: imported on first use
-
-        return (eigvals_sym2 if n == 2 else eigvals_sym3)(arrays, dtype)
-    matrices = np.empty(shape + (n, n), dtype=np.float64)
-    for (i, j), a in zip(combinations_with_replacement(range(n), 2), arrays, strict=True):
-        matrices[..., i, j] = a
-        matrices[..., j, i] = a
-    bad = ~np.isfinite(matrices).all(axis=(-2, -1))
-    matrices[bad] = 0.0
-    eigs = np.linalg.eigvalsh(matrices)[..., ::-1]
-    eigs[bad] = np.nan
-    return np.moveaxis(eigs, -1, 0).astype(dtype)
-
-
-def _symmetric_eigenvalues_xp(elems: list[Any], name: str) -> Any:
-    """:func:`_symmetric_eigenvalues` for array-API arrays (the library's ``eigvalsh``)."""
-    from ..engines.array_api.features import symmetric_eigenvalues
-    from ..engines.array_api.filters import namespace
-
-    n = _n_axes(len(elems), name)
-    xp = namespace(elems[0])
-    shape = tuple(elems[0].shape)
-    for i, a in enumerate(elems):
-        if xp.isdtype(a.dtype, "complex floating"):
-            raise TypeError(f"{name}[{i}] must be real; got dtype {a.dtype}")
-        if tuple(a.shape) != shape:
-            raise ValueError(f"{name}'s arrays must have one shape; {name}[0] has {shape}, "
-                             f"{name}[{i}] has {tuple(a.shape)}")
-    dtype = xp.result_type(*elems)
-    if not xp.isdtype(dtype, "real floating") or dtype == xp.float64:
-        dtype = xp.float64
-    elif dtype != xp.float32:
-        dtype = xp.float32
-    return symmetric_eigenvalues([xp.astype(a, dtype) for a in elems], n)
-
-
-def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> np.ndarray:
+def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike], *, engine: str | None = None,
+                           workers: int | None = None) -> np.ndarray:
     """The eigenvalues of a Hessian field, in decreasing order (scikit-image's).
 
     Parameters
@@ -213,6 +157,7 @@ def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> np.ndarray:
         The upper-triangle elements of each pixel's symmetric matrix, as
         :func:`hessian_matrix` returns them (3 arrays in 2-D, 6 in 3-D,
         ``n (n + 1) / 2`` in n-D), all of one shape.
+    %(engine)s
 
     Returns
     -------
@@ -249,12 +194,12 @@ def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike]) -> np.ndarray:
     >>> hessian_matrix_eigvals(H).ravel().tolist()
     [3.0, 1.0]
     """
-    return _symmetric_eigenvalues(H_elems, "H_elems")
+    return _eigenvalues(H_elems, "H_elems", engine, workers)
 
 
 def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
-                     cval: float = 0, order: str = "rc", *,
-                     tol: float | None = None) -> list[np.ndarray]:
+                     cval: float = 0, order: str = "rc", *, tol: float | None = None,
+                     engine: str | None = None, workers: int | None = None) -> list[np.ndarray]:
     """The structure tensor: Gaussian-weighted products of the Sobel derivatives (scikit-image's).
 
     ``A_ij = G_sigma * (D_i D_j)``, ``D_i`` :func:`scipy.ndimage.sobel` along axis
@@ -278,6 +223,7 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
         'rc': the axes in their order (``Arr, Arc, Acc``); 'xy' (2-D only): reversed.
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
+    %(engine)s
 
     Returns
     -------
@@ -319,46 +265,28 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
            [0., 1., 0., 1., 0.],
            [0., 0., 0., 0., 0.]])
     """
-    from scipy import ndimage as ndi
-
-    image = as_float(image)
-    xp_input = is_xp(image)
-    if xp_input:
-        from ..engines.array_api.features import sobel
-
-        image = image[tuple(0 if k == 1 else slice(None) for k in image.shape)]  # np.squeeze
-    else:
-        image = np.squeeze(image)
-    if image.ndim < 2:
-        raise ValueError(f"image must have at least 2 axes longer than 1; got shape {image.shape} "
-                         f"after squeezing")
-    sigmas = axis_sigmas(sigma, image.ndim)
-    mode = check_mode(mode)
-    cval = check_cval(cval)
-    order = check_order(order, image.ndim)
-    tol = check_tol(tol)
-    if not xp_input and image.ndim == 2 and not (mode == "constant" and cval != 0):
-        from ..engines.numba.gradients import sobel_products_2d  # numba: imported on first use
-
-        products = list(sobel_products_2d(image, mode, cval, image.dtype))  # one pass, fused
-        if order == "xy":
-            products.reverse()
-    else:
-        derivatives = [sobel(image, i, mode, cval) if xp_input else
-                       ndi.sobel(image, axis=i, mode=mode, cval=cval) for i in range(image.ndim)]
-        if order == "xy":
-            derivatives.reverse()
-        products = [d0 * d1 for d0, d1 in combinations_with_replacement(derivatives, 2)]
-    return [gaussian_filter(p, sigmas, mode=mode, cval=cval, tol=tol) for p in products]
+    name = engines.resolve_engine(engine, image)
+    image = op(name, "feature_as_float")(image, "image")
+    image = image[tuple(0 if k == 1 else slice(None) for k in image.shape)]   # np.squeeze
+    req = structure_tensor_request(tuple(image.shape), sigma, mode, cval, order, tol, engine=name,
+                                   workers=workers)
+    with threads(name, req.workers):
+        products = op(name, "structure_products")(image, req.mode, req.cval)
+        if req.order == "xy":
+            products.reverse()          # 2-D only: the products of the reversed derivatives
+        return [gaussian_filter(p, list(req.sigmas), mode=req.mode, cval=req.cval, tol=req.tol,
+                                engine=name) for p in products]
 
 
-def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike]) -> np.ndarray:
+def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike], *, engine: str | None = None,
+                                 workers: int | None = None) -> np.ndarray:
     """The eigenvalues of a structure tensor field, in decreasing order (scikit-image's).
 
     Parameters
     ----------
     A_elems : list of array_like
         The upper-triangle elements, as :func:`structure_tensor` returns them.
+    %(engine)s
 
     Returns
     -------
@@ -391,4 +319,8 @@ def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike]) -> np.ndarray:
            [0., 2., 4., 2., 0.],
            [0., 0., 0., 0., 0.]])
     """
-    return _symmetric_eigenvalues(A_elems, "A_elems")
+    return _eigenvalues(A_elems, "A_elems", engine, workers)
+
+
+for _f in (hessian_matrix, hessian_matrix_eigvals, structure_tensor, structure_tensor_eigenvalues):
+    _f.__doc__ = (_f.__doc__ or "").replace("%(engine)s", _ENGINE_DOC)

@@ -24,6 +24,19 @@ __all__ = ["ENGINE", "ArrayAPIEngine", "OPERATIONS"]
 #: function).  Imported on first use; each group belongs to one family.
 OPERATIONS: dict[str, tuple[str, str]] = {
     # features (sftwave.feature)
+    "feature_as_float": (".features", "as_float"),
+    "ridge_float": (".features", "ridge_float"),
+    "feature_gradient": (".features", "gradient"),
+    "structure_products": (".features", "structure_products"),
+    "symmetric_eigenvalues": (".features", "symmetric_eigenvalues"),
+    "ridge_accumulator": (".features", "ridge_accumulator"),
+    "ridge_result": (".features", "ridge_result"),
+    "frangi_scale": (".features", "frangi_scale"),
+    "sato_scale": (".features", "sato_scale"),
+    "meijering_scale": (".features", "meijering_scale"),
+    "meijering_response": (".features", "meijering_response"),
+    # ndimage (sftwave.ndimage)
+    "scipy_arithmetic": (".features", "scipy_arithmetic"),
 }
 
 

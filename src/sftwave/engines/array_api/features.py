@@ -4,14 +4,19 @@ The Gaussian filters of the features run on the array-API engine through
 :func:`sftwave.gaussian_filter`; what is left is here, each step the
 definition the numpy path follows:
 
-* :func:`as_float`: scikit-image's ``img_as_float`` dtype rules;
+* :func:`as_float`, :func:`ridge_float`: scikit-image's dtype rules;
 * :func:`gradient`: ``np.gradient`` (unit spacing, first-order edges);
-* :func:`sobel`: ``scipy.ndimage.sobel`` (the line extended by ``mode``);
+* :func:`sobel`: ``scipy.ndimage.sobel`` (the line extended by ``mode``), and
+  :func:`structure_products`, the structure tensor's products of them;
 * :func:`symmetric_eigenvalues`: eigenvalues of a symmetric field, decreasing,
   by the library's ``linalg.eigvalsh`` (NaN where an element is not finite);
-* :func:`frangi_scale`, :func:`sato_scale`, :func:`meijering_scale`: Frangi's
-  vesselness, Sato's tubeness and Meijering's (not yet normalised) neuriteness of
-  one scale, as :mod:`sftwave.engines.numba.eigen` computes them.
+* :func:`ridge_accumulator`, :func:`frangi_scale`, :func:`sato_scale`,
+  :func:`meijering_scale`, :func:`ridge_result`: Frangi's vesselness, Sato's
+  tubeness and Meijering's neuriteness of one scale maxed into a running
+  maximum, as :mod:`sftwave.engines.numba.eigen` computes them.
+
+Each has the signature of its namesake in :mod:`sftwave.engines.numba.features`:
+:mod:`sftwave.feature` looks them up by name (:func:`sftwave.engines.operation`).
 
 Results are new arrays of the input's library and device; torch tensors keep
 their autograd graph where the operations allow it.
@@ -19,12 +24,29 @@ their autograd graph where the operations allow it.
 
 from __future__ import annotations
 
+import contextlib
 from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
 
-from .filters import fir1d, namespace
+from .filters import device_of, fir1d, namespace
+
+__all__ = ["as_float", "ridge_float", "gradient", "sobel", "structure_products",
+           "symmetric_eigenvalues", "ridge_accumulator", "ridge_result", "frangi_scale",
+           "sato_scale", "meijering_response", "meijering_scale", "scipy_arithmetic"]
+
+
+def scipy_arithmetic(on: bool = True) -> contextlib.AbstractContextManager[None]:
+    """A context that changes nothing: this engine's FIRs always run in float64, scipy's
+    arithmetic (the CPU engine's float32 FIR over rows has no counterpart here).
+
+    Examples
+    --------
+    >>> with scipy_arithmetic(True):
+    ...     pass
+    """
+    return contextlib.nullcontext()
 
 
 def as_float(x: Any, name: str = "image") -> Any:
@@ -44,6 +66,22 @@ def as_float(x: Any, name: str = "image") -> Any:
     if dt in (xp.float32, xp.float64):
         return x
     return xp.astype(x, xp.float32)
+
+
+def ridge_float(x: Any, name: str = "image") -> Any:
+    """The ridge filters' dtype rule: float32 (and float16) to float32, all else float64, not
+    rescaled.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ridge_float(np.array([3], dtype=np.uint8)).dtype
+    dtype('float64')
+    """
+    xp = namespace(x)
+    if xp.isdtype(x.dtype, "complex floating"):
+        raise TypeError(f"{name} must be real (bool, integer or float); got dtype {x.dtype}")
+    return xp.astype(x, xp.float32 if x.dtype in (xp.float16, xp.float32) else xp.float64)
 
 
 def _take(xp, x: Any, axis: int, start: int, stop: int) -> Any:
@@ -91,17 +129,62 @@ def sobel(x: Any, axis: int, mode: str, cval: float) -> Any:
     return y
 
 
-def symmetric_eigenvalues(elems: list[Any], n: int) -> Any:
-    """The eigenvalues, decreasing, of the symmetric ``n`` x ``n`` field given by its upper
-    triangle (row by row): shape ``(n,) + shape``, NaN where an element is not finite.
+def structure_products(x: Any, mode: str, cval: float) -> list[Any]:
+    """The products ``D_i D_j`` (upper triangle, row by row) of the Sobel derivatives ``D_i``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> len(structure_products(np.eye(3), "reflect", 0.0))
+    3
+    """
+    derivatives = [sobel(x, i, mode, cval) for i in range(len(x.shape))]
+    return [d0 * d1 for d0, d1 in combinations_with_replacement(derivatives, 2)]
+
+
+def _n_axes(count: int, name: str) -> int:
+    """The matrix size n of a list of ``n (n + 1) / 2`` upper-triangle elements."""
+    n = int(round((np.sqrt(8 * count + 1) - 1) / 2))
+    if count == 0 or n * (n + 1) // 2 != count:
+        raise ValueError(f"{name} must hold the n (n + 1) / 2 upper-triangle elements of an n x n "
+                         f"symmetric matrix (1, 3, 6, 10, ...); got {count} arrays")
+    return n
+
+
+def symmetric_eigenvalues(elems: Any, name: str) -> Any:
+    """The eigenvalues, decreasing, of the symmetric field given by its upper triangle (row by
+    row): shape ``(n,) + shape``, NaN where an element is not finite; float32 for float32
+    elements, else float64.
 
     Examples
     --------
     >>> import numpy as np
     >>> one = np.ones(1)
-    >>> symmetric_eigenvalues([2 * one, one, 2 * one], 2).ravel().tolist()
+    >>> symmetric_eigenvalues([2 * one, one, 2 * one], "H_elems").ravel().tolist()
     [3.0, 1.0]
     """
+    if not isinstance(elems, (list, tuple)) or not elems:
+        raise TypeError(f"{name} must be a list of arrays (the upper-triangle elements); "
+                        f"got {type(elems).__name__}")
+    n = _n_axes(len(elems), name)
+    xp = namespace(elems[0])
+    shape = tuple(elems[0].shape)
+    for i, a in enumerate(elems):
+        if xp.isdtype(a.dtype, "complex floating"):
+            raise TypeError(f"{name}[{i}] must be real; got dtype {a.dtype}")
+        if tuple(a.shape) != shape:
+            raise ValueError(f"{name}'s arrays must have one shape; {name}[0] has {shape}, "
+                             f"{name}[{i}] has {tuple(a.shape)}")
+    dtype = xp.result_type(*elems)
+    if not xp.isdtype(dtype, "real floating") or dtype == xp.float64:
+        dtype = xp.float64
+    elif dtype != xp.float32:
+        dtype = xp.float32
+    return _eigenvalues([xp.astype(a, dtype) for a in elems], n)
+
+
+def _eigenvalues(elems: list[Any], n: int) -> Any:
+    """:func:`symmetric_eigenvalues` of checked elements of one float dtype."""
     xp = namespace(elems[0])
     if n == 1:
         return elems[0][None, ...]
@@ -144,7 +227,7 @@ def frangi_scale(elems: list[Any], out: Any, alpha: float, beta: float, gamma: f
     xp = namespace(out)
     n = 2 if len(elems) == 3 else 3
     h = [xp.astype(a, xp.float64) for a in elems]
-    eig = symmetric_eigenvalues(h, n)
+    eig = _eigenvalues(h, n)
     e = _by_magnitude(xp, [eig[k, ...] for k in range(n)])
     s2 = sum(v * v for v in e)
     structure = 1.0 - xp.exp(-s2 / (2.0 * gamma * gamma))
@@ -182,7 +265,7 @@ def sato_scale(elems: list[Any], out: Any, sigma: float) -> Any:
     """
     xp = namespace(out)
     n = 2 if len(elems) == 3 else 3
-    eig = symmetric_eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
+    eig = _eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
     zero = xp.zeros_like(eig[0, ...])
     if n == 2:
         v = sigma * sigma * xp.maximum(eig[0, ...], zero)
@@ -192,21 +275,23 @@ def sato_scale(elems: list[Any], out: Any, sigma: float) -> Any:
     return _max_into(xp, out, xp.astype(v, out.dtype))
 
 
-def meijering_scale(elems: list[Any], alpha: float) -> Any:
+def meijering_response(elems: list[Any], alpha: float) -> Any:
     """Meijering's response of one scale (not yet normalised), float64: the mixed eigenvalue
     ``l_i + alpha sum_(j != i) l_j`` of largest magnitude (the first of equals), clipped below
-    at 0, NaN where an element is not finite.
+    at 0, NaN where an element is not finite; ``alpha`` rounded to the elements' dtype, as
+    scikit-image mixes in the image's.
 
     Examples
     --------
     >>> import numpy as np
-    >>> v = meijering_scale([np.ones(1), np.zeros(1), np.full(1, -3.0)], 0.5)
+    >>> v = meijering_response([np.ones(1), np.zeros(1), np.full(1, -3.0)], 0.5)
     >>> float(v[0])                  # mixed: 1 - 1.5 and -3 + 0.5; the larger magnitude is < 0
     0.0
     """
     xp = namespace(elems[0])
+    alpha = float(np.asarray(alpha, dtype=np.float32 if elems[0].dtype == xp.float32 else np.float64))
     n = 2 if len(elems) == 3 else 3
-    eig = symmetric_eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
+    eig = _eigenvalues([xp.astype(a, xp.float64) for a in elems], n)
     e = [eig[k, ...] for k in range(n)]
     total = sum(e)
     v = e[0] + alpha * (total - e[0])
@@ -215,3 +300,47 @@ def meijering_scale(elems: list[Any], alpha: float) -> Any:
         v = xp.where(xp.abs(vk) > xp.abs(v), vk, v)
     v = xp.maximum(v, xp.zeros_like(v))
     return xp.where(xp.isnan(e[0]), xp.full_like(v, float("nan")), v)
+
+
+def meijering_scale(elems: list[Any], out: Any, alpha: float) -> Any:
+    """``out`` maxed with Meijering's response of one scale divided by its largest (non-NaN)
+    value where that is positive; a new array of ``out``'s dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> one = np.ones(2)
+    >>> meijering_scale([one, 0 * one, 0 * one], np.zeros(2), 0.0).tolist()
+    [1.0, 1.0]
+    """
+    xp = namespace(out)
+    v = meijering_response(elems, alpha)
+    top = float(xp.max(xp.where(xp.isnan(v), xp.full_like(v, -1.0), v)))
+    if top > 0:
+        v = v / top
+    return xp.maximum(out, xp.astype(v, out.dtype))
+
+
+def ridge_accumulator(x: Any, wide: bool) -> Any:
+    """Zeros of ``x``'s shape on its device: float64 if ``wide``, else ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ridge_accumulator(np.ones(2, np.float32), wide=True).dtype
+    dtype('float64')
+    """
+    xp = namespace(x)
+    return xp.zeros(tuple(x.shape), dtype=xp.float64 if wide else x.dtype, device=device_of(x))
+
+
+def ridge_result(out: Any, x: Any) -> Any:
+    """The running maximum in ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ridge_result(np.zeros(1), np.ones(1, np.float32)).dtype
+    dtype('float32')
+    """
+    return namespace(out).astype(out, x.dtype)

@@ -78,6 +78,28 @@ FFT_POINT_COST = 0.8
 OPERATIONS: dict[str, tuple[str, str]] = {
     # features (sftwave.feature)
     "local_peaks": (".peaks", "local_peaks"),
+    "blob_survivors": (".peaks", "survivors"),
+    "feature_as_float": (".features", "as_float"),
+    "ridge_float": (".features", "ridge_float"),
+    "feature_gradient": (".features", "gradient"),
+    "structure_products": (".features", "structure_products"),
+    "symmetric_eigenvalues": (".features", "symmetric_eigenvalues"),
+    "ridge_accumulator": (".features", "ridge_accumulator"),
+    "ridge_result": (".features", "ridge_result"),
+    "frangi_scale": (".features", "frangi_scale"),
+    "sato_scale": (".features", "sato_scale"),
+    "meijering_scale": (".features", "meijering_scale"),
+    "meijering_response": (".features", "meijering_response"),
+    "gabor_fir_groups": (".features", "gabor_fir_groups"),
+    "tiles_transpose": (".tiles", "transpose"),
+    "tiles_split_transpose": (".tiles", "split_transpose"),
+    "tiles_combine": (".tiles", "combine"),
+    # ndimage (sftwave.ndimage)
+    "scipy_arithmetic": ("._rows", "scipy_arithmetic"),
+    "hypot_into": (".filters", "hypot_into"),
+    "thread_limit": (".pool", "limit"),
+    "threads": (".pool", "threads"),
+    "watch_threadpoolctl": (".pool", "watch_threadpoolctl"),
     # coherence and cross-spectra (sftwave.coherence)
     "coherence_cross": (".coherence", "cross"),
     "coherence_spectra": (".coherence", "spectra"),

@@ -1,0 +1,597 @@
+"""The image features' requests: each call's arguments checked and normalised once.
+
+:mod:`sftwave.feature` builds one of these frozen objects per call (the image
+converted first, by the engine's ``feature_as_float`` or ``ridge_float``), then
+runs it; the defaults live here, once.  A builder only checks (``ValueError``
+/ ``TypeError`` naming the parameter and echoing the value) and never
+computes: a call that builds its request is inside sftwave's scope.  The
+engine (``engine``) is resolved by the caller from ``engine=`` and the input's
+array type (:func:`sftwave.engines.resolve_engine`) and carried here.
+
+Examples
+--------
+>>> req = hessian_request(2, 2.0, engine="numba", use_gaussian_derivatives=True)
+>>> req.sigmas, req.tol, req.truncate
+((2.0, 2.0), 1e-07, 8.0)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import (
+    check_axis,
+    check_choice,
+    check_cval,
+    check_mode,
+    check_positive,
+    check_tol,
+    check_truncate,
+    check_workers,
+    per_axis,
+)
+
+__all__ = ["DERIVATIVE_TOL", "derivative_truncate", "axis_sigmas", "check_order", "real_or_none",
+           "check_overlap", "exclude_width", "blob_sigmas", "log_scales", "dog_scales",
+           "meijering_alpha", "real_scalars", "finite", "foreign_array",
+           "HessianRequest", "hessian_request", "StructureTensorRequest", "structure_tensor_request",
+           "EigenvaluesRequest", "eigenvalues_request", "DoGRequest", "dog_request",
+           "BlobRequest", "blob_log_request", "blob_dog_request", "RidgeRequest", "ridge_request",
+           "GaborRequest", "gabor_request"]
+
+#: The default accuracy of the Gaussian-derivative Hessian's filters: about float32's
+#: resolution, which the recursions meet at a cost independent of sigma (scikit-image's
+#: truncation at 8 sigma, a kernel error near 1e-14, only a truncated kernel reaches,
+#: at a cost that grows with sigma).
+DERIVATIVE_TOL = 1e-7
+
+#: The modules of array types that take the array-API code (as :mod:`sftwave.engines` lists them).
+_FOREIGN_MODULES = frozenset({"torch", "cupy", "jax", "jaxlib"})
+
+
+def derivative_truncate(sigmas: Sequence[float]) -> float:
+    """scikit-image's truncation of its Gaussian-derivative Hessian: 8 sigma, 100 for sigma <= 1.
+
+    Examples
+    --------
+    >>> derivative_truncate([2.0, 0.5])
+    100.0
+    """
+    return 8.0 if all(s > 1 for s in sigmas) else 100.0
+
+
+def foreign_array(x: Any) -> bool:
+    """Whether ``x`` is an array of another library than numpy (torch, CuPy, ...).
+
+    Examples
+    --------
+    >>> foreign_array(np.zeros(2)), foreign_array([1.0])
+    (False, False)
+    """
+    if isinstance(x, (np.ndarray, np.generic)):
+        return False
+    return hasattr(x, "__array_namespace__") or type(x).__module__.partition(".")[0] in _FOREIGN_MODULES
+
+
+def numpy_only(image: Any, why: str = "") -> None:
+    """Refuse an array of another library (TypeError), for the functions that take NumPy only."""
+    if foreign_array(image):
+        raise TypeError(f"image must be a NumPy array{why}; got a {type(image).__module__}."
+                        f"{type(image).__name__}: pass a NumPy copy (tensor.cpu().numpy(), "
+                        f"cupy.asnumpy(array))")
+
+
+def axis_sigmas(sigma: Any, ndim: int, name: str = "sigma", *, allow_zero: bool = False) -> list[float]:
+    """One positive (or zero) finite sigma per axis, from a scalar or a sequence.
+
+    Examples
+    --------
+    >>> axis_sigmas(2, 3)
+    [2.0, 2.0, 2.0]
+    """
+    return [check_positive(s, name, allow_zero=allow_zero) for s in per_axis(sigma, ndim, name)]
+
+
+def check_order(order: Any, ndim: int) -> str:
+    """'rc' or 'xy'; 'xy' only for 2-D images (scikit-image's rule).
+
+    Examples
+    --------
+    >>> check_order("xy", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: order='xy' is only supported for 2-D images; got a 3-D image
+    """
+    order = check_choice(order, ("rc", "xy"), "order")
+    if order == "xy" and ndim != 2:
+        raise ValueError(f"order='xy' is only supported for 2-D images; got a {ndim}-D image")
+    return order
+
+
+def real_or_none(value: Any, name: str) -> float | None:
+    """None, or a real number that is not NaN.
+
+    Examples
+    --------
+    >>> real_or_none(1, "threshold")
+    1.0
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating,
+                                                                     np.integer)):
+        raise TypeError(f"{name} must be a real number or None; got {value!r}")
+    v = float(value)
+    if math.isnan(v):
+        raise ValueError(f"{name} must not be NaN; got {value!r}")
+    return v
+
+
+def check_overlap(overlap: Any) -> float:
+    """A fraction in [0, 1].
+
+    Examples
+    --------
+    >>> check_overlap(0.5)
+    0.5
+    """
+    v = check_positive(overlap, "overlap", allow_zero=True)
+    if v > 1:
+        raise ValueError(f"overlap must be between 0 and 1; got {overlap!r}")
+    return v
+
+
+def exclude_width(exclude_border: Any, ndim: int) -> tuple[int, ...]:
+    """The border width per axis: scikit-image's ``exclude_border`` (an int, a tuple of ints, False).
+
+    As in scikit-image, ``True`` counts as the integer 1 (``False`` as 0).
+
+    Examples
+    --------
+    >>> exclude_width(True, 2)
+    (1, 1)
+    """
+    def width(value: Any) -> int:
+        if not isinstance(value, numbers.Integral):
+            raise TypeError(f"exclude_border must be an int, a tuple of ints or False; "
+                            f"got {exclude_border!r}")
+        if value < 0:
+            raise ValueError(f"exclude_border must not be negative; got {exclude_border!r}")
+        return int(value)
+
+    if isinstance(exclude_border, tuple):
+        if len(exclude_border) != ndim:
+            raise ValueError(f"exclude_border must have one entry per axis of the image ({ndim}); "
+                             f"got {exclude_border!r}")
+        return tuple(width(v) for v in exclude_border)
+    return (width(exclude_border),) * ndim
+
+
+def blob_sigmas(min_sigma: Any, max_sigma: Any, ndim: int,
+                dtype: np.dtype) -> tuple[bool, np.ndarray, np.ndarray]:
+    """scikit-image's sigma bounds: (one sigma column?, min and max per axis in the image's dtype)."""
+    scalar_sigma = bool(np.isscalar(max_sigma) and np.isscalar(min_sigma))
+    bounds = []
+    for value, name in ((min_sigma, "min_sigma"), (max_sigma, "max_sigma")):
+        sigmas = [check_positive(s, name) for s in per_axis(value, ndim, name)]
+        bounds.append(np.asarray(sigmas, dtype=dtype))
+    return scalar_sigma, bounds[0], bounds[1]
+
+
+def log_scales(min_sigma: Any, max_sigma: Any, num_sigma: Any, log_scale: bool, ndim: int,
+               dtype: np.dtype) -> tuple[bool, np.ndarray]:
+    """:func:`~sftwave.feature.blob_log`'s scales: (one sigma column?, ``(num_sigma, ndim)``
+    sigmas in ``dtype``).
+
+    Examples
+    --------
+    >>> log_scales(1, 3, 3, False, 2, np.dtype(np.float64))[1][:, 0].tolist()
+    [1.0, 2.0, 3.0]
+    """
+    scalar_sigma, lo, hi = blob_sigmas(min_sigma, max_sigma, ndim, dtype)
+    if isinstance(num_sigma, (bool, np.bool_)) or not isinstance(num_sigma, numbers.Integral):
+        raise TypeError(f"num_sigma must be an integer; got {num_sigma!r}")
+    if num_sigma < 1:
+        raise ValueError(f"num_sigma must be at least 1; got {num_sigma!r}")
+    if log_scale:
+        return scalar_sigma, np.logspace(np.log10(lo), np.log10(hi), int(num_sigma))
+    return scalar_sigma, np.linspace(lo, hi, int(num_sigma))
+
+
+def dog_scales(min_sigma: Any, max_sigma: Any, sigma_ratio: Any, ndim: int,
+               dtype: np.dtype) -> tuple[bool, np.ndarray]:
+    """:func:`~sftwave.feature.blob_dog`'s Gaussians: (one sigma column?, ``(k + 1, ndim)``
+    sigmas for ``k`` scales).
+
+    Examples
+    --------
+    >>> dog_scales(1, 2, 2.0, 2, np.dtype(np.float64))[1][:, 0].tolist()
+    [1.0, 2.0, 4.0]
+    """
+    scalar_sigma, lo, hi = blob_sigmas(min_sigma, max_sigma, ndim, dtype)
+    if check_positive(sigma_ratio, "sigma_ratio") <= 1.0:
+        raise ValueError(f"sigma_ratio must be a finite number above 1; got {sigma_ratio!r}")
+    k = int(np.mean(np.log(hi / lo) / np.log(sigma_ratio) + 1))
+    if k < 1:
+        raise ValueError(f"max_sigma must be at least min_sigma (one scale at least); got "
+                         f"min_sigma={min_sigma!r}, max_sigma={max_sigma!r}")
+    return scalar_sigma, np.array([lo * (sigma_ratio**i) for i in range(k + 1)])
+
+
+def meijering_alpha(alpha: Any, ndim: int) -> float:
+    """:func:`~sftwave.feature.meijering`'s ``alpha``, checked; None: ``1 / (ndim + 1)``.
+
+    Examples
+    --------
+    >>> meijering_alpha(None, 2)
+    0.3333333333333333
+    """
+    if alpha is None:
+        return 1 / (ndim + 1)
+    if not isinstance(alpha, (numbers.Real, np.floating, np.integer)) or isinstance(alpha, bool):
+        raise TypeError(f"alpha must be a real number or None; got {alpha!r}")
+    if not math.isfinite(float(alpha)):
+        raise ValueError(f"alpha must be finite; got {alpha!r}")
+    return float(alpha)
+
+
+def finite(value: Any, name: str) -> float:
+    """A finite real number.
+
+    Examples
+    --------
+    >>> finite(2, "theta")
+    2.0
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number; got {value!r}")
+    if not math.isfinite(float(value)):
+        raise ValueError(f"{name} must be finite; got {value!r}")
+    return float(value)
+
+
+def real_scalars(values: Any, name: str, *, positive: bool) -> list[float]:
+    """A scalar or a 1-D sequence of finite real numbers (positive ones if ``positive``).
+
+    Examples
+    --------
+    >>> real_scalars([0.1, 0.2], "frequencies", positive=True)
+    [0.1, 0.2]
+    """
+    arr = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
+    if arr.ndim > 1:
+        raise ValueError(f"{name} must be a number or a 1-D sequence of numbers; got {values!r}")
+    items = [arr.item()] if arr.ndim == 0 else list(arr)
+    if not items:
+        raise ValueError(f"{name} must not be empty; got {values!r}")
+    if positive:
+        return [check_positive(v, name) for v in items]
+    return [finite(v, name) for v in items]
+
+
+def _bool_or_none(value: Any, name: str) -> bool | None:
+    if value is not None and not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True, False or None; got {value!r}")
+    return None if value is None else bool(value)
+
+
+# --- requests ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HessianRequest:
+    """A checked :func:`~sftwave.feature.hessian_matrix` call: the sigmas per axis, the
+    boundary, the axes' order, the filters' ``tol`` (None: the filters' default) and
+    ``truncate`` (None: the filters' default), the engine and the threads."""
+
+    sigmas: tuple[float, ...]
+    mode: str
+    cval: float
+    order: str
+    gaussian_derivatives: bool
+    tol: float | None
+    truncate: float | None
+    engine: str
+    workers: int | None = None
+
+
+def hessian_request(ndim: int, sigma: Any = 1, mode: Any = "constant", cval: Any = 0,
+                    order: Any = "rc", use_gaussian_derivatives: Any = None, tol: Any = None, *,
+                    engine: str, workers: Any = None) -> HessianRequest:
+    """The request of :func:`~sftwave.feature.hessian_matrix` for an ``ndim``-D image.
+
+    With Gaussian derivatives, ``tol`` defaults to :data:`DERIVATIVE_TOL` and the
+    truncation is scikit-image's (:func:`derivative_truncate`).
+
+    Examples
+    --------
+    >>> hessian_request(2, 1.5, engine="numba").gaussian_derivatives
+    False
+    """
+    if ndim == 0:
+        raise ValueError("image must have at least one axis; got a 0-d array")
+    sigmas = tuple(axis_sigmas(sigma, ndim))
+    mode = check_mode(mode)
+    cval = check_cval(cval)
+    order = check_order(order, ndim)
+    tol = check_tol(tol)
+    derivatives = bool(_bool_or_none(use_gaussian_derivatives, "use_gaussian_derivatives"))
+    truncate = derivative_truncate(sigmas) if derivatives else None
+    if derivatives and tol is None:
+        tol = DERIVATIVE_TOL
+    return HessianRequest(sigmas, mode, cval, order, derivatives, tol, truncate, engine,
+                          check_workers(workers))
+
+
+@dataclass(frozen=True)
+class StructureTensorRequest:
+    """A checked :func:`~sftwave.feature.structure_tensor` call."""
+
+    sigmas: tuple[float, ...]
+    mode: str
+    cval: float
+    order: str
+    tol: float | None
+    engine: str
+    workers: int | None = None
+
+
+def structure_tensor_request(shape: tuple[int, ...], sigma: Any = 1, mode: Any = "constant",
+                             cval: Any = 0, order: Any = "rc", tol: Any = None, *, engine: str,
+                             workers: Any = None) -> StructureTensorRequest:
+    """The request of :func:`~sftwave.feature.structure_tensor` for an image of ``shape``
+    (squeezed of its length-1 axes).
+
+    Examples
+    --------
+    >>> structure_tensor_request((4, 5), 2, engine="numba").sigmas
+    (2.0, 2.0)
+    """
+    ndim = len(shape)
+    if ndim < 2:
+        raise ValueError(f"image must have at least 2 axes longer than 1; got shape {shape} "
+                         f"after squeezing")
+    sigmas = tuple(axis_sigmas(sigma, ndim))
+    mode = check_mode(mode)
+    cval = check_cval(cval)
+    order = check_order(order, ndim)
+    return StructureTensorRequest(sigmas, mode, cval, order, check_tol(tol), engine,
+                                  check_workers(workers))
+
+
+@dataclass(frozen=True)
+class EigenvaluesRequest:
+    """A checked eigenvalue call (:func:`~sftwave.feature.hessian_matrix_eigvals`): the
+    elements' name in messages, the engine and the threads."""
+
+    name: str
+    engine: str
+    workers: int | None = None
+
+
+def eigenvalues_request(name: str, *, engine: str, workers: Any = None) -> EigenvaluesRequest:
+    """The request of an eigenvalue call on elements named ``name``.
+
+    Examples
+    --------
+    >>> eigenvalues_request("H_elems", engine="numba").name
+    'H_elems'
+    """
+    return EigenvaluesRequest(name, engine, check_workers(workers))
+
+
+@dataclass(frozen=True)
+class DoGRequest:
+    """A checked :func:`~sftwave.feature.difference_of_gaussians` call: the spatial axes and
+    the two sigmas on each."""
+
+    axes: tuple[int, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    mode: str
+    cval: float
+    truncate: float
+    tol: float | None
+    engine: str
+    workers: int | None = None
+
+
+def dog_request(ndim: int, low_sigma: Any, high_sigma: Any = None, *, mode: Any = "nearest",
+                cval: Any = 0, channel_axis: Any = None, truncate: Any = 4.0, tol: Any = None,
+                engine: str, workers: Any = None) -> DoGRequest:
+    """The request of :func:`~sftwave.feature.difference_of_gaussians` for an ``ndim``-D image;
+    ``high_sigma`` None: ``1.6 * low_sigma``.
+
+    Examples
+    --------
+    >>> dog_request(2, 1.0, engine="numba").high
+    (1.6, 1.6)
+    """
+    spatial = list(range(ndim))
+    if channel_axis is not None:
+        spatial.remove(check_axis(channel_axis, ndim, "channel_axis"))
+    low = axis_sigmas(low_sigma, len(spatial), "low_sigma", allow_zero=True)
+    high = ([1.6 * s for s in low] if high_sigma is None
+            else axis_sigmas(high_sigma, len(spatial), "high_sigma", allow_zero=True))
+    if any(h < lo for h, lo in zip(high, low, strict=True)):
+        raise ValueError(f"high_sigma must be at least low_sigma on every axis; got "
+                         f"low_sigma={low_sigma!r}, high_sigma={high_sigma!r}")
+    mode = check_mode(mode)
+    cval = check_cval(cval)
+    truncate = check_truncate(truncate)
+    return DoGRequest(tuple(spatial), tuple(low), tuple(high), mode, cval, truncate,
+                      check_tol(tol), engine, check_workers(workers))
+
+
+@dataclass(frozen=True, eq=False)
+class BlobRequest:
+    """A checked :func:`~sftwave.feature.blob_log` or :func:`~sftwave.feature.blob_dog` call.
+
+    ``sigma_list``: the scales' sigmas, ``(scales, ndim)`` in the image's dtype
+    (for ``'dog'`` the Gaussians', one more than the scales); ``scalar_sigma``:
+    one sigma column in the result; ``border``: the excluded width per axis.
+    """
+
+    kind: str
+    scalar_sigma: bool
+    sigma_list: np.ndarray
+    sigma_ratio: float | None
+    threshold: float | None
+    threshold_rel: float | None
+    overlap: float
+    border: tuple[int, ...]
+    tol: float | None
+    engine: str
+    workers: int | None = None
+
+
+def blob_log_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
+                     max_sigma: Any = 50, num_sigma: Any = 10, threshold: Any = 0.2,
+                     overlap: Any = 0.5, log_scale: Any = False, *, threshold_rel: Any = None,
+                     exclude_border: Any = False, tol: Any = None, engine: str,
+                     workers: Any = None) -> BlobRequest:
+    """The request of :func:`~sftwave.feature.blob_log` for an image of ``shape`` and ``dtype``.
+
+    Examples
+    --------
+    >>> blob_log_request((8, 8), np.dtype(np.float64), 1, 2, 2, engine="numba").sigma_list.shape
+    (2, 2)
+    """
+    if len(shape) not in (2, 3):
+        raise ValueError(f"image must be 2-D or 3-D; got {len(shape)}-D, shape {shape}")
+    ndim = len(shape)
+    scalar, sigma_list = log_scales(min_sigma, max_sigma, num_sigma, log_scale, ndim, dtype)
+    return BlobRequest("log", scalar, sigma_list, None, real_or_none(threshold, "threshold"),
+                       real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
+                       exclude_width(exclude_border, ndim), check_tol(tol), engine,
+                       check_workers(workers))
+
+
+def blob_dog_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
+                     max_sigma: Any = 50, sigma_ratio: Any = 1.6, threshold: Any = 0.5,
+                     overlap: Any = 0.5, *, threshold_rel: Any = None, exclude_border: Any = False,
+                     tol: Any = None, engine: str, workers: Any = None) -> BlobRequest:
+    """The request of :func:`~sftwave.feature.blob_dog` for an image of ``shape`` and ``dtype``.
+
+    Examples
+    --------
+    >>> blob_dog_request((8, 8), np.dtype(np.float64), 1, 2, 2.0, engine="numba").sigma_ratio
+    2.0
+    """
+    if len(shape) not in (2, 3):
+        raise ValueError(f"image must be 2-D or 3-D; got {len(shape)}-D, shape {shape}")
+    ndim = len(shape)
+    scalar, sigma_list = dog_scales(min_sigma, max_sigma, sigma_ratio, ndim, dtype)
+    return BlobRequest("dog", scalar, sigma_list, float(sigma_ratio),
+                       real_or_none(threshold, "threshold"),
+                       real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
+                       exclude_width(exclude_border, ndim), check_tol(tol), engine,
+                       check_workers(workers))
+
+
+@dataclass(frozen=True)
+class RidgeRequest:
+    """A checked :func:`~sftwave.feature.frangi`, :func:`~sftwave.feature.sato` or
+    :func:`~sftwave.feature.meijering` call (``alpha``, ``beta``, ``gamma``: the filter's
+    weights, None where it has none; ``gamma`` None: Frangi's default from the first scale)."""
+
+    kind: str
+    sigmas: tuple[float, ...]
+    black_ridges: bool
+    mode: str
+    cval: float
+    tol: float | None
+    alpha: float | None
+    beta: float | None
+    gamma: float | None
+    engine: str
+    workers: int | None = None
+
+
+_RIDGES = ("frangi", "sato", "meijering")
+
+
+def ridge_request(kind: str, shape: tuple[int, ...], sigmas: Any = range(1, 10, 2), black_ridges: Any = True,
+                  mode: Any = "reflect", cval: Any = 0, tol: Any = None, *, alpha: Any = None,
+                  beta: Any = None, gamma: Any = None, scale_range: Any = None,
+                  scale_step: Any = None, engine: str, workers: Any = None) -> RidgeRequest:
+    """The request of the ridge filter ``kind`` (``'frangi'``, ``'sato'``, ``'meijering'``)
+    for an image of ``shape``.
+
+    Frangi's ``alpha`` and ``beta`` must be given (positive); Meijering's ``alpha``
+    None is ``1 / (ndim + 1)``; ``scale_range`` with ``scale_step`` (Frangi's
+    deprecated way) give ``sigmas = np.arange(*scale_range, scale_step)``.
+
+    Examples
+    --------
+    >>> ridge_request("meijering", (5, 5), [1, 2], engine="numba").alpha
+    0.3333333333333333
+    """
+    kind = check_choice(kind, _RIDGES, "kind")
+    if scale_range is not None and scale_step is not None:
+        sigmas = np.arange(scale_range[0], scale_range[1], scale_step)
+    ndim = len(shape)
+    if ndim not in (2, 3):
+        raise ValueError(f"image must be 2-D or 3-D; got {ndim}-D, shape {shape}")
+    scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
+    sigma_list = tuple(check_positive(s, "sigmas") for s in scales)
+    mode, cval, tol = check_mode(mode), check_cval(cval), check_tol(tol)
+    if kind == "frangi":
+        alpha, beta = check_positive(alpha, "alpha"), check_positive(beta, "beta")
+        gamma = None if gamma is None else check_positive(gamma, "gamma")
+    elif kind == "meijering":
+        alpha = meijering_alpha(alpha, ndim)
+    return RidgeRequest(kind, sigma_list, bool(black_ridges), mode, cval, tol, alpha, beta, gamma,
+                        engine, check_workers(workers))
+
+
+@dataclass(frozen=True)
+class GaborRequest:
+    """A checked :func:`~sftwave.feature.gabor` or :func:`~sftwave.feature.gabor_bank` call."""
+
+    frequencies: tuple[float, ...]
+    thetas: tuple[float, ...]
+    bandwidth: float
+    sigma_x: float | None
+    sigma_y: float | None
+    n_stds: float
+    offset: float
+    mode: str
+    cval: float
+    tol: float | None
+    engine: str
+    workers: int | None = None
+
+
+def gabor_request(frequencies: Any, thetas: Any, bandwidth: Any = 1, sigma_x: Any = None,
+                  sigma_y: Any = None, n_stds: Any = 3, offset: Any = 0, mode: Any = "reflect",
+                  cval: Any = 0, tol: Any = None, *, engine: str, workers: Any = None,
+                  single: bool = False) -> GaborRequest:
+    """The request of :func:`~sftwave.feature.gabor_bank` (``single``: of
+    :func:`~sftwave.feature.gabor`, one ``frequency`` and one ``theta``).
+
+    Examples
+    --------
+    >>> gabor_request([0.1, 0.2], 0.0, engine="numba").frequencies
+    (0.1, 0.2)
+    """
+    bandwidth = check_positive(bandwidth, "bandwidth")
+    sx = None if sigma_x is None else check_positive(sigma_x, "sigma_x")
+    sy = None if sigma_y is None else check_positive(sigma_y, "sigma_y")
+    n_stds = check_positive(n_stds, "n_stds")
+    offset = finite(offset, "offset")
+    mode, cval, tol = check_mode(mode), check_cval(cval), check_tol(tol)
+    if single:
+        freqs = [check_positive(frequencies, "frequency")]
+        angles = [finite(thetas, "theta")]
+    else:
+        freqs = real_scalars(frequencies, "frequencies", positive=True)
+        angles = real_scalars(thetas, "thetas", positive=False)
+    return GaborRequest(tuple(freqs), tuple(angles), bandwidth, sx, sy, n_stds, offset, mode, cval,
+                        tol, engine, check_workers(workers))
