@@ -1,15 +1,15 @@
 """Engines: who computes a plan, behind one protocol, chosen by the input's array type or ``engine=``.
 
-``'numba'`` (:mod:`sftwave.engines.numba`)
+``'numba'`` (``sftwave.engines.numba``)
     The CPU engine: numpy in, numpy out, every bank method, SFT and ASFT,
     ``output=``, ``dtype=``, ``out=``, ``workers=``.  The default for numpy
     arrays and anything that is not an array-API array (lists, scalars).
-``'xp'`` (:mod:`sftwave.engines.array_api`)
+``'xp'`` (``sftwave.engines.array_api``)
     Array-API code: the SFT by the kernel integral on the sliding sum of the
     paper's Algorithm 1, on numpy, torch tensors on any device and CuPy arrays;
     the result is the input's array type on its device, differentiable with
     torch's autograd.  The default for torch tensors and CuPy arrays.
-``'cuda'`` (:mod:`sftwave.engines.cuda`)
+``'cuda'`` (``sftwave.engines.cuda``)
     The numba-cuda kernel of the paper's Algorithms 2-3, with the contract of
     ``'xp'``.
 
@@ -20,7 +20,7 @@ The protocol.  An engine is an object with
 
 * ``asarray(x, name)``, ``is_complex(x)``, ``is_single(x)``: its array input;
 * ``all_finite(x)``: whether ``x`` holds no NaN or infinity (the public
-  functions then take :mod:`sftwave.engines.nonfinite`'s path, which runs
+  functions then take ``sftwave.engines.nonfinite``'s path, which runs
   ``filter`` and ``scalogram`` on finite arrays only; on the CPU engine the
   same read gives the magnitude, and values far from one are filtered scaled
   by a power of two);
@@ -87,7 +87,7 @@ __all__ = [
     "resolve_engine",
 ]
 
-#: Bank methods of the CPU engine (see :mod:`sftwave.engines.numba.bank`).
+#: Bank methods of the CPU engine (see ``sftwave.engines.numba.bank``).
 BANK_METHODS = ("auto", "iir1", "iir1-2k", "iir2", "integral", "window")
 
 #: Top-level modules of array types that 'auto' sends to the 'xp' engine.

@@ -11,7 +11,7 @@ transform of ``M`` points whatever the scale.  :class:`FFTPlan` asks for it.
 
 The transfer function.  The sampled wavelet
 ``psi[k] = A (exp(i xi k / sigma) - kappa) exp(-k^2 / (2 sigma^2))``
-(:mod:`sftwave.plans.morlet`, ``A = C_xi / (pi^(1/4) sqrt(sigma))``) has, by
+(``sftwave.plans.morlet``, ``A = C_xi / (pi^(1/4) sqrt(sigma))``) has, by
 Poisson summation, the exact transform
 
 .. math::
@@ -25,7 +25,7 @@ real (the wavelet is Hermitian: ``psi[-k] = conj(psi[k])``).  :func:`transfer`
 evaluates it on a grid of frequencies, each Gaussian only where ``|z| <``
 :data:`BAND` (beyond, below ``exp(-BAND^2 / 2) = 2.6e-20`` of its peak).
 
-The extensions (the engine's :mod:`sftwave.engines.numba.spectral`):
+The extensions (the engine's ``sftwave.engines.numba.spectral``):
 
 * ``reflect``, ``mirror``, ``wrap`` extend the signal periodically (period
   ``2n``, ``2n - 2``, ``n``), so the transform is a circular convolution with

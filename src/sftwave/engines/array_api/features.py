@@ -11,7 +11,7 @@ definition the numpy path follows:
   by the library's ``linalg.eigvalsh`` (NaN where an element is not finite);
 * :func:`frangi_scale`, :func:`sato_scale`, :func:`meijering_scale`: Frangi's
   vesselness, Sato's tubeness and Meijering's (not yet normalised) neuriteness of
-  one scale, as :mod:`sftwave.engines.numba.eigen` computes them.
+  one scale, as ``sftwave.engines.numba.eigen`` computes them.
 
 Results are new arrays of the input's library and device; torch tensors keep
 their autograd graph where the operations allow it.

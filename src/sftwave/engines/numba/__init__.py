@@ -20,7 +20,7 @@ Its parts, each a module with one job:
     The two operations of the engine protocol, built from the above.
 ``finite``
     Whether an array is all finite, in one read (the non-finite paths of
-    :mod:`sftwave.engines.nonfinite` run only where it is not).
+    ``sftwave.engines.nonfinite`` run only where it is not).
 ``pool`` / ``_jit``
     sftwave's own thread pool (serial ``nogil`` kernels over task ranges) and
     the kernels' decorator.
@@ -89,7 +89,7 @@ class NumbaEngine:
     """The CPU engine: the engine protocol (:mod:`sftwave.engines`) on numpy arrays.
 
     Importing this package is light (no numba): each operation imports its
-    modules when first called, so that :mod:`~sftwave.engines.numba.pool`,
+    modules when first called, so that ``sftwave.engines.numba.pool``,
     which ``import sftwave`` loads for the thread budget, costs nothing more.
     """
 

@@ -1,13 +1,13 @@
 """The throughput engine: many plans run side by side on all cores.
 
-The bank (:mod:`sftwave.engines.numba.bank`) runs one plan over rows; this engine runs a list
+The bank (``sftwave.engines.numba.bank``) runs one plan over rows; this engine runs a list
 of *lanes* - each a plan applied to one stretch of one input row, written to
 one output row - in groups of ``width`` side by side (structure of arrays, so
 the innermost loop vectorises), the groups in parallel.  It computes the same
 components as the bank's ``iir1`` method (a first-order complex recursion
 truncated by ``L``) and runs the scalogram's bank plans for
 ``bank_method='iir1'`` (what ``'auto'`` resolves to from 8 lanes on): one lane
-per (input row, frequency) (:mod:`~sftwave.engines.numba.scalogram`).
+per (input row, frequency) (``sftwave.engines.numba.scalogram``).
 
 The output is written once, in its final form (real, complex, power, modulus
 or phase), optionally every ``decim``-th sample: between outputs only the
@@ -131,7 +131,7 @@ def vector_kernel_runs() -> bool:
     """Whether groups of 16 lanes run on the explicit vectors (:func:`~.lane_kernels.run_lanes_16`).
 
     Where numba's internals that the fast kernels use are unavailable (probed
-    by :mod:`.vectors` and :mod:`._jit`), the plain kernel
+    by ``.vectors`` and ``._jit``), the plain kernel
     (:func:`~.lane_kernels.run_lanes`) runs instead, and a
     :class:`~._jit.NumbaInternalsWarning` says why, once per process.
     """

@@ -1,11 +1,11 @@
 """The CPU engine's scalogram: many plans along one axis, one output row per plan.
 
 The FFT plans (:class:`~sftwave.plans.spectral.FFTPlan`) run batched in
-:mod:`~sftwave.engines.numba.spectral`; the bank plans run in the lane engine
-(:mod:`~sftwave.engines.numba.lanes`: one lane per input row and plan, output
+``sftwave.engines.numba.spectral``; the bank plans run in the lane engine
+(``sftwave.engines.numba.lanes``: one lane per input row and plan, output
 written once in its final kind, every ``decim``-th sample) where the bank
 method is ``'iir1'``, else row by row in the bank
-(:mod:`~sftwave.engines.numba.bank`); the FIR plans by the FIR kernels
+(``sftwave.engines.numba.bank``); the FIR plans by the FIR kernels
 (:func:`~sftwave.engines.numba.filters.fir_axis`, the real and imaginary
 parts of the wavelet as two real kernels).
 """
