@@ -98,7 +98,7 @@ _XP_MODULES = frozenset({"torch", "cupy", "jax", "jaxlib"})
 class Capabilities:
     """What one engine does, and what it needs installed.
 
-    Attributes
+    Parameters
     ----------
     module : str
         The module holding its ``ENGINE`` object (imported on first use).
@@ -125,6 +125,11 @@ class Capabilities:
     --------
     register : Register an engine with them.
     check_request : Check a call against them.
+
+    Examples
+    --------
+    >>> CAPABILITIES["numba"].workers, CAPABILITIES["xp"].workers
+    (True, False)
     """
 
     module: str
@@ -160,21 +165,48 @@ _LOADED: dict[str, Any] = {}
 def names() -> tuple[str, ...]:
     """Accepted ``engine`` names: ``'auto'`` and every registered engine.
 
+    Returns
+    -------
+    tuple of str
+        ``'auto'`` first, then the registered engines in the order of registration.
+
     See Also
     --------
     available : Whether an engine's packages are installed.
     register : Add an engine.
+
+    Examples
+    --------
+    >>> names()[:4]
+    ('auto', 'numba', 'xp', 'cuda')
     """
     return ("auto", *CAPABILITIES)
 
 
 def register(name: str, capabilities: Capabilities, engine: Any | None = None) -> None:
-    """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``).
+    """Register an engine under ``name``, replacing any engine of that name.
+
+    Parameters
+    ----------
+    name : str
+        The name ``engine=`` will take.
+    capabilities : Capabilities
+        What the engine can do, and the module that holds its ``ENGINE`` object.
+    engine : object, optional
+        The engine object itself; by default ``capabilities.module``'s ``ENGINE``,
+        imported on first use.
 
     See Also
     --------
     unregister : Remove it again.
     Capabilities : What it declares it can do.
+
+    Examples
+    --------
+    >>> register("numba-again", CAPABILITIES["numba"])
+    >>> "numba-again" in names()
+    True
+    >>> unregister("numba-again")
     """
     CAPABILITIES[name] = capabilities
     _LOADED.pop(name, None)
@@ -183,11 +215,23 @@ def register(name: str, capabilities: Capabilities, engine: Any | None = None) -
 
 
 def unregister(name: str) -> None:
-    """Remove an engine registered by :func:`register`.
+    """Remove an engine registered by :func:`register` (nothing happens for an unknown name).
+
+    Parameters
+    ----------
+    name : str
+        The engine's name.
 
     See Also
     --------
     register : Add an engine.
+
+    Examples
+    --------
+    >>> register("numba-again", CAPABILITIES["numba"])
+    >>> unregister("numba-again")
+    >>> "numba-again" in names()
+    False
     """
     CAPABILITIES.pop(name, None)
     _LOADED.pop(name, None)
@@ -261,10 +305,30 @@ def resolve_engine(engine: str | None, x: Any) -> str:
 def get(name: str) -> Any:
     """The engine object registered as ``name`` (its module imported on first use).
 
+    Parameters
+    ----------
+    name : str
+        A registered engine (not ``'auto'``: see :func:`resolve_engine`).
+
+    Returns
+    -------
+    object
+        The engine: the protocol of this module's description.
+
+    Raises
+    ------
+    ImportError
+        Where a package the engine needs is not installed (naming the extra).
+
     See Also
     --------
     names : The registered engines.
     resolve_engine : The engine an input would get.
+
+    Examples
+    --------
+    >>> callable(get("numba").scalogram)
+    True
     """
     caps = CAPABILITIES[name]
     _check_installed(name, caps)
@@ -290,7 +354,17 @@ class UnsupportedOperation(ValueError):
 
 
 def operations(name: str) -> tuple[str, ...]:
-    """The operations engine ``name`` offers beyond ``filter`` and ``scalogram`` (sorted).
+    """The operations engine ``name`` offers beyond ``filter`` and ``scalogram``.
+
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+
+    Returns
+    -------
+    tuple of str
+        The names :func:`operation` takes for it, sorted.
 
     See Also
     --------
@@ -366,7 +440,18 @@ def _offers(name: str, op: str) -> bool:
 
 
 def available(name: str) -> bool:
-    """Whether engine ``name`` can run here (its packages installed, and, for 'cuda', a GPU or the simulator).
+    """Whether engine ``name`` can run here.
+
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+
+    Returns
+    -------
+    bool
+        Whether its packages are installed and, for ``'cuda'``, a GPU (or the
+        simulator) is there.
 
     See Also
     --------
@@ -389,10 +474,22 @@ def check_request(name: str, *, transform: str | None = None, bank_method: str |
                   workers: Any = None) -> None:
     """Reject, naming the parameter, what engine ``name`` cannot do (from its capabilities).
 
-    ``transform`` and ``bank_method`` are checked against the full lists
-    first (an unknown name is a ``ValueError`` listing them), then against the
-    engine's; ``output``, ``dtype``, ``out`` and ``workers`` must be None where
-    the engine does not take them.
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+    transform, bank_method : str or None, optional
+        Checked against the full lists first (an unknown name is a
+        ``ValueError`` listing them), then against the engine's; None: not
+        checked.
+    output, dtype, out, workers : object, optional
+        The call's arguments of these names: each must be None where the
+        engine does not take it.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the engine and what it accepts.
 
     See Also
     --------

@@ -86,7 +86,7 @@ class FFTPlan:
     (``fft_work``).  Only the CPU engine runs it; a stream cannot (it
     transforms a whole signal at once).
 
-    Attributes
+    Parameters
     ----------
     sigma : float
         Scale in samples.
@@ -98,6 +98,12 @@ class FFTPlan:
     select_morlet : The selector that returns it (``method='fft'``, or ``'auto'`` where it
         costs less than the bank and the FIR).
     sftwave.cwt : The transform that runs it.
+
+    Examples
+    --------
+    >>> plan = FFTPlan(sigma=10.0, xi=6.0)
+    >>> plan.radius
+    95
     """
 
     sigma: float
