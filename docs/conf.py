@@ -426,7 +426,27 @@ def _lookup(dotted: str):
         return None
 
 
+#: What a cell's stray last expression leaves in the gallery's output: the repr of a matplotlib
+#: object (``<matplotlib.legend.Legend at 0x...>``, ``Text(0.5, 1.0, 'title')``,
+#: ``<Figure size ...>``) or of any object without a repr of its own (``<... object at 0x...>``).
+_STRAY_REPR = re.compile(r"<(matplotlib\.|Figure size|Axes:)|^\s*\[?Text\(|object at 0x")
+
+
+def _check_gallery_output(app, env) -> None:
+    """Warn for a gallery cell whose output is an object's repr (end the cell with plt.show())."""
+    from sphinx.util import logging
+
+    logger = logging.getLogger("sftwave.gallery")
+    for page in sorted((HERE / "auto_examples").glob("plot_*.rst")):
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"sphx-glr-script-out\n\n(.*?)(?=\n\S|\Z)", text, re.S):
+            for line in block.splitlines():
+                if _STRAY_REPR.search(line):
+                    logger.warning("%s: a cell prints a repr: %s", page.name, line.strip())
+
+
 def setup(app):
+    app.connect("env-updated", _check_gallery_output)
     app.connect("builder-inited", _check_api_pages)
     app.connect("builder-inited", _check_mod_roles)
     app.connect("warn-missing-reference", _pending_reference)
