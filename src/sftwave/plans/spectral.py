@@ -216,8 +216,7 @@ def transfer(sigma: float, xi: float, omega0: float, step: float, count: int) ->
 
 #: Transforms of more points than this run out of the faster caches: their cost per
 #: point-level grows about in proportion (``fft_work``'s factor ``1 + M / CACHE_POINTS``;
-#: measured on one thread against the bank: 1.0 at 4,000 points, 1.3 at 30,000, 1.8 at
-#: 100,000; docs/performance.md, *Short series, many scales*).
+#: the figures: docs/performance.md, *Short series, many scales*).
 CACHE_POINTS = 1 << 17
 
 

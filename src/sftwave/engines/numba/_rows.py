@@ -10,11 +10,10 @@ from collections.abc import Iterator
 import numpy as np
 
 #: The figure where the float32 FIR over blocks of rows (``.fir_rows``) runs the
-#: smoothing: float32 and 8/16-bit input, every axis a FIR.  Its break-even against
-#: the bank on 2048 x 2048 float32 and uint8 images and a 128 x 512 x 512 uint16
-#: volume is at 190 to 200 taps for the bank's 7 frequencies (24 to 25 taps per
-#: order; docs/performance.md, *Small-sigma images*); 20 keeps the choice on the
-#: faster side of it (the FIR up to sigma 20 for those plans).
+#: smoothing: float32 and 8/16-bit input, every axis a FIR.  It is set below the
+#: measured break-even against the bank (docs/performance.md, *Small-sigma images*
+#: and *Figures behind the code's choices*), to keep the choice on the faster side
+#: of it (the FIR up to sigma 20 for those plans).
 ROWS_TAPS_PER_ORDER = 20.0
 
 #: Input and output dtypes of ``.fir_rows`` (kept here: importing it loads numba).

@@ -49,8 +49,8 @@ def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
     acc = np.empty(n)
     # The tap loops read through slices, indexed from 0: with an index like
     # ``i + c + j`` (j < 0) numba cannot prove it non-negative, keeps its
-    # negative-index test in the loop, and the loop does not vectorise (4.3 times
-    # slower, measured, 9 taps).
+    # negative-index test in the loop, and the loop does not vectorise
+    # (docs/performance.md, *Figures behind the code's choices*).
     for r in range(lo_row, hi_row):
         x = x2d[r]
         for t in range(c):

@@ -49,7 +49,8 @@ SUM_CHANNELS = {"sum_power": 1, "sum_unit": 2, "sum_power_unit": 3}
 _SUM_TASK_LANES = 256
 
 #: Lanes side by side: 16 float32 or float64 values fill two to four AVX registers,
-#: enough independent work to hide the recursions' latency (measured best of 4..32).
+#: enough independent work to hide the recursions' latency (the best width measured:
+#: docs/performance.md, *Figures behind the code's choices*).
 DEFAULT_WIDTH = 16
 
 #: Few long rows are extended (copied, minus their centre) in about this many pieces in all.

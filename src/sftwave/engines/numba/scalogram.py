@@ -34,13 +34,14 @@ SUM_KINDS = ("sum_power", "sum_unit", "sum_power_unit")
 ENGINE_MIN_LANES = 8
 
 #: Samples of input per call of the lane engine, so that its extended copy of the rows
-#: is a few MB, not a copy of the whole input (no change in speed on the EEG job).
+#: is a few MB, not a copy of the whole input (at no cost in speed: docs/performance.md,
+#: *Figures behind the code's choices*).
 LANE_BATCH_SAMPLES = 1 << 20
 
 #: Single-precision output at a tolerance at least this loose runs the
 #: recursions in float32 arithmetic with the ASFT (its decay keeps float32 state
-#: bounded: measured, float32 adds at most about 5e-5 to a row's relative
-#: error, N = 1e5, 1-100 Hz at 1 kHz); otherwise they run in float64.
+#: bounded, well within this tolerance: docs/performance.md, *Figures behind the
+#: code's choices*); otherwise they run in float64.
 FLOAT32_STATE_MIN_TOL = 1e-4
 
 
