@@ -156,7 +156,7 @@ nitpick_ignore_regex = [
 #: file the text comes from (relative to the repository) and the reference's target.  THIS LIST
 #: MUST SHRINK TO EMPTY: fix the reference (a literal, or the public name), then delete its line.
 DEAD_REFERENCES_PENDING: set[tuple[str, str]] = {
-    # the summary line of plans.DEFAULT_MORLET_TOL (its #: comment in plans/__init__.py)
+    # the summary line of plans.DEFAULT_MORLET_TOL (its #: comment in plans/select.py:90)
     ("docs/api/index.rst", "sftwave.plans.fit.walk_error"),
     ("src/sftwave/__main__.py", "sftwave.cli"),
     ("src/sftwave/coherence.py", "sftwave.plans.cache"),
