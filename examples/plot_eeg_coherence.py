@@ -52,6 +52,7 @@ ax.set_xlabel("time (s), eight epochs end to end")
 ax.set_ylabel("frequency (Hz)")
 ax.set_title("O1 and Cz: squared coherence, 95 % level (white), phase (arrows: right = in phase)")
 fig.colorbar(mesh, ax=ax, label="R²")
+plt.show()
 
 # %%
 # The shared alpha rhythm stands out: the share of the plane above the 95 %

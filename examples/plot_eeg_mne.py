@@ -44,6 +44,7 @@ mesh = ax.pcolormesh(eeg.times, freqs, db[ch], cmap="RdBu_r", vmin=-6, vmax=6, s
 ax.set(xlabel="time from stimulus (s)", ylabel="frequency (Hz)",
        title=f"{eeg.ch_names[ch]}: average power, dB over baseline")
 fig.colorbar(mesh, ax=ax, label="dB")
+plt.show()
 
 # %%
 # Against MNE

@@ -60,3 +60,4 @@ print(f"icwt: relative RMS error {np.linalg.norm(back - x) / np.linalg.norm(x):.
 fig, ax = plt.subplots(figsize=(7, 2.5), layout="constrained")
 ax.plot(data.time, band, color="k")
 ax.set(xlabel="year", ylabel="°C²", title="Scale-averaged power, 2 to 8 year band")
+plt.show()

@@ -27,7 +27,7 @@ from sftwave_paper import table1
 # different fit: moment-constrained, so that constants, ramps and parabolas
 # pass exactly).
 
-table1.main()
+status = table1.main()     # prints the table; 0 unless writing its JSON failed
 
 # %%
 # The same numbers drawn: lines are the recomputed errors, crosses the paper's.
@@ -44,6 +44,7 @@ for name, marker in (("SFT", "o"), ("ASFT", "s")):
 ax.set(xlabel="P (orders)", ylabel="relative RMSE (%)", xticks=table1.P_VALUES,
        title="Table 1: recomputed (lines), the paper's (x)")
 ax.legend(fontsize=7, ncol=2)
+plt.show()
 
 # %%
 # sftwave's accuracy does not depend on the width
@@ -74,3 +75,4 @@ for label, errs in rows.items():
 ax.set(xlabel="sigma (samples)", ylabel="relative RMS error of the output",
        title="A smoothed random walk against the exact Gaussian")
 ax.legend(fontsize=8)
+plt.show()

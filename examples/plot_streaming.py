@@ -69,3 +69,4 @@ for k, f in enumerate((6.0, 10.0, 20.0)):
     ax2.plot(t[::5], powers[1, k], label=f"{f:.0f} Hz")
 ax2.set(xlabel="time (s)", ylabel="power", title="channel 1, streamed band power")
 ax2.legend(fontsize=8)
+plt.show()

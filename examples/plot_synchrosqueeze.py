@@ -41,6 +41,7 @@ axes[1].plot(t, 20 + 20 * t, "c--", lw=0.8, label="true chirp")
 axes[1].plot(t, 200 - 19.6 * t, "w--", lw=0.8, label="true falling tone")
 axes[1].legend(loc="upper right", fontsize=8)
 axes[1].set_xlabel("time (s)")
+plt.show()
 
 # %%
 # How sharp: around the chirp's true frequency (within 15 %), the bin that holds

@@ -36,7 +36,7 @@ cval : scalar, optional
     "bank_method": """\
 bank_method : {'auto', 'iir1', 'iir1-2k', 'iir2', 'integral', 'window'}, optional
     How the SFT bank computes its components (see
-    :mod:`sftwave.engines.numba.bank`): all give the same result to rounding.
+    ``sftwave.engines.numba.bank``): all give the same result to rounding.
     ``'auto'`` (default) picks the fastest on the engine.""",
     "transform": """\
 transform : {'auto', 'sft', 'asft'}, optional
@@ -56,7 +56,7 @@ engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
 workers : int, optional
     Threads to use (scipy.fft's convention: -1 for all cores), for this call
     only; default all the CPUs the process may use, or ``SFTWAVE_NUM_THREADS``
-    (see :mod:`sftwave.engines.numba.pool`).""",
+    (see ``sftwave.engines.numba.pool``).""",
     "xi": """\
 xi : float, optional
     Radians per standard deviation of the wavelet (default 6): the number MNE
@@ -76,7 +76,7 @@ method : {'auto', 'fir', 'bank', 'direct', 'multiply', 'fft'}, optional
 tol : float, optional
     Each wavelet's kernel error against the exact sampled wavelet: the larger
     of its relative RMSE (a white-noise input's error) and its random-walk
-    error (a 1/f^2 input's; see :func:`sftwave.plans.fit.walk_error`).  Default
+    error (a 1/f^2 input's; see ``sftwave.plans.fit.walk_error``).  Default
     1e-4, which keeps every row within 1e-3 (relative RMSE) of the exact
     transform, also for a real ECG; ``tol=1e-6`` keeps rows within about 3e-6.
     A signal whose spectrum falls faster than a random walk's can come out at
@@ -93,7 +93,7 @@ nan_policy : {'propagate', 'omit'}, optional
     Non-finite input (NaN, inf).  ``'propagate'`` (default): exactly the
     coefficients whose wavelet support (the plan's window, extended by
     ``mode``) holds a non-finite sample are NaN (``nan + nanj``), every other
-    one keeps its accuracy (:mod:`sftwave.engines.nonfinite`).  ``'omit'``:
+    one keeps its accuracy (``sftwave.engines.nonfinite``).  ``'omit'``:
     the transform of the finite samples alone: the line minus the median of
     its finite samples, gaps set to zero, each coefficient divided by the
     fraction of the wavelet's Gaussian envelope that lies on data (an
@@ -140,7 +140,7 @@ nan_policy : {'propagate', 'omit'}, optional
     extended by ``mode``) holds a non-finite sample are non-finite (NaN; a
     signed infinity for the smoothing where only infinities of one sign are
     there), every other output keeps its accuracy
-    (:mod:`sftwave.engines.nonfinite`).  ``'omit'``: the smoothing of the
+    (``sftwave.engines.nonfinite``).  ``'omit'``: the smoothing of the
     finite samples alone, by normalised convolution (the filtered
     zero-filled input divided by the filtered indicator of the finite
     samples), NaN where less than ``min_weight`` of the kernel's weight lies

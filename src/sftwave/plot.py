@@ -40,10 +40,18 @@ REDUCTIONS = ("max", "mean")
 class TimeBlocks:
     """A scalogram reduced along time: column ``k`` summarises the times ``edges[k]:edges[k+1]``.
 
-    ``values`` has shape ``(n_freqs, len(edges) - 1)``; ``n_times`` is the
-    number of columns of the scalogram it was reduced from and ``how`` the
-    reduction (``'max'`` or ``'mean'``).  :func:`scalogram` draws it as it
-    draws the full array.
+    :func:`scalogram` draws it as it draws the full array.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n_freqs, len(edges) - 1)
+        One column per block of times.
+    n_times : int
+        The number of columns of the scalogram it was reduced from.
+    edges : ndarray of int
+        The blocks' edges, from 0 to ``n_times`` (:func:`time_block_edges`).
+    how : {'max', 'mean'}
+        The reduction of each block.
 
     See Also
     --------
@@ -65,6 +73,18 @@ class TimeBlocks:
 
 def time_block_edges(n_times: int, max_columns: int) -> np.ndarray:
     """Edges of at most ``max_columns`` equal blocks (the last one shorter) covering ``n_times``.
+
+    Parameters
+    ----------
+    n_times : int
+        The number of samples (time columns) to cover, at least 1.
+    max_columns : int
+        The most blocks, at least 1.
+
+    Returns
+    -------
+    ndarray of int
+        Increasing edges from 0 to ``n_times``: block ``k`` is ``edges[k]:edges[k+1]``.
 
     See Also
     --------
@@ -178,9 +198,33 @@ def _coi_at(f: np.ndarray, xi: float | ArrayLike, fs: float, samples: np.ndarray
 class ScalogramFigure:
     """What :func:`scalogram` drew: the figure, its axes and artists (None where not drawn).
 
+    Parameters
+    ----------
+    figure : matplotlib Figure
+        The figure drawn into.
+    ax : matplotlib Axes
+        The scalogram's axes.
+    mesh : matplotlib QuadMesh
+        The scalogram itself (``pcolormesh``).
+    colorbar : matplotlib Colorbar
+        Its colour scale.
+    coi : matplotlib artist, optional
+        The hatched cone of influence.
+    contours : matplotlib ContourSet, optional
+        The significance contours.
+    signal_ax, global_ax : matplotlib Axes, optional
+        The panels of the signal (above) and of the global spectrum (beside).
+
     See Also
     --------
     scalogram : The function that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> drawn = scalogram(np.ones((4, 50)), np.geomspace(1.0, 8.0, 4), 20.0, coi=False)
+    >>> drawn.figure is drawn.ax.figure, drawn.coi is None, drawn.global_ax is None
+    (True, True, True)
     """
 
     figure: Any
@@ -234,6 +278,8 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
         else ``'1/<time_unit>'``).
     signal : array, optional
         The signal, drawn in a panel above (full rate: ``t0 + k / fs``).
+    signal_label : str, optional
+        The signal panel's vertical axis label.
     coi : bool
         Hatch the cone of influence (:func:`sftwave.analysis.coi_mask`).
     significance : array, optional
@@ -242,12 +288,18 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
         reaches it.
     global_spectrum : bool
         A panel beside with the time-averaged power outside the cone
-        (:func:`sftwave.analysis.global_spectrum`); ``global_significance``
-        (per row) drawn dashed in it.
+        (:func:`sftwave.analysis.global_spectrum`).
+    global_significance : array, optional
+        Per row, the global spectrum's significance level, drawn dashed in
+        that panel.
     decades : float
         The colour scale spans this many decades below the largest value.
+    cmap : str, optional
+        matplotlib's colour map.
     ax : matplotlib Axes, optional
         Draw into it (no signal or global panel); default a new figure.
+    title : str, optional
+        The scalogram's title.
     max_columns : int, optional
         The most time columns drawn (default: twice the figure's width in
         pixels at its dpi).  A longer scalogram is reduced along time by

@@ -42,6 +42,15 @@ SYNTHETIC = "synthetic: computed by sftwave.datasets.{name}(seed={seed}); not a 
 class Nino3(NamedTuple):
     """The Nino3 series: see :func:`nino3`.
 
+    Parameters
+    ----------
+    time, sst : ndarray
+        Time in years and the sea-surface temperature anomaly in degrees C.
+    dt : float
+        Sampling interval in years.
+    source, citation : str
+        Where the numbers come from, and the paper to cite.
+
     See Also
     --------
     nino3 : The function that returns it.
@@ -73,6 +82,19 @@ class Nino3(NamedTuple):
 class EEGEpochs(NamedTuple):
     """Synthetic EEG epochs: see :func:`eeg_epochs`.
 
+    Parameters
+    ----------
+    data : ndarray
+        Shape ``(n_epochs, n_channels, n_times)``, microvolts.
+    sfreq : float
+        Sampling rate in Hz.
+    ch_names : list of str
+        One name per channel.
+    times : ndarray
+        Time of each sample from the stimulus, in seconds.
+    source : str
+        How the data were made.
+
     See Also
     --------
     eeg_epochs : The function that returns it.
@@ -98,6 +120,17 @@ class EEGEpochs(NamedTuple):
 
 class ECG(NamedTuple):
     """A synthetic ECG: see :func:`ecg`.
+
+    Parameters
+    ----------
+    signal : ndarray
+        The ECG in millivolts.
+    fs : float
+        Sampling rate in Hz.
+    time, r_peaks : ndarray
+        Time of each sample in seconds, and the sample index of each R peak.
+    source : str
+        How the signal was made.
 
     See Also
     --------

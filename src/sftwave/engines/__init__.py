@@ -1,15 +1,15 @@
 """Engines: who computes a plan, behind one protocol, chosen by the input's array type or ``engine=``.
 
-``'numba'`` (:mod:`sftwave.engines.numba`)
+``'numba'`` (``sftwave.engines.numba``)
     The CPU engine: numpy in, numpy out, every bank method, SFT and ASFT,
     ``output=``, ``dtype=``, ``out=``, ``workers=``.  The default for numpy
     arrays and anything that is not an array-API array (lists, scalars).
-``'xp'`` (:mod:`sftwave.engines.array_api`)
+``'xp'`` (``sftwave.engines.array_api``)
     Array-API code: the SFT by the kernel integral on the sliding sum of the
     paper's Algorithm 1, on numpy, torch tensors on any device and CuPy arrays;
     the result is the input's array type on its device, differentiable with
     torch's autograd.  The default for torch tensors and CuPy arrays.
-``'cuda'`` (:mod:`sftwave.engines.cuda`)
+``'cuda'`` (``sftwave.engines.cuda``)
     The numba-cuda kernel of the paper's Algorithms 2-3, with the contract of
     ``'xp'``.
 
@@ -20,7 +20,7 @@ The protocol.  An engine is an object with
 
 * ``asarray(x, name)``, ``is_complex(x)``, ``is_single(x)``: its array input;
 * ``all_finite(x)``: whether ``x`` holds no NaN or infinity (the public
-  functions then take :mod:`sftwave.engines.nonfinite`'s path, which runs
+  functions then take ``sftwave.engines.nonfinite``'s path, which runs
   ``filter`` and ``scalogram`` on finite arrays only; on the CPU engine the
   same read gives the magnitude, and values far from one are filtered scaled
   by a power of two);
@@ -133,7 +133,7 @@ class Engine(Protocol):
     def magnitude(self, x: Any) -> tuple[bool, float]: ...
 
 
-#: Bank methods of the CPU engine (see :mod:`sftwave.engines.numba.bank`).
+#: Bank methods of the CPU engine (see ``sftwave.engines.numba.bank``).
 BANK_METHODS = ("auto", "iir1", "iir1-2k", "iir2", "integral", "window")
 
 #: Top-level modules of array types that 'auto' sends to the 'xp' engine.
@@ -144,7 +144,7 @@ _XP_MODULES = frozenset({"torch", "cupy", "jax", "jaxlib"})
 class Capabilities:
     """What one engine does, and what it needs installed.
 
-    Attributes
+    Parameters
     ----------
     module : str
         The module holding its ``ENGINE`` object (imported on first use).
@@ -171,6 +171,11 @@ class Capabilities:
     --------
     register : Register an engine with them.
     check_request : Check a call against them.
+
+    Examples
+    --------
+    >>> CAPABILITIES["numba"].workers, CAPABILITIES["xp"].workers
+    (True, False)
     """
 
     module: str
@@ -206,21 +211,48 @@ _LOADED: dict[str, Engine] = {}
 def names() -> tuple[str, ...]:
     """Accepted ``engine`` names: ``'auto'`` and every registered engine.
 
+    Returns
+    -------
+    tuple of str
+        ``'auto'`` first, then the registered engines in the order of registration.
+
     See Also
     --------
     available : Whether an engine's packages are installed.
     register : Add an engine.
+
+    Examples
+    --------
+    >>> names()[:4]
+    ('auto', 'numba', 'xp', 'cuda')
     """
     return ("auto", *CAPABILITIES)
 
 
 def register(name: str, capabilities: Capabilities, engine: Engine | None = None) -> None:
-    """Register an engine under ``name`` (``engine``: the object itself, else ``capabilities.module``'s ``ENGINE``).
+    """Register an engine under ``name``, replacing any engine of that name.
+
+    Parameters
+    ----------
+    name : str
+        The name ``engine=`` will take.
+    capabilities : Capabilities
+        What the engine can do, and the module that holds its ``ENGINE`` object.
+    engine : object, optional
+        The engine object itself; by default ``capabilities.module``'s ``ENGINE``,
+        imported on first use.
 
     See Also
     --------
     unregister : Remove it again.
     Capabilities : What it declares it can do.
+
+    Examples
+    --------
+    >>> register("numba-again", CAPABILITIES["numba"])
+    >>> "numba-again" in names()
+    True
+    >>> unregister("numba-again")
     """
     CAPABILITIES[name] = capabilities
     _LOADED.pop(name, None)
@@ -229,11 +261,23 @@ def register(name: str, capabilities: Capabilities, engine: Engine | None = None
 
 
 def unregister(name: str) -> None:
-    """Remove an engine registered by :func:`register`.
+    """Remove an engine registered by :func:`register` (nothing happens for an unknown name).
+
+    Parameters
+    ----------
+    name : str
+        The engine's name.
 
     See Also
     --------
     register : Add an engine.
+
+    Examples
+    --------
+    >>> register("numba-again", CAPABILITIES["numba"])
+    >>> unregister("numba-again")
+    >>> "numba-again" in names()
+    False
     """
     CAPABILITIES.pop(name, None)
     _LOADED.pop(name, None)
@@ -307,10 +351,30 @@ def resolve_engine(engine: str | None, x: Any) -> str:
 def get(name: str) -> Engine:
     """The engine object registered as ``name`` (its module imported on first use).
 
+    Parameters
+    ----------
+    name : str
+        A registered engine (not ``'auto'``: see :func:`resolve_engine`).
+
+    Returns
+    -------
+    object
+        The engine: the protocol of this module's description.
+
+    Raises
+    ------
+    ImportError
+        Where a package the engine needs is not installed (naming the extra).
+
     See Also
     --------
     names : The registered engines.
     resolve_engine : The engine an input would get.
+
+    Examples
+    --------
+    >>> callable(get("numba").scalogram)
+    True
     """
     caps = CAPABILITIES[name]
     _check_installed(name, caps)
@@ -336,7 +400,17 @@ class UnsupportedOperation(ValueError):
 
 
 def operations(name: str) -> tuple[str, ...]:
-    """The operations engine ``name`` offers beyond ``filter`` and ``scalogram`` (sorted).
+    """The operations engine ``name`` offers beyond ``filter`` and ``scalogram``.
+
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+
+    Returns
+    -------
+    tuple of str
+        The names :func:`operation` takes for it, sorted.
 
     See Also
     --------
@@ -412,7 +486,18 @@ def _offers(name: str, op: str) -> bool:
 
 
 def available(name: str) -> bool:
-    """Whether engine ``name`` can run here (its packages installed, and, for 'cuda', a GPU or the simulator).
+    """Whether engine ``name`` can run here.
+
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+
+    Returns
+    -------
+    bool
+        Whether its packages are installed and, for ``'cuda'``, a GPU (or the
+        simulator) is there.
 
     See Also
     --------
@@ -435,10 +520,22 @@ def check_request(name: str, *, transform: str | None = None, bank_method: str |
                   workers: Any = None) -> None:
     """Reject, naming the parameter, what engine ``name`` cannot do (from its capabilities).
 
-    ``transform`` and ``bank_method`` are checked against the full lists
-    first (an unknown name is a ``ValueError`` listing them), then against the
-    engine's; ``output``, ``dtype``, ``out`` and ``workers`` must be None where
-    the engine does not take them.
+    Parameters
+    ----------
+    name : str
+        A registered engine.
+    transform, bank_method : str or None, optional
+        Checked against the full lists first (an unknown name is a
+        ``ValueError`` listing them), then against the engine's; None: not
+        checked.
+    output, dtype, out, workers : object, optional
+        The call's arguments of these names: each must be None where the
+        engine does not take it.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the engine and what it accepts.
 
     See Also
     --------

@@ -11,7 +11,7 @@ kernel support covers that sample.  sftwave gives the convolution's answer:
    the non-finite samples are replaced by the line's median of its finite
    samples (a value that moves no output away from them; any finite value
    would give the same outputs there, the median keeps the recursions'
-   residue small, :mod:`sftwave.engines.numba.lanes`), the engine filters that
+   residue small, ``sftwave.engines.numba.lanes``), the engine filters that
    finite array as usual, and the outputs whose support holds a non-finite
    sample (the boundary extension included: a reflected NaN counts where it
    is read) are set:

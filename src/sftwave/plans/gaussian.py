@@ -77,7 +77,7 @@ def gaussian_target(sigma: float, order: int) -> Callable[[np.ndarray], np.ndarr
     section II of the paper; order ``m >= 3`` is
     ``(-1)^m He_m(k / sigma) G / sigma^m`` (``He_m`` the probabilists' Hermite
     polynomial, by its recursion), the kernels of the derivative-of-Gaussian
-    wavelets (:mod:`sftwave.plans.dog`).  ``Z`` makes the sampled Gaussian sum to one, as
+    wavelets (``sftwave.plans.dog``).  ``Z`` makes the sampled Gaussian sum to one, as
     scipy normalises its kernel; it equals the paper's ``sqrt(pi/gamma)`` to
     within ``exp(-2 pi^2 sigma^2)`` (below 1e-19 for sigma >= 1.5).  These are
     convolution kernels: ``y = sum_k T[k] x[n-k]``.

@@ -11,7 +11,7 @@ transform of ``M`` points whatever the scale.  :class:`FFTPlan` asks for it.
 
 The transfer function.  The sampled wavelet
 ``psi[k] = A (exp(i xi k / sigma) - kappa) exp(-k^2 / (2 sigma^2))``
-(:mod:`sftwave.plans.morlet`, ``A = C_xi / (pi^(1/4) sqrt(sigma))``) has, by
+(``sftwave.plans.morlet``, ``A = C_xi / (pi^(1/4) sqrt(sigma))``) has, by
 Poisson summation, the exact transform
 
 .. math::
@@ -25,7 +25,7 @@ real (the wavelet is Hermitian: ``psi[-k] = conj(psi[k])``).  :func:`transfer`
 evaluates it on a grid of frequencies, each Gaussian only where ``|z| <``
 :data:`BAND` (beyond, below ``exp(-BAND^2 / 2) = 2.6e-20`` of its peak).
 
-The extensions (the engine's :mod:`sftwave.engines.numba.spectral`):
+The extensions (the engine's ``sftwave.engines.numba.spectral``):
 
 * ``reflect``, ``mirror``, ``wrap`` extend the signal periodically (period
   ``2n``, ``2n - 2``, ``n``), so the transform is a circular convolution with
@@ -86,7 +86,7 @@ class FFTPlan:
     (``fft_work``).  Only the CPU engine runs it; a stream cannot (it
     transforms a whole signal at once).
 
-    Attributes
+    Parameters
     ----------
     sigma : float
         Scale in samples.
@@ -98,6 +98,12 @@ class FFTPlan:
     select_morlet : The selector that returns it (``method='fft'``, or ``'auto'`` where it
         costs less than the bank and the FIR).
     sftwave.cwt : The transform that runs it.
+
+    Examples
+    --------
+    >>> plan = FFTPlan(sigma=10.0, xi=6.0)
+    >>> plan.radius
+    95
     """
 
     sigma: float
@@ -210,8 +216,7 @@ def transfer(sigma: float, xi: float, omega0: float, step: float, count: int) ->
 
 #: Transforms of more points than this run out of the faster caches: their cost per
 #: point-level grows about in proportion (``fft_work``'s factor ``1 + M / CACHE_POINTS``;
-#: measured on one thread against the bank: 1.0 at 4,000 points, 1.3 at 30,000, 1.8 at
-#: 100,000; docs/performance.md, *Short series, many scales*).
+#: the figures: docs/performance.md, *Short series, many scales*).
 CACHE_POINTS = 1 << 17
 
 

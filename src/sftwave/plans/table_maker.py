@@ -1,4 +1,4 @@
-"""Makes the shipped Morlet layout table (:mod:`sftwave.plans.tables`) by searching every entry.
+"""Makes the shipped Morlet layout table (``sftwave.plans.tables``) by searching every entry.
 
 ``make plan-tables`` runs :func:`main` on every core: a long run (its duration is in
 docs/performance.md, *Figures behind the code's choices*).  ``main(["--missing"])``

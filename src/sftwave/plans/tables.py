@@ -1,6 +1,6 @@
 """The Morlet layouts, tabulated once and shipped with the package: no search at run time.
 
-A Morlet plan (:mod:`sftwave.plans.morlet`) needs a *layout* for its number of
+A Morlet plan (``sftwave.plans.morlet``) needs a *layout* for its number of
 components: the window's half-width over the scale, ``K / sigma``, and (for
 the direct method) where the run of component orders sits around the
 carrier.  The layout is searched once per ``(xi, components, decay)`` at a
@@ -35,7 +35,7 @@ neighbouring ``xi`` can cost a component, never accuracy.  Only what the
 table does not hold (more orders than tabulated, another decay, or a missing
 table file) is searched, and cached on disk.
 
-The table is made by :mod:`sftwave.plans.table_maker` (``make plan-tables``,
+The table is made by ``sftwave.plans.table_maker`` (``make plan-tables``,
 a long run on every core: docs/performance.md); ``tests/plans/test_tables.py``
 checks that recomputing entries gives the stored values.
 """

@@ -13,9 +13,9 @@ definition the numpy path follows:
 * :func:`ridge_accumulator`, :func:`frangi_scale`, :func:`sato_scale`,
   :func:`meijering_scale`, :func:`ridge_result`: Frangi's vesselness, Sato's
   tubeness and Meijering's neuriteness of one scale maxed into a running
-  maximum, as :mod:`sftwave.engines.numba.eigen` computes them.
+  maximum, as ``sftwave.engines.numba.eigen`` computes them.
 
-Each has the signature of its namesake in :mod:`sftwave.engines.numba.features`:
+Each has the signature of its namesake in ``sftwave.engines.numba.features``:
 :mod:`sftwave.feature` looks them up by name (:func:`sftwave.engines.operation`).
 
 Results are new arrays of the input's library and device; torch tensors keep

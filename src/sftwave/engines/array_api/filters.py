@@ -12,7 +12,7 @@ on the line :math:`x_e` extended by the boundary mode (output :math:`n` of the
 signal reads :math:`x[n + \ell - j]`, :math:`\ell` the plan's lag, so
 :math:`x_e[m] = x[m - (L - 1 - \ell)]`).  The sum is the paper's kernel
 integral over one window (eq. kernelInt): the sliding sum
-(:mod:`sftwave.engines.array_api.sliding`, Algorithm 1) of the modulated signal
+(``sftwave.engines.array_api.sliding``, Algorithm 1) of the modulated signal
 :math:`x_e[m] e^{i\omega_p m}`.  The outputs combine :math:`\operatorname{Re}
 S_p` and :math:`\operatorname{Im} S_p` with the plan's coefficients exactly as
 the CPU bank does (:func:`sftwave.engines.numba.bank.apply`); with
@@ -295,7 +295,7 @@ def filter1d(x: Any, plan: SFTPlan, *, axis: int = -1, mode: str = "reflect",
     """Apply an SFT plan along one axis of an array-API array, by the kernel integral.
 
     ``y[n] = sum_k h[k] x[n - k]`` with the plan's kernel ``h`` (see
-    :mod:`sftwave.plans.fit`), the line extended by ``mode`` as scipy.ndimage
+    ``sftwave.plans.fit``), the line extended by ``mode`` as scipy.ndimage
     extends it: the same result as the CPU bank (:func:`sftwave.engines.numba.bank.apply`)
     with the same plan, to rounding.
 

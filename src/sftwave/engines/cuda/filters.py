@@ -10,9 +10,9 @@ each output's window; with it
            = e^{-i\omega_p (n + L - 1)} \sum_{m=n}^{n+L-1} x_e[m] e^{i\omega_p m},
 
 where ``x_e`` is the line extended by the boundary mode (``pad_before``
-samples in front, as in :mod:`sftwave.engines.numba.bank`).  The windowed sums are the
+samples in front, as in ``sftwave.engines.numba.bank``).  The windowed sums are the
 sliding sum ``h[n] = sum_{k<L} f[n + k]`` of the paper's section IV, computed
-by the shared-memory kernel of Algorithms 2-3 (:mod:`sftwave.engines.cuda.kernels`):
+by the shared-memory kernel of Algorithms 2-3 (``sftwave.engines.cuda.kernels``):
 ``ceil(log8 L)`` stages of (16, 8)-thread blocks, each summing eight elements
 along a column and rearranging, with the cosine and sine parts of all orders
 in one thread.  Only ``L`` terms enter each output, so float32 data keep

@@ -1,13 +1,13 @@
 r"""CUDA kernels of the sliding sum (paper section IV, Algorithms 2-3) and the SFT on it.
 
-No validation here (see :mod:`sftwave.engines.cuda.filters`), and no import of
+No validation here (see ``sftwave.engines.cuda.filters``), and no import of
 ``numba.cuda`` at module level: the kernels are built on first use by
 :func:`kernels`, so importing this module (as ``pytest --doctest-modules`` does)
 never touches numba.cuda.  The index arithmetic is written as plain Python
 functions (:func:`source_index`, :func:`cycle_fraction`, :func:`digit_reverse`)
 that become device functions inside the kernels and can be tested directly.
 
-Three steps, launched by :mod:`sftwave.engines.cuda.filters`:
+Three steps, launched by ``sftwave.engines.cuda.filters``:
 
 ``modulate``
     Point-wise: extend each line by the boundary mode and write, for every

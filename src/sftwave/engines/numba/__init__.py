@@ -20,7 +20,7 @@ Its parts, each a module with one job:
     The two operations of the engine protocol, built from the above.
 ``finite``
     Whether an array is all finite, in one read (the non-finite paths of
-    :mod:`sftwave.engines.nonfinite` run only where it is not).
+    ``sftwave.engines.nonfinite`` run only where it is not).
 ``pool`` / ``_jit``
     sftwave's own thread pool (serial ``nogil`` kernels over task ranges) and
     the kernels' decorator.
@@ -48,10 +48,9 @@ DIRECT_TAPS_PER_ORDER = 5.5
 
 #: The thread count the FIR-versus-bank figure is fixed for, whatever the
 #: machine: the plan, and so every output bit, depends on a transform's
-#: arguments only, never on the threads, the CPUs or the load (with the figure
-#: divided by the actual thread count, ``SFTWAVE_NUM_THREADS=1`` moved a
-#: ``cwt`` by 3e-5).  Two is the benchmarks' machine, where the figure was
-#: measured: there the choice is the fastest.  Elsewhere it errs by at most the
+#: arguments only, never on the threads, the CPUs or the load.  Two is the
+#: benchmarks' machine, where the figure was measured: there the choice is the
+#: fastest.  Elsewhere it errs by at most the
 #: thread ratio, and only at the crossover's scales, where the two paths cost
 #: about the same: on one thread the bank is taken up to 5.5 taps per order
 #: where the FIR would have been up to twice as fast; on many threads, few long
@@ -66,9 +65,9 @@ FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
 
 #: The FFT's cost figure for the Morlet selector: one point-level of the FFT path
 #: (:func:`sftwave.plans.spectral.fft_work`) costs as much as this many component
-#: updates of the lane engine (measured on one thread, 0.6 to 0.9 at 4,000 points
-#: where the transforms stay in cache; docs/performance.md, *Short series, many
-#: scales*).  Both run on all threads, so the thread count does not move it.
+#: updates of the lane engine, where the transforms stay in cache (the figures:
+#: docs/performance.md, *Short series, many scales*).  Both run on all threads, so
+#: the thread count does not move it.
 FFT_POINT_COST = 0.8
 
 
@@ -131,7 +130,7 @@ class NumbaEngine:
     """The CPU engine: the engine protocol (:mod:`sftwave.engines`) on numpy arrays.
 
     Importing this package is light (no numba): each operation imports its
-    modules when first called, so that :mod:`~sftwave.engines.numba.pool`,
+    modules when first called, so that ``sftwave.engines.numba.pool``,
     which ``import sftwave`` loads for the thread budget, costs nothing more.
     """
 

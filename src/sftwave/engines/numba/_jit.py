@@ -19,7 +19,7 @@ change without notice.  They are probed when this module loads
 (:data:`NOALIAS`): where the probe fails, :func:`kernel` drops the option,
 which changes no result (the kernels' callers never pass overlapping arrays,
 and without ``fastmath`` LLVM vectorises without reordering any sum), only
-the speed.  The explicit vectors of :mod:`.vectors` are probed likewise.  The
+the speed.  The explicit vectors of ``.vectors`` are probed likewise.  The
 environment variable :data:`DISABLE_ENV` (``SFTWAVE_DISABLE_NUMBA_INTERNALS=1``)
 turns both off, as if the probes had failed; :func:`warn_fast_path_off` says
 so, once per process, with a :class:`NumbaInternalsWarning`.

@@ -1,4 +1,4 @@
-"""The rule of the float32 FIR over blocks of rows (:mod:`.fir_rows`), without numba: its
+"""The rule of the float32 FIR over blocks of rows (``.fir_rows``), without numba: its
 dtypes and its cost figure, which the plan selection reads before any kernel is loaded."""
 
 from __future__ import annotations
@@ -9,15 +9,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-#: The figure where the float32 FIR over blocks of rows (:mod:`.fir_rows`) runs the
-#: smoothing: float32 and 8/16-bit input, every axis a FIR.  Its break-even against
-#: the bank on 2048 x 2048 float32 and uint8 images and a 128 x 512 x 512 uint16
-#: volume is at 190 to 200 taps for the bank's 7 frequencies (24 to 25 taps per
-#: order; docs/performance.md, *Small-sigma images*); 20 keeps the choice on the
-#: faster side of it (the FIR up to sigma 20 for those plans).
+#: The figure where the float32 FIR over blocks of rows (``.fir_rows``) runs the
+#: smoothing: float32 and 8/16-bit input, every axis a FIR.  It is set below the
+#: measured break-even against the bank (docs/performance.md, *Small-sigma images*
+#: and *Figures behind the code's choices*), to keep the choice on the faster side
+#: of it (the FIR up to sigma 20 for those plans).
 ROWS_TAPS_PER_ORDER = 20.0
 
-#: Input and output dtypes of :mod:`.fir_rows` (kept here: importing it loads numba).
+#: Input and output dtypes of ``.fir_rows`` (kept here: importing it loads numba).
 ROWS_INPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16,
                                                      np.int16, np.bool_))
 ROWS_OUTPUT_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.uint8, np.int8, np.uint16,

@@ -12,7 +12,7 @@ of an extended line ``xe`` and write, for output ``i = m - (L - 1)``,
 
     out[row, start + i, ch] = sum_p coef[ch, 0, p] Re T_p[m] + coef[ch, 1, p] Im T_p[m].
 
-They differ only in how ``T_p`` is obtained (see :mod:`sftwave.engines.numba.bank`).  State is
+They differ only in how ``T_p`` is obtained (see ``sftwave.engines.numba.bank``).  State is
 kept in float64 whatever the input dtype.
 """
 

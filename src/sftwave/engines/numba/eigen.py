@@ -42,7 +42,8 @@ __all__ = ["eigvals_sym2", "eigvals_sym3", "frangi_scale", "sato_scale", "meijer
 RJACOBI = 1e-2
 
 #: The work of one matrix, in multiply-adds (the pool's unit): 2 x 2 (a square root) and 3 x 3
-#: (an acos and two cos); measured 10 ns and 120 ns per matrix on one core.
+#: (an acos and two cos), about the ratio of their measured times (docs/performance.md,
+#: *Figures behind the code's choices*).
 WORK2 = 20.0
 WORK3 = 200.0
 

@@ -1,6 +1,6 @@
 """The image features' steps on NumPy arrays: the CPU engine's side of :mod:`sftwave.feature`.
 
-The counterpart of :mod:`sftwave.engines.array_api.features`, function for
+The counterpart of ``sftwave.engines.array_api.features``, function for
 function and with the same signatures, so that :mod:`sftwave.feature` looks
 each step up by name (:func:`sftwave.engines.operation`) and never branches on
 the array type:

@@ -1,7 +1,7 @@
 """The CPU engine's separable filters: one plan per axis, in one buffer, scipy's output rules.
 
 Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
-the bank (:mod:`~sftwave.engines.numba.bank`; its ``iir1`` method along a
+the bank (``sftwave.engines.numba.bank``; its ``iir1`` method along a
 non-last axis by a kernel that keeps the contiguous inner elements side by
 side, and along few long lines by the lane engine, the lines cut into pieces
 run 16 side by side, faster than the bank there: docs/performance.md,
@@ -9,7 +9,7 @@ run 16 side by side, faster than the bank there: docs/performance.md,
 :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same arithmetic
 as scipy's ``correlate1d``, on all threads) and a
 :class:`~sftwave.plans.fit.WidePlan` by its exact FFT limit
-(:mod:`~sftwave.engines.numba.wide`).  As in scipy, the first axis writes into
+(``sftwave.engines.numba.wide``).  As in scipy, the first axis writes into
 one array of the working dtype and every later axis filters it in place.
 """
 
@@ -441,7 +441,7 @@ def _filter_axis(x: np.ndarray, step, method: str, cval: float,
 
 def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cval: float,
                out: np.ndarray | None) -> np.ndarray:
-    """A kernel many times wider than the line: its exact limit (:mod:`sftwave.engines.numba.wide`)."""
+    """A kernel many times wider than the line: its exact limit (``sftwave.engines.numba.wide``)."""
     moved = np.moveaxis(x, axis, -1)
     res = gaussian_wide(moved.reshape(-1, moved.shape[-1]), sigma, order, mode, cval)
     res = np.moveaxis(res.reshape(moved.shape), -1, axis)

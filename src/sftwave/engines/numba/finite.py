@@ -1,6 +1,6 @@
 """Whether an array holds a non-finite value: one read at memory speed.
 
-Every public function asks this first (:mod:`sftwave.engines.nonfinite`); the
+Every public function asks this first (``sftwave.engines.nonfinite``); the
 answer is almost always yes, so it has to cost little next to the filter:
 less than ``np.isfinite(x).all()``, which writes a mask, and a few per cent
 of a Gaussian filter of the same samples (docs/performance.md, *Figures behind

@@ -39,26 +39,6 @@ def symmetry(weights: np.ndarray) -> int:
     return GENERAL
 
 
-@kernel(inline="always")
-def _line_point(buf, i, w, c, sym):
-    """One output of scipy's correlation at buffer position i (the centre tap)."""
-    if sym == 1:
-        acc = buf[i] * w[c]
-        for j in range(-c, 0):
-            acc += (buf[i + j] + buf[i - j]) * w[c + j]
-        return acc
-    if sym == -1:
-        acc = buf[i] * w[c]
-        for j in range(-c, 0):
-            acc += (buf[i + j] - buf[i - j]) * w[c + j]
-        return acc
-    size2 = w.shape[0] - c - 1
-    acc = buf[i + size2] * w[c + size2]
-    for j in range(-c, size2):
-        acc += buf[i + j] * w[c + j]
-    return acc
-
-
 @kernel(nogil=True)
 def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
     """Correlate rows ``lo_row <= r < hi_row`` of x2d with the weights w (scipy's order)."""
@@ -69,8 +49,8 @@ def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
     acc = np.empty(n)
     # The tap loops read through slices, indexed from 0: with an index like
     # ``i + c + j`` (j < 0) numba cannot prove it non-negative, keeps its
-    # negative-index test in the loop, and the loop does not vectorise (4.3 times
-    # slower, measured, 9 taps).
+    # negative-index test in the loop, and the loop does not vectorise
+    # (docs/performance.md, *Figures behind the code's choices*).
     for r in range(lo_row, hi_row):
         x = x2d[r]
         for t in range(c):

@@ -1,10 +1,10 @@
 """Small-sigma Gaussian FIRs in float32 over blocks of whole rows: images, photos, volumes.
 
-scipy's ``correlate1d`` (and :mod:`.fir_kernels`, its arithmetic bit for bit)
+scipy's ``correlate1d`` (and ``.fir_kernels``, its arithmetic bit for bit)
 filters one axis at a time in float64, through a float64 copy of the whole
 input for integer data.  For float32 and integer input (8 and 16 bits, bool)
 this module filters in float32 on explicit 16-lane vectors
-(:mod:`.vectors`), with a symmetric kernel's taps folded (``(x[i-j] +
+(``.vectors``), with a symmetric kernel's taps folded (``(x[i-j] +
 x[i+j]) w_j``, each sum added by one fused multiply-add):
 
 * The input is viewed as ``(outer, H, W * C)``: ``H`` the *vertical* axis (a

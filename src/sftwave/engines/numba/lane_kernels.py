@@ -24,7 +24,7 @@ groups, ``task_groups``): a task's groups run in order on one thread, so the
 sums are the same bits whatever the thread count.
 
 Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
-blocks of steps on explicit vectors, :mod:`.vectors`: the faster one, close to
+blocks of steps on explicit vectors, ``.vectors``: the faster one, close to
 the arithmetic bound on AVX-512; figures in docs/performance.md, *The CWT
 engine*), and :func:`run_lanes`, any width, plain loops that numba vectorises
 over the lanes; the tests check both against the bank.
@@ -58,7 +58,7 @@ def run_lanes(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, l
     """Run the groups of tasks ``lo_task <= k < hi_task`` (groups ``task_groups[k]`` to
     ``task_groups[k + 1]``, in order; see :func:`run_group`), any width.
 
-    Serial and cached on disk; ``noalias`` (see :mod:`sftwave._jit`): ``xe``
+    Serial and cached on disk; ``noalias`` (see ``sftwave._jit``): ``xe``
     is the engine's own buffer, and no two arguments share memory.  numpy's
     error model: a division by zero is IEEE's (the phasor of a zero
     coefficient is NaN), not an exception.  (While

@@ -1,13 +1,13 @@
 """The throughput engine: many plans run side by side on all cores.
 
-The bank (:mod:`sftwave.engines.numba.bank`) runs one plan over rows; this engine runs a list
+The bank (``sftwave.engines.numba.bank``) runs one plan over rows; this engine runs a list
 of *lanes* - each a plan applied to one stretch of one input row, written to
 one output row - in groups of ``width`` side by side (structure of arrays, so
 the innermost loop vectorises), the groups in parallel.  It computes the same
 components as the bank's ``iir1`` method (a first-order complex recursion
 truncated by ``L``) and runs the scalogram's bank plans for
 ``bank_method='iir1'`` (what ``'auto'`` resolves to from 8 lanes on): one lane
-per (input row, frequency) (:mod:`~sftwave.engines.numba.scalogram`).
+per (input row, frequency) (``sftwave.engines.numba.scalogram``).
 
 The output is written once, in its final form (real, complex, power, modulus
 or phase), optionally every ``decim``-th sample: between outputs only the
@@ -49,7 +49,8 @@ SUM_CHANNELS = {"sum_power": 1, "sum_unit": 2, "sum_power_unit": 3}
 _SUM_TASK_LANES = 256
 
 #: Lanes side by side: 16 float32 or float64 values fill two to four AVX registers,
-#: enough independent work to hide the recursions' latency (measured best of 4..32).
+#: enough independent work to hide the recursions' latency (the best width measured:
+#: docs/performance.md, *Figures behind the code's choices*).
 DEFAULT_WIDTH = 16
 
 #: Few long rows are extended (copied, minus their centre) in about this many pieces in all.
@@ -131,7 +132,7 @@ def vector_kernel_runs() -> bool:
     """Whether groups of 16 lanes run on the explicit vectors (:func:`~.lane_kernels.run_lanes_16`).
 
     Where numba's internals that the fast kernels use are unavailable (probed
-    by :mod:`.vectors` and :mod:`._jit`), the plain kernel
+    by ``.vectors`` and ``._jit``), the plain kernel
     (:func:`~.lane_kernels.run_lanes`) runs instead, and a
     :class:`~._jit.NumbaInternalsWarning` says why, once per process.
     """

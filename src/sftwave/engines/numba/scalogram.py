@@ -1,11 +1,11 @@
 """The CPU engine's scalogram: many plans along one axis, one output row per plan.
 
 The FFT plans (:class:`~sftwave.plans.spectral.FFTPlan`) run batched in
-:mod:`~sftwave.engines.numba.spectral`; the bank plans run in the lane engine
-(:mod:`~sftwave.engines.numba.lanes`: one lane per input row and plan, output
+``sftwave.engines.numba.spectral``; the bank plans run in the lane engine
+(``sftwave.engines.numba.lanes``: one lane per input row and plan, output
 written once in its final kind, every ``decim``-th sample) where the bank
 method is ``'iir1'``, else row by row in the bank
-(:mod:`~sftwave.engines.numba.bank`); the FIR plans by the FIR kernels
+(``sftwave.engines.numba.bank``); the FIR plans by the FIR kernels
 (:func:`~sftwave.engines.numba.filters.fir_axis`, the real and imaginary
 parts of the wavelet as two real kernels).
 """
@@ -34,13 +34,14 @@ SUM_KINDS = ("sum_power", "sum_unit", "sum_power_unit")
 ENGINE_MIN_LANES = 8
 
 #: Samples of input per call of the lane engine, so that its extended copy of the rows
-#: is a few MB, not a copy of the whole input (no change in speed on the EEG job).
+#: is a few MB, not a copy of the whole input (at no cost in speed: docs/performance.md,
+#: *Figures behind the code's choices*).
 LANE_BATCH_SAMPLES = 1 << 20
 
 #: Single-precision output at a tolerance at least this loose runs the
 #: recursions in float32 arithmetic with the ASFT (its decay keeps float32 state
-#: bounded: measured, float32 adds at most about 5e-5 to a row's relative
-#: error, N = 1e5, 1-100 Hz at 1 kHz); otherwise they run in float64.
+#: bounded, well within this tolerance: docs/performance.md, *Figures behind the
+#: code's choices*); otherwise they run in float64.
 FLOAT32_STATE_MIN_TOL = 1e-4
 
 

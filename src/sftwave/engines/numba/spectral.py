@@ -5,7 +5,7 @@ the product with each wavelet's transfer function
 (:func:`sftwave.plans.spectral.transfer`) and the inverse transforms,
 batched over rows and scales on scipy's FFT with the engine's threads; the
 output is written once in its kind, every ``decim``-th sample.  Per mode (the
-derivations: :mod:`sftwave.plans.spectral`):
+derivations: ``sftwave.plans.spectral``):
 
 ``reflect`` (period ``2n``, even about ``-1/2``)
     ``C = DCT-II(x)``; the real part ``IDCT-II(C A)``, the imaginary part

@@ -43,9 +43,9 @@ _MANTISSA = (1 << 52) - 1
 _ONE_BITS = 1023 << 52
 _SMALLEST = 2.2250738585072014e-308   # the smallest normal float64
 _LARGEST = 1.7976931348623157e308
-#: The polynomial logarithm is within 1e-14 (|ln f| + 1) of ``math.log`` (measured 8.7e-15
-#: on 4e6 values over the whole exponent range); a bin closer than this to its edge, in
-#: units of ``|ln f| + 1``, is recomputed by ``math.log``.
+#: The polynomial logarithm is within 1e-14 (|ln f| + 1) of ``math.log`` (the figure:
+#: docs/performance.md, *Figures behind the code's choices*); a bin closer than this
+#: to its edge, in units of ``|ln f| + 1``, is recomputed by ``math.log``.
 _MARGIN = 1e-12
 #: The bin's marks besides a bin: left out, and recomputed by the definition.
 _OUT, _EXACT = -1, -2
