@@ -82,6 +82,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     # connectivity (sftwave.connectivity)
     # synchrosqueezing (sftwave.synchrosqueeze)
     # streams (sftwave.stream)
+    # dask (sftwave.dask)
+    "default_threads": (".pool", "default_threads"),
+    "thread_limit": (".pool", "limit"),
+    "rows_half_kernel": (".fir_rows", "half_kernel"),
+    "cast_into": (".filters", "cast_into"),
 }
 
 
