@@ -24,8 +24,11 @@ __all__ = ["dask_array", "block_workers", "block_threads", "rechunk_axis", "exte
            "overlapped", "block_cores", "pointwise_stack", "engine_of", "trim_time"]
 
 
-def dask_array(x: Any) -> tuple[Any, da.Array]:
-    """``(dask.array, x as a dask array)``; an ``ImportError`` saying how to install dask."""
+def dask_array(x: Any) -> tuple[Any, Any]:
+    """``(dask.array, x as a dask array)``; an ``ImportError`` saying how to install dask.
+
+    (Typed ``Any``: dask's typing of ``map_blocks`` and ``map_overlap`` refuses NumPy block
+    functions.)"""
     try:
         import dask.array as da
     except ImportError as exc:
@@ -95,7 +98,7 @@ def rechunk_axis(x: da.Array, axis: int, least: int, multiple: int = 1) -> da.Ar
 
 
 def time_overlap(x: da.Array, reach: int | None, *, periodic: bool = False,
-                 multiple: int = 1) -> tuple[da.Array, da.Array, int]:
+                 multiple: int = 1) -> tuple[Any, Any, int]:
     """``x`` (time last) rechunked so that each time chunk holds its reach on both sides, and
     extended by it: ``(rechunked, extended, reach)``; a reach of None or at least the length
     takes the whole axis in one chunk (reach 0).  ``periodic``: the true ends wrap."""
@@ -119,7 +122,7 @@ def trim_time(y: np.ndarray, k: int, nblocks: int, reach: int, periodic: bool) -
     return y[..., lo:y.shape[-1] - hi]
 
 
-def extended(x: da.Array, reach: Sequence[int | None], wraps: bool) -> tuple[da.Array, dict[int, int]]:
+def extended(x: da.Array, reach: Sequence[int | None], wraps: bool) -> tuple[Any, dict[int, int]]:
     """``x`` rechunked so that each block holds twice its reach, and extended by it
     (``boundary='none'``): ``(extended array, depth per axis)``, as :func:`overlapped` cuts
     back.  An axis whose reach is None, or at least its length, and every filtered axis when

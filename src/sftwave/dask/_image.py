@@ -26,6 +26,7 @@ from .._checks import (
     check_truncate,
     per_axis,
 )
+from ..feature._common import as_float
 from ._core import dask_array
 from ._wrap import Call
 
@@ -40,7 +41,6 @@ def checked_image(call: Call, ndims: tuple[int, ...] | None = None,
     """``(dask.array, the image, its working dtype)``: scikit-image's ``img_as_float`` dtype
     (float32 for float16 and float32, else float64; complex refused), the number of axes
     one of ``ndims`` (None: at least one)."""
-    from ..feature._common import as_float
 
     da, x = dask_array(call[name])
     dtype = as_float(np.empty((0,) * x.ndim, x.dtype), name).dtype    # the dtype rule only

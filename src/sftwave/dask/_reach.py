@@ -20,8 +20,11 @@ import numpy as np
 
 from .. import engines
 from .._checks import per_axis
+from .._scale_space import DERIVATIVE_TOL, derivative_truncate
 from ..engines import nonfinite
 from ..plans import DEFAULT_MORLET_TOL, FFTPlan, WidePlan, select_gaussian, select_morlet
+from ..plans.dog import dog_scale, select_dog_scales
+from ..wavelets import frequency_to_scale, parse_wavelet
 
 __all__ = ["gaussian_reach", "filter_reach", "add_reach", "max_reach", "hessian_reach",
            "family_reach", "coherence_reach", "ssq_reach"]
@@ -68,7 +71,7 @@ def add_reach(*reaches: list[int | None]) -> list[int | None]:
     >>> add_reach([1, None, 2], [3, 4, 5])
     [4, None, 7]
     """
-    return [None if any(r is None for r in rs) else sum(rs)       # type: ignore[arg-type]
+    return [None if any(r is None for r in rs) else sum(r for r in rs if r is not None)
             for rs in zip(*reaches, strict=True)]
 
 
@@ -80,14 +83,13 @@ def max_reach(*reaches: list[int | None]) -> list[int | None]:
     >>> max_reach([1, None, 2], [3, 4, 0])
     [3, None, 2]
     """
-    return [None if any(r is None for r in rs) else max(rs)       # type: ignore[type-var]
+    return [None if any(r is None for r in rs) else max(r for r in rs if r is not None)
             for rs in zip(*reaches, strict=True)]
 
 
 def hessian_reach(shape: tuple[int, ...], sigma: Any, use_gaussian_derivatives: Any,
                   tol: float | None) -> list[int | None]:
     """Per axis, the samples :func:`sftwave.feature.hessian_matrix` reads from each side."""
-    from .._scale_space import DERIVATIVE_TOL, derivative_truncate
 
     ndim = len(shape)
     sigmas = [float(s) for s in per_axis(sigma, ndim, "sigma")]
@@ -124,8 +126,6 @@ def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol
     ...              transform="auto", mode="reflect")[0] > 0
     True
     """
-    from ..wavelets import frequency_to_scale, parse_wavelet
-
     eng = engines.get(engine)
     cost = eng.fir_taps_per_order()
     tol = tol or DEFAULT_MORLET_TOL
@@ -133,12 +133,11 @@ def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol
     reach, on_fft = 0, np.zeros(f.shape, bool)
     m = parse_wavelet(wavelet)
     if m is not None:
-        from ..plans.dog import dog_scale, select_dog_scales
 
         for t in sorted(transforms):
-            for plan in select_dog_scales(list(dog_scale(f, fs, m)), m, float(tol), method=method,
-                                          transform=t, n=n, fir_taps_per_order=cost):
-                reach = max(reach, *nonfinite.support(plan, n))
+            for dplan in select_dog_scales(list(dog_scale(f, fs, m)), m, float(tol), method=method,
+                                           transform=t, n=n, fir_taps_per_order=cost):
+                reach = max(reach, *nonfinite.support(dplan, n))
         return int(reach), on_fft
     xis = np.broadcast_to(np.asarray(xi, float), f.shape)
     for i, (s, w) in enumerate(zip(frequency_to_scale(f, fs, xis), xis)):

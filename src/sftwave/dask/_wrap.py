@@ -40,7 +40,6 @@ class Call:
     ``given`` holds the names the caller passed, ``defaults`` the in-memory
     function's defaults.
     """
-
     fn: Callable[..., Any]
     args: dict[str, Any]
     given: frozenset[str] = field(default_factory=frozenset)
@@ -69,8 +68,17 @@ def _sections(doc: str) -> tuple[str, dict[str, str]]:
     return head, sections
 
 
-def merge_docstrings(in_memory: str | None, own: str | None) -> str:
+def _qualified(text: str, module: str) -> str:
+    """``text`` with its short cross-references (``:func:`name```) made ``module``'s: in the
+    lazy wrapper's page they would name the wrapper's neighbours."""
+    return re.sub(r"(:(?:func|class|data|obj|attr|meth):`)(?!~)([A-Za-z_]\w*)`",
+                  rf"\1~{module}.\2`", text)
+
+
+def merge_docstrings(in_memory: str | None, own: str | None, module: str | None = None) -> str:
     """The lazy wrapper's docstring: its own head, the in-memory sections, its own where it has them.
+
+    ``module``: the in-memory function's, whose short cross-references are made its own.
 
     Examples
     --------
@@ -108,6 +116,8 @@ def merge_docstrings(in_memory: str | None, own: str | None) -> str:
     dask.array.Array
     """
     _, theirs = _sections(in_memory or "")
+    if module is not None:
+        theirs = {title: _qualified(body, module) for title, body in theirs.items()}
     head, mine = _sections(own or "")
     out = [head]
     for title in _ORDER:
@@ -147,7 +157,7 @@ def lazy(module: str, name: str) -> Callable[[Callable[[Call], Any]], Callable[.
         wrapper.__qualname__ = name
         wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
             return_annotation=inspect.signature(impl).return_annotation)
-        wrapper.__doc__ = merge_docstrings(in_memory.__doc__, impl.__doc__)
+        wrapper.__doc__ = merge_docstrings(in_memory.__doc__, impl.__doc__, in_memory.__module__)
         return wrapper
 
     return decorate

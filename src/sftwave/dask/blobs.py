@@ -7,6 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..feature._blobs import (
+    blob_options,
+    blobs_of_peaks,
+    cube_peaks,
+    dog_cube,
+    dog_scales,
+    log_cube,
+    log_scales,
+    peak_threshold,
+    sort_peaks,
+)
+from ..feature._common import as_float, nan_extreme
 from ._core import block_cores, block_threads, extended
 from ._image import checked_image
 from ._reach import filter_reach, max_reach
@@ -23,7 +35,6 @@ class _Blobs:
 
     def __init__(self, call: Call, x: da.Array, dtype: np.dtype, scalar_sigma: bool,
                  sigma_list: np.ndarray) -> None:
-        from ..feature._blobs import blob_options
 
         self.dtype, self.scalar_sigma, self.sigma_list = dtype, scalar_sigma, sigma_list
         (self.threshold, self.threshold_rel, self.overlap, self.border,
@@ -31,7 +42,6 @@ class _Blobs:
                                   call["exclude_border"], x.ndim, call["tol"])
 
     def nothing(self, ndim: int) -> np.ndarray:
-        from ..feature._blobs import blobs_of_peaks
 
         return blobs_of_peaks(np.empty((0, ndim + 1), np.intp), self.dtype, self.sigma_list,
                               self.scalar_sigma, self.overlap)
@@ -62,8 +72,6 @@ def _lazy_blobs(x: da.Array, cube: Callable[[np.ndarray], np.ndarray], nscales: 
     peaks' neighbourhood), its peaks among its own samples, gathered, sorted and pruned here."""
     import dask
 
-    from ..feature._blobs import blobs_of_peaks, cube_peaks, peak_threshold, sort_peaks
-    from ..feature._common import as_float, nan_extreme
 
     dtype, threshold, threshold_rel = opts.dtype, opts.threshold, opts.threshold_rel
     if x.size == 0:
@@ -152,8 +160,6 @@ def blob_log(call: Call) -> np.ndarray:
     >>> bool(np.array_equal(_, feature.blob_log(img, max_sigma=10, threshold=0.1)))
     True
     """
-    from ..feature._blobs import log_cube, log_scales
-
     _, x, dtype = checked_image(call, (2, 3))
     scalar_sigma, sigma_list = log_scales(call["min_sigma"], call["max_sigma"], call["num_sigma"],
                                           call["log_scale"], x.ndim, dtype)
@@ -198,8 +204,6 @@ def blob_dog(call: Call) -> np.ndarray:
     >>> bool(np.array_equal(found, feature.blob_dog(img, max_sigma=10, threshold=0.05)))
     True
     """
-    from ..feature._blobs import dog_cube, dog_scales
-
     _, x, dtype = checked_image(call, (2, 3))
     scalar_sigma, sigma_list = dog_scales(call["min_sigma"], call["max_sigma"],
                                           call["sigma_ratio"], x.ndim, dtype)

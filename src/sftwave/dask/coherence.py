@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_axis, check_choice, check_mode, check_positive
+from ..analysis import cone_of_influence
+from ..coherence import SMOOTHINGS, Coherence, checked_scales, coherence_rows, scale_weights
 from ..engines import nonfinite
+from ..wavelets import cwt as batch
 from ._core import block_threads, dask_array, time_overlap, trim_time
 from ._reach import coherence_reach
 from ._wrap import Call, lazy
@@ -16,7 +19,6 @@ from .wavelets import block_rows, cwt
 if TYPE_CHECKING:
     import dask.array as da
 
-    from ..coherence import Coherence
 
 __all__ = ["xwt", "wct"]
 
@@ -85,8 +87,6 @@ def xwt(call: Call) -> da.Array:
     >>> w.shape, bool(np.allclose(w.compute(), xwt_in_memory(x, y, [0.01, 0.05]), rtol=1e-10, atol=1e-12))
     ((3, 2, 20000), True)
     """
-    from ..coherence import checked_scales
-
     fs = check_positive(call["fs"], "fs")
     f, _, xi = checked_scales(call["freqs"], fs, call["xi"])
     kw = dict(_options(call), xi=xi)
@@ -134,10 +134,6 @@ def wct(call: Call) -> Coherence:
     >>> bool(np.allclose(r2, ref.coherence, rtol=1e-9, atol=1e-12)), r.coi.shape
     (True, (30000,))
     """
-    from ..analysis import cone_of_influence
-    from ..coherence import SMOOTHINGS, Coherence, checked_scales, coherence_rows, scale_weights
-    from ..wavelets import cwt as batch
-
     fs = check_positive(call["fs"], "fs")
     f, sig, xi = checked_scales(call["freqs"], fs, call["xi"])
     smoothing = check_choice(call["smoothing"], SMOOTHINGS, "smoothing")

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_mode, per_axis
+from .._scale_space import frangi_gamma, hessian_norm2
+from ..feature._common import nan_extreme
+from ..feature._ridges import meijering_response
 from ._core import block_threads, extended, overlapped, pointwise_stack
 from ._image import check_options, checked_image, dog_sigmas, scales_of
 from ._reach import add_reach, filter_reach, hessian_reach, max_reach
@@ -214,7 +217,6 @@ def frangi(call: Call) -> da.Array:
     """
     import dask
 
-    from .._scale_space import frangi_gamma, hessian_norm2
 
     da, x, dtype = checked_image(call, (2, 3))
     check_options(call, x.ndim)
@@ -302,7 +304,6 @@ def meijering(call: Call) -> da.Array:
     """
     import dask
 
-    from ..feature._common import nan_extreme
 
     da, x, dtype = checked_image(call, (2, 3))
     check_options(call, x.ndim)
@@ -325,8 +326,6 @@ def meijering(call: Call) -> da.Array:
 def _block_top(b: np.ndarray, sigma: float, depth: dict[int, int], parts: int,
                dtype_of_top: np.dtype, block_info: Any = None, **k: Any) -> np.ndarray:
     """Meijering's largest response among a block's own samples (NaN: none), one per axis."""
-    from ..feature._common import nan_extreme
-    from ..feature._ridges import meijering_response
 
     with block_threads(parts):
         vals = meijering_response(b, sigma, **k)
@@ -339,7 +338,6 @@ def _block_top(b: np.ndarray, sigma: float, depth: dict[int, int], parts: int,
 
 def _scaled(b: np.ndarray, sigma: float, top: Any, **k: Any) -> np.ndarray:
     """Meijering's response at one scale, divided by the image's largest (where positive)."""
-    from ..feature._ridges import meijering_response
 
     vals = meijering_response(b, sigma, **k)
     if top > 0:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_mode, check_positive
+from ..feature._gabor import gabor_reach
 from ._core import overlapped
 from ._image import check_options, checked_image
 from ._wrap import Call, lazy
@@ -61,8 +62,6 @@ def gabor_bank(call: Call) -> da.Array:
     >>> bool(np.allclose(b.compute(), feature.gabor_bank(img, [0.1, 0.25], thetas), atol=1e-12))
     True
     """
-    from ..feature._gabor import gabor_reach
-
     da, x, dtype = _checked(call)
     freqs, thetas = call["frequencies"], call["thetas"]
     reach: list[int | None] = list(gabor_reach(x.shape, freqs, thetas, call["bandwidth"],

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import engines
 from .._checks import check_axes, check_axis, check_mode, per_axis
+from ..plans import FIRPlan, select_gaussian
 from ._core import block_threads, dask_array, engine_of, rechunk_axis
 from ._reach import gaussian_reach
 from ._wrap import Call, lazy
@@ -105,7 +106,6 @@ def _work_dtype(x: da.Array, call: Call, axes: tuple[int, ...], sigmas: list, or
     if not plain or "rows_half_kernel" not in engines.operations(name):
         return np.dtype(np.float64)
     half_kernel = engines.operation(name, "rows_half_kernel")
-    from ..plans import FIRPlan, select_gaussian
 
     for ax, s, o in zip(axes, sigmas, orders):
         if float(s) <= _ZERO_SIGMA:
@@ -158,7 +158,7 @@ def gaussian_filter(call: Call) -> da.Array:
     dtype = output if output is not None else x.dtype
     work = _work_dtype(x, call, axes, sigmas, orders, dtype)
     rest = call.without("input", "sigma", "order", "output", "mode", "axes", "radius")
-    y = x
+    y: Any = x
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
         if float(s) <= _ZERO_SIGMA:
             continue                                    # scipy's rule: the axis is left alone

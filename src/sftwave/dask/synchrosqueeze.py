@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_axis, check_mode, check_positive, scalogram_dtype
+from ..plans.select import max_kernel_sigma, wavelet_too_long
+from ..synchrosqueeze import squeeze_frequencies
+from ..wavelets import frequency_to_scale
 from ._core import block_threads, dask_array, time_overlap, trim_time
 from ._reach import ssq_reach
 from ._wrap import Call, lazy
@@ -22,8 +25,6 @@ _REFUSED = ("out", "return_cwt", "fft")
 
 def _checked_rows(call: Call, n: int) -> tuple[float, np.ndarray, float]:
     """``fs``, the frequencies and ``xi``, checked; every wavelet shorter than the record."""
-    from ..plans.select import max_kernel_sigma, wavelet_too_long
-    from ..wavelets import frequency_to_scale
 
     fs = check_positive(call["fs"], "fs")
     f = np.atleast_1d(np.asarray(call["freqs"], dtype=np.float64))
@@ -81,7 +82,6 @@ def ssq_cwt(call: Call) -> da.Array:
     """
     import dask
 
-    from ..synchrosqueeze import squeeze_frequencies
 
     for name in _REFUSED:
         if name in call.given:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_axis, check_decim, check_freqs, check_mode, check_positive, scalogram_dtype
+from ..wavelets import windowed_plans
 from ._core import block_threads, dask_array, engine_of, time_overlap, trim_time
 from ._reach import family_reach
 from ._wrap import Call, lazy
@@ -23,7 +24,6 @@ def block_rows(batch: Callable[..., np.ndarray], b: np.ndarray, f: np.ndarray, f
     """One block's rows as the whole signal's call computes them: the frequencies that its
     ``'auto'`` runs by FFT with ``method='fft'``, the others with the windowed plans (a
     block's own ``'auto'`` would choose by the block's length)."""
-    from ..wavelets import windowed_plans
 
     if not fft.any():
         with windowed_plans():
