@@ -105,3 +105,20 @@ def test_only_family_reach_knows_the_wavelet_family():
     hits = {p.name for p in package.glob("*.py")
             if re.search(r"parse_wavelet|\bdog_scale\b|m is None|m is not None", p.read_text())}
     assert hits == {"_reach.py"}
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda x: sd.cwt(x, [0.1], output="bogus"), "output"),
+    (lambda x: sd.cwt(x, [0.1], wavelet="mexh", output="phase"), "output"),
+    (lambda x: sd.cwt(x, [0.1], bank_method="bogus"), "bank_method"),
+    (lambda x: sd.cwt(x, [0.1], nan_policy="bogus"), "nan_policy"),
+    (lambda x: sd.cwt(x, [0.1], workers=0), "workers"),
+    (lambda x: sd.gaussian_filter1d(x, 1.0, bank_method="bogus"), "bank_method"),
+    (lambda x: sd.gaussian_filter(x, 1.0, min_weight=2), "min_weight"),
+    (lambda x: sd.ssq_cwt(x, [0.1, 0.2], squeezing="bogus"), "squeezing"),
+    (lambda x: sd.ssq_cwt(x, [0.1, 0.2], derivative="bogus"), "derivative"),
+])
+def test_the_options_are_checked_at_the_call(call, match):
+    """Not when the blocks run: each wrapper checks what the in-memory function would refuse."""
+    with pytest.raises(ValueError, match=match):
+        call(da.zeros((2, 3000), chunks=1000))

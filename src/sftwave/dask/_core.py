@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import engines
+from .._checks import check_choice, check_positive, check_workers
+from ..engines import nonfinite
 
 if TYPE_CHECKING:
     import dask.array as da
 
-__all__ = ["dask_array", "block_workers", "block_threads", "rechunk_axis", "extended",
+__all__ = ["dask_array", "check_engine_options", "block_workers", "block_threads", "rechunk_axis", "extended",
            "overlapped", "block_cores", "pointwise_stack", "engine_of", "trim_time"]
 
 
@@ -34,6 +36,21 @@ def dask_array(x: Any) -> tuple[Any, Any]:
     except ImportError as exc:
         raise ImportError("sftwave.dask needs dask: pip install 'sftwave[dask]'") from exc
     return da, (x if isinstance(x, da.Array) else da.asarray(x))
+
+
+def check_engine_options(args: dict[str, Any], x: Any) -> str:
+    """The engine of a call of the Gaussian filters or the CWT (:func:`engine_of`), and the
+    options it would refuse (``transform``, ``bank_method``, ``nan_policy``, ``min_weight``,
+    ``workers``) checked at the call, as the in-memory function checks them."""
+    name = engine_of(x, args.get("engine"))
+    engines.check_request(name, transform=args.get("transform"), bank_method=args.get("bank_method"))
+    if "nan_policy" in args:
+        check_choice(args["nan_policy"], nonfinite.NAN_POLICIES, "nan_policy")
+    if "min_weight" in args and check_positive(args["min_weight"], "min_weight") > 1.0:
+        raise ValueError(f"min_weight must be in (0, 1]; got {args['min_weight']!r}")
+    if "workers" in args:
+        check_workers(args["workers"])
+    return name
 
 
 def engine_of(x: Any, engine: str | None = None) -> str:

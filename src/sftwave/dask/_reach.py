@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 
 from .. import engines
-from .._checks import per_axis
+from .._checks import check_choice, per_axis
 from .._scale_space import DERIVATIVE_TOL, derivative_truncate
 from ..engines import nonfinite
 from ..plans import DEFAULT_MORLET_TOL, FFTPlan, WidePlan, select_gaussian, select_morlet
 from ..plans.dog import dog_scale, select_dog_scales
-from ..wavelets import frequency_to_scale, parse_wavelet
+from ..wavelets import DOG_OUTPUTS, OUTPUTS, frequency_to_scale, parse_wavelet
 
 __all__ = ["gaussian_reach", "filter_reach", "add_reach", "max_reach", "hessian_reach",
            "family_reach", "coherence_reach", "ssq_reach"]
@@ -107,14 +107,15 @@ def hessian_reach(shape: tuple[int, ...], sigma: Any, use_gaussian_derivatives: 
 
 def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol: float | None,
                  method: str, transform: str, mode: str, engine: str = "numba",
-                 fft: bool = True) -> tuple[int, np.ndarray]:
+                 fft: bool = True, output: str = "complex") -> tuple[int, np.ndarray]:
     """The widest half-window of the plans :func:`sftwave.cwt` may run for the frequencies ``f``
     on ``n`` samples, and which of them it runs by FFT (``'auto'`` decides that for the whole
     signal, the same for either design; ``fft=False``: none, as ``ssq_cwt(fft=False)``).
 
     The only function of :mod:`sftwave.dask` that depends on the wavelet family: a DOG
     wavelet's plans (never the FFT), or the Morlet's (the SFT's and the ASFT's designs both,
-    unless ``transform`` names one: the engine picks one by the output's precision).
+    unless ``transform`` names one: the engine picks one by the output's precision); and
+    ``output`` checked against the family's outputs.
 
     Examples
     --------
@@ -132,6 +133,7 @@ def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol
     transforms = {transform} - {"auto"} or {"sft", "asft"}
     reach, on_fft = 0, np.zeros(f.shape, bool)
     m = parse_wavelet(wavelet)
+    check_choice(output, OUTPUTS if m is None else DOG_OUTPUTS, "output")
     if m is not None:
 
         for t in sorted(transforms):

@@ -9,7 +9,7 @@ import numpy as np
 from .. import engines
 from .._checks import check_axes, check_axis, check_mode, per_axis
 from ..plans import FIRPlan, select_gaussian
-from ._core import block_threads, dask_array, engine_of, rechunk_axis
+from ._core import block_threads, check_engine_options, dask_array, engine_of, rechunk_axis
 from ._reach import gaussian_reach
 from ._wrap import Call, lazy
 
@@ -65,7 +65,7 @@ def gaussian_filter1d(call: Call) -> da.Array:
     n = int(x.shape[axis])
     if n == 0 or x.size == 0:
         return x.astype(dtype)
-    name = engine_of(x, call["engine"])
+    name = check_engine_options(call.args, x)
     cost = engines.get(name).fir_taps_per_order_for(x.dtype, output, int(call["order"]), x.ndim)
     reach = gaussian_reach(call["sigma"], call["order"], n, truncate=call["truncate"],
                            radius=call["radius"], method=call["method"],
@@ -156,6 +156,7 @@ def gaussian_filter(call: Call) -> da.Array:
     radii = per_axis(call["radius"], len(axes), "radius")
     output = _check_output(call["output"])
     dtype = output if output is not None else x.dtype
+    check_engine_options(call.args, x)
     work = _work_dtype(x, call, axes, sigmas, orders, dtype)
     rest = call.without("input", "sigma", "order", "output", "mode", "axes", "radius")
     y: Any = x

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._checks import check_axis, check_mode, check_positive, scalogram_dtype
+from .._checks import check_axis, check_choice, check_mode, check_positive, check_workers, scalogram_dtype
 from ..plans.select import max_kernel_sigma, wavelet_too_long
-from ..synchrosqueeze import squeeze_frequencies
+from ..synchrosqueeze import DERIVATIVES, SQUEEZINGS, squeeze_frequencies
 from ..wavelets import frequency_to_scale
 from ._core import block_threads, dask_array, time_overlap, trim_time
 from ._reach import ssq_reach
@@ -94,6 +94,9 @@ def ssq_cwt(call: Call) -> da.Array:
     last, n = arr.ndim - 1, int(arr.shape[-1])
     out_dtype = scalogram_dtype(call["dtype"], arr.dtype in (np.float32, np.float16), "complex")
     fs, f, xi = _checked_rows(call, n)
+    check_choice(call["squeezing"], SQUEEZINGS, "squeezing")
+    check_choice(call["derivative"], DERIVATIVES, "derivative")
+    check_workers(call["workers"])
     bins = squeeze_frequencies(f, call["ssq_freqs"])
     if n == 0 or arr.size == 0:
         return da.zeros(arr.shape[:-1] + (bins.size, n), dtype=out_dtype,

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._checks import check_axis, check_decim, check_freqs, check_mode, check_positive, scalogram_dtype
 from ..wavelets import windowed_plans
-from ._core import block_threads, dask_array, engine_of, time_overlap, trim_time
+from ._core import block_threads, check_engine_options, dask_array, time_overlap, trim_time
 from ._reach import family_reach
 from ._wrap import Call, lazy
 
@@ -90,10 +90,11 @@ def cwt(call: Call) -> da.Array:
     arr = da.moveaxis(arr, axis, -1)
     last = arr.ndim - 1
     n = int(arr.shape[-1])
+    engine = check_engine_options(call.args, arr)
     out_dtype = _cwt_dtype(arr, call)
     reach, fft = family_reach(call["wavelet"], f, fs, n, xi=call["xi"], tol=call["tol"],
                               method=call["method"], transform=call["transform"], mode=mode,
-                              engine=engine_of(arr, call["engine"]))
+                              engine=engine, output=call["output"])
     reach = -(-reach // decim) * decim
     arr, g, reach = time_overlap(arr, reach, periodic=mode == "wrap", multiple=decim)
     time_chunks = arr.chunks[-1]
