@@ -290,29 +290,13 @@ ENGINE_NEUTRAL = {"sftwave.engines", "sftwave.engines.nonfinite", "sftwave.engin
 #: Known breaches, by rule: {rule: {module or name: why it is still there}}.
 ALLOWED: dict[str, dict[str, str]] = {
     'engine internals': {
-        'sftwave.dask': 'to do: sftwave.engines.numba.pool:66, sftwave.engines.numba:208, sftwave.engines',
     },
     'engine by name': {
-        'sftwave.dask': "to do: get('numba'):297, get('numba'):610, get('numba'):123",
     },
     'long module': {
-        'sftwave.dask': 'to do: 1452 lines',
     },
     'returns Any': {
         'sftwave.cwt': 'to do: -> Any',
-        'sftwave.dask.cwt': 'to do: -> Any',
-        'sftwave.dask.difference_of_gaussians': 'to do: -> Any',
-        'sftwave.dask.frangi': 'to do: -> Any',
-        'sftwave.dask.gabor_bank': 'to do: -> Any',
-        'sftwave.dask.gaussian_filter': 'to do: -> Any',
-        'sftwave.dask.gaussian_filter1d': 'to do: -> Any',
-        'sftwave.dask.hessian_matrix_eigvals': 'to do: -> Any',
-        'sftwave.dask.meijering': 'to do: -> Any',
-        'sftwave.dask.sato': 'to do: -> Any',
-        'sftwave.dask.ssq_cwt': 'to do: -> Any',
-        'sftwave.dask.structure_tensor_eigenvalues': 'to do: -> Any',
-        'sftwave.dask.wct': 'to do: -> Any',
-        'sftwave.dask.xwt': 'to do: -> Any',
         'sftwave.engines.Engine.asarray': 'to do: -> Any',
         'sftwave.engines.Engine.filter': 'to do: -> Any',
         'sftwave.engines.Engine.scalogram': 'to do: -> Any',
@@ -338,7 +322,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     'family branch': {
         'sftwave.analysis': 'to do: lines [145, 305, 503, 567, 105, 498, 500, 523]',
-        'sftwave.dask': 'to do: lines [305]',
         'sftwave.inverse': 'to do: lines [75]',
         'sftwave.pycwt': 'to do: lines [60]',
         'sftwave.wavelets': 'to do: lines [101, 103, 773, 774]',

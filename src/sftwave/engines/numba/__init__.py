@@ -123,6 +123,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "squeeze_lane_multiple": (".squeeze", "lane_multiple"),
     # streams (sftwave.stream)
     "stream_advance": (".stream_kernels", "advance"),
+    # dask (sftwave.dask; with the ndimage block's thread_limit)
+    "default_threads": (".pool", "default_threads"),
+    "rows_half_kernel": (".fir_rows", "half_kernel"),
+    "cast_into": (".filters", "cast_into"),
 }
 
 
