@@ -36,11 +36,9 @@ support).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,7 +59,6 @@ __all__ = [
     "reference_support",
     "smooth_sum",
     "sum_stride",
-    "reference_numerics",
     "ASFT_DECAY",
     "TOL_FLOOR",
 ]
@@ -324,36 +321,6 @@ def _powers(w: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.exp(np.multiply.outer(j.astype(np.float64), logw))
 
 
-_numerics = threading.local()
-
-
-@contextlib.contextmanager
-def reference_numerics() -> Iterator[None]:
-    """Fits in this thread computed as when the shipped layout table was searched.
-
-    :func:`fit_plan` takes shortcuts that change its results in the last
-    digits only: the powers of frequencies on the ``pi / lag`` grid from one
-    table of phases (:func:`_grid_powers`, more exact than the exponentials),
-    the real and imaginary parts of a complex target solved at once by the
-    normal equations (:func:`_lstsq`), and the basis's columns laid out
-    otherwise (a least-squares solver's rounding depends on that too).  The
-    layout searches (:mod:`sftwave.plans.morlet`) run without them, so that
-    ``make plan-tables`` reproduces the shipped table to the last digit: a
-    search minimises a step function of ``K / sigma``, and last-digit changes
-    of tiny errors can move the end of its refinement.
-    """
-    previous = getattr(_numerics, "reference", False)
-    _numerics.reference = True
-    try:
-        yield
-    finally:
-        _numerics.reference = previous
-
-
-def _reference() -> bool:
-    return bool(getattr(_numerics, "reference", False))
-
-
 def _grid_powers(omegas: np.ndarray, alpha: float, j: np.ndarray, lag: int) -> np.ndarray | None:
     """``w[p] ** j[i]`` as :func:`_powers` gives it, where every frequency is a multiple of
     ``pi / lag`` (the direct method's and the Gaussian fits' orders): one table of the
@@ -469,14 +436,14 @@ def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
     return np.array([stride * np.sum((ks**q) * t) for q in orders])
 
 
-def _lstsq(B, y):
+def _lstsq(B, y, reference=False):
     """min ||B x - y||: numpy's (LAPACK's SVD-based) solver, or, outside the reference
-    numerics (:func:`reference_numerics`) and where ``B`` is well conditioned (below
+    numerics (``reference``, :func:`fit_plan`'s) and where ``B`` is well conditioned (below
     1e4, as the fits' column-scaled, nearly orthogonal exponentials are), the normal
     equations with one step of refinement: the same solution to rounding, and much
     cheaper for the fits' tall matrices (figures: docs/performance.md, *Figures
     behind the code's choices*)."""
-    if not _reference() and B.shape[0] > 2 * B.shape[1] > 0:
+    if not reference and B.shape[0] > 2 * B.shape[1] > 0:
         G = B.T @ B
         ev = np.linalg.eigvalsh(G)
         if ev[0] > 1e-8 * ev[-1]:
@@ -485,11 +452,12 @@ def _lstsq(B, y):
     return np.linalg.lstsq(B, y, rcond=None)[0]
 
 
-def _constrained_lstsq(A, b, M, m):
+def _constrained_lstsq(A, b, M, m, reference=False):
     """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled.
 
     The constraints are taken in order, at most one fewer than the columns.
-    ``b`` (and ``m``) may hold several right-hand sides as columns, solved at once.
+    ``b`` (and ``m``) may hold several right-hand sides as columns, solved at once;
+    ``reference``: :func:`_lstsq`'s.
     """
     norms = np.sqrt(np.sum(A * A, axis=0))
     # a column negligible against the others is numerical noise: no coefficient
@@ -499,13 +467,13 @@ def _constrained_lstsq(A, b, M, m):
     A[:, negligible] = 0.0
     scale = norms if np.ndim(b) == 1 else norms[:, None]
     if M is None or M.shape[0] == 0:
-        c = _lstsq(A, b)
+        c = _lstsq(A, b, reference)
         return c / scale
     keep = max(0, int(np.count_nonzero(~negligible)) - 1)
     if M.shape[0] > keep:
         M, m = M[:keep], m[:keep]
     if M.shape[0] == 0:
-        c = _lstsq(A, b)
+        c = _lstsq(A, b, reference)
         return c / scale
     M = M / norms
     M[:, negligible] = 0.0
@@ -514,7 +482,7 @@ def _constrained_lstsq(A, b, M, m):
     R1 = R[:r, :r]
     c_part = Q[:, :r] @ np.linalg.solve(R1.T, m)
     Z = Q[:, r:]
-    z = _lstsq(A @ Z, b - A @ c_part)
+    z = _lstsq(A @ Z, b - A @ c_part, reference)
     c = c_part + Z @ z
     return c / scale
 
@@ -534,6 +502,7 @@ def fit_plan(
     walk: bool = False,
     weights: tuple = (),
     info: dict | None = None,
+    reference: bool = False,
 ) -> SFTPlan:
     """Least-squares fit of one or more target kernels on the damped basis.
 
@@ -563,6 +532,18 @@ def fit_plan(
         support), or ``= value`` where one is given, for real weights
         ``f(k) = Re sum_r coeffs[r] exp(exponents[r] k)``, e.g.
         ``cos(theta k) - kappa``; their rows are geometric sums, exact.
+    info : dict, optional
+        Kept in the plan's ``info``.
+    reference : bool, optional
+        The reference numerics: without the shortcuts that change a fit in its
+        last digits only (the powers of frequencies on the ``pi / lag`` grid
+        from one table of phases, :func:`_grid_powers`; the real and imaginary
+        parts of a complex target solved at once by the normal equations,
+        :func:`_lstsq`; the basis's columns laid out otherwise).  The layout
+        searches (:mod:`sftwave.plans.morlet`) run with it, so that ``make
+        plan-tables`` reproduces the shipped table to the last digit: a search
+        minimises a step function of ``K / sigma``, and last-digit changes of
+        tiny errors can move the end of its refinement.  Default False.
 
     Returns
     -------
@@ -588,7 +569,6 @@ def fit_plan(
     j_fit = np.arange(0, length, stride, dtype=np.float64)
     if j_fit[-1] != length - 1:
         j_fit = np.append(j_fit, float(length - 1))
-    reference = _reference()
     pw = None if reference else _grid_powers(omegas, float(alpha), j_fit, int(lag))
     if pw is None:
         pw = _powers(w, j_fit)
@@ -644,7 +624,7 @@ def fit_plan(
                 values.append(_target_moments(tk, scale, half, moments, scale, resolution))
             mvecs.append(np.concatenate(values) if values else None)
         if reference:
-            sols = np.stack([_constrained_lstsq(A, part_fn(t), M, m)
+            sols = np.stack([_constrained_lstsq(A, part_fn(t), M, m, reference=True)
                              for part_fn, m in zip(parts_of, mvecs)], axis=1)
         else:   # the real and imaginary parts against the same basis and constraints: one solve
             rhs = np.stack([part_fn(t) for part_fn in parts_of], axis=1)
