@@ -547,7 +547,19 @@ def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.
 
 
 class Significance(NamedTuple):
-    """What :func:`significance` returns (a pair, unpacked as before)."""
+    """What :func:`significance` returns: a pair ``(signif, theoretical)``, unpacked as a tuple.
+
+    See Also
+    --------
+    significance : The function that returns it.
+
+    Examples
+    --------
+    >>> res = significance(1.0, [0.1, 0.05], alpha=0.0)
+    >>> signif, theor = res
+    >>> res.signif is signif
+    True
+    """
 
     #: The power at the significance level: per row for 'local' and 'global', one number
     #: for 'scale'.

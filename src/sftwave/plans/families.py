@@ -65,10 +65,23 @@ class WaveletFamily:
     Subclasses set the class attributes and implement the methods marked
     *abstract*; the rest (Fourier period, cone, frequencies of periods) follow.
     A family is immutable, compares by value and is hashable.
+
+    See Also
+    --------
+    Morlet : sftwave's Morlet wavelet.
+    DOG : The derivative-of-Gaussian wavelets.
+    wavelet_family : The family of a ``wavelet=`` argument.
+
+    Examples
+    --------
+    >>> isinstance(wavelet_family("mexh"), WaveletFamily)
+    True
     """
 
     #: Canonical name (as :func:`wavelet_family` takes it and ``xarray`` attributes record it).
     name: str = ""
+    #: Its name in prose (``long_name`` of :func:`sftwave.xarray.cwt`'s result).
+    title: str = ""
     #: ``output`` values of :func:`sftwave.cwt` (the first is the default's spelling).
     outputs: ClassVar[tuple[str, ...]] = ()
     #: ``method`` values of :func:`sftwave.cwt`.
@@ -203,6 +216,11 @@ class Morlet(WaveletFamily):
     Its parameter ``xi`` (MNE's ``n_cycles``) is given to the functions that
     take the family, not to the family.
 
+    See Also
+    --------
+    DOG : The real derivative-of-Gaussian wavelets.
+    sftwave.cwt : The transform (``wavelet=Morlet()``, the default 'morlet').
+
     Examples
     --------
     >>> m = Morlet()
@@ -213,6 +231,7 @@ class Morlet(WaveletFamily):
     """
 
     name = "morlet"
+    title = "Morlet"
     outputs = ("complex", "power", "abs", "phase")
     methods = MORLET_METHODS
     coefficient_kind = "c"
@@ -362,6 +381,11 @@ class DOG(WaveletFamily):
     m : int, optional
         The order, 1 to 8.  Default 2.
 
+    See Also
+    --------
+    Morlet : The complex Morlet wavelet.
+    sftwave.cwt : The transform (``wavelet=DOG(m)``, or ``'dog<m>'``, ``'mexh'``).
+
     Examples
     --------
     >>> hat = DOG(2)
@@ -386,6 +410,10 @@ class DOG(WaveletFamily):
     @property
     def name(self) -> str:  # type: ignore[override]
         return f"dog{self.m}"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return f"DOG{self.m}"
 
     def _key(self) -> tuple:
         return ("DOG", self.m)
@@ -502,6 +530,20 @@ def wavelet_family(wavelet: Any) -> WaveletFamily:
     Mexican hat, ``DOG(2)``); names case-insensitive.  ``TypeError`` for
     anything but a string or a family, ``ValueError`` for an unknown name,
     both naming ``wavelet``.
+
+    Parameters
+    ----------
+    wavelet : str or WaveletFamily
+        The ``wavelet=`` argument.
+
+    Returns
+    -------
+    WaveletFamily
+        Its family object (``wavelet`` itself where it is one).
+
+    See Also
+    --------
+    Morlet, DOG : The registered families.
 
     Examples
     --------
