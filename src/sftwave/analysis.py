@@ -108,7 +108,7 @@ def _family(wavelet: Any, xi: Any, n: int = 1) -> tuple[WaveletFamily, np.ndarra
     return family, family.check_xi(xi, n, design=False)
 
 
-def fourier_factor(xi: float = 6.0, *, wavelet: str | tuple[str, int] | WaveletFamily = "morlet"
+def fourier_factor(xi: float = 6.0, *, wavelet: str | WaveletFamily = "morlet"
                    ) -> float:
     """Fourier period over scale (Torrence & Compo, Table 1).
 
@@ -144,7 +144,7 @@ def fourier_factor(xi: float = 6.0, *, wavelet: str | tuple[str, int] | WaveletF
 
 
 def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0, *,
-                   wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+                   wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """Torrence & Compo's Fourier period of the scale that sftwave's frequency ``freqs`` has.
 
     ``lambda = fourier_factor(xi) * xi / (2 pi f)``: for ``xi = 6``, 0.9865 / f.
@@ -180,7 +180,7 @@ def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0, *,
 
 
 def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0, *,
-                            wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+                            wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods.
 
     The inverse of :func:`fourier_period`.
@@ -246,7 +246,7 @@ def normalisation_factor(xi: float = 6.0) -> float:
 
 
 def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *,
-                      wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+                      wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """The cone of influence as a Fourier period at each of ``n`` times (pycwt's ``coi``).
 
     At time ``k`` the periods longer than ``coi[k]`` are within the e-folding
@@ -288,7 +288,7 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *,
 
 
 def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
-             wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+             wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """True where a coefficient of the scalogram lies inside the cone of influence.
 
     Row ``f`` is masked at the times where its Fourier period exceeds
@@ -392,7 +392,7 @@ def _dj(scales: np.ndarray) -> np.ndarray:
 
 def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
                   band: Sequence[float] | None = None, axis: int = -2, cdelta: float | None = None,
-                  wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+                  wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """Torrence & Compo's scale-averaged power (eq. 24) over the rows in ``band``.
 
     ``(dj dt / C_delta) sum_j power_j / s_j`` over the rows whose frequency
@@ -563,10 +563,10 @@ class Significance(NamedTuple):
 
     #: The power at the significance level: per row for 'local' and 'global', one number
     #: for 'scale'.
-    signif: Any
+    signif: np.ndarray | float
     #: The background spectrum itself (variance times eq. 16), per row; for 'scale' its
     #: scale average.
-    theoretical: Any
+    theoretical: np.ndarray | float
 
 
 def _background(signal: ArrayLike, alpha: float | None) -> tuple[float, int | None, float]:
@@ -583,7 +583,7 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
                  alpha: float | None = None, level: float = 0.95, test: str = "local",
                  dof: ArrayLike | None = None, band: Sequence[float] | None = None,
                  cdelta: float | None = None,
-                 wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> Significance:
+                 wavelet: str | WaveletFamily = "morlet") -> Significance:
     """Power significant at ``level`` against AR(1) noise (Torrence & Compo, section 4).
 
     Parameters
@@ -683,7 +683,7 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
 
 
 def reconstruction_factor(xi: float = 6.0, *,
-                          wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> float:
+                          wavelet: str | WaveletFamily = "morlet") -> float:
     r"""``C_delta`` of sftwave's wavelet (Torrence & Compo, eq. 13), in the limit of a
     dense set of scales covering every frequency.
 

@@ -99,7 +99,7 @@ _gauss = gauss
 
 
 def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, method: str = "lsq",
-                           *, wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> np.ndarray:
+                           *, wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """The weight of each row's real part in :func:`icwt` (one per frequency).
 
     Parameters
@@ -187,7 +187,7 @@ def _selected(f: np.ndarray, rows: slice | tuple[float, float] | ArrayLike | Non
 
 def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2,
          rows: slice | tuple[float, float] | ArrayLike | None = None, method: str = "lsq",
-         wavelet: str | tuple[str, int] | WaveletFamily = "morlet") -> Array:
+         wavelet: str | WaveletFamily = "morlet") -> Array:
     """The signal back from its complex scalogram (``cwt(..., output='complex')``).
 
     Parameters

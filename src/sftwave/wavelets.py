@@ -38,7 +38,6 @@ import contextvars
 import dataclasses
 import inspect
 import math
-import numbers
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -585,7 +584,7 @@ def cwt(
     freqs: ArrayLike,
     fs: float = 1.0,
     *,
-    wavelet: str | tuple[str, int] | WaveletFamily = "morlet",
+    wavelet: str | WaveletFamily = "morlet",
     xi: float | ArrayLike = 6.0,
     axis: int = -1,
     mode: str = "reflect",

@@ -120,7 +120,7 @@ class WaveletFamily:
         """The scale ``sigma`` (in samples at ``fs``; in time units at ``fs = 1``) of each row."""
         raise NotImplementedError
 
-    def fourier_factor(self, xi: Any = DEFAULT_XI) -> Any:
+    def fourier_factor(self, xi: Any = DEFAULT_XI) -> float | np.ndarray:
         """Fourier period over scale (a float for a number, an array for an array)."""
         raise NotImplementedError
 
@@ -252,7 +252,7 @@ class Morlet(WaveletFamily):
     def scale(self, freqs: Any, fs: float, xis: Any) -> np.ndarray:
         return xis * fs / (2.0 * math.pi * np.asarray(freqs, dtype=np.float64))
 
-    def fourier_factor(self, xi: Any = DEFAULT_XI) -> Any:
+    def fourier_factor(self, xi: Any = DEFAULT_XI) -> float | np.ndarray:
         if np.ndim(xi) == 0:
             xi = check_positive(xi, "xi")
             return 4.0 * math.pi / (xi + math.sqrt(2.0 + xi * xi))
@@ -434,7 +434,7 @@ class DOG(WaveletFamily):
     def scale(self, freqs: Any, fs: float, xis: Any = None) -> np.ndarray:
         return math.sqrt(self.m + 0.5) * fs / (2.0 * math.pi * np.asarray(freqs, dtype=np.float64))
 
-    def fourier_factor(self, xi: Any = DEFAULT_XI) -> Any:
+    def fourier_factor(self, xi: Any = DEFAULT_XI) -> float | np.ndarray:
         return 2.0 * math.pi / math.sqrt(self.m + 0.5)
 
     def fourier_period(self, freqs: Any, xis: Any = DEFAULT_XI) -> np.ndarray:
