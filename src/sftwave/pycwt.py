@@ -129,6 +129,31 @@ def xwt(y1: ArrayLike, y2: ArrayLike, dt: float, dj: float = 1 / 12, s0: float =
     ``signif`` the red-noise level per scale
     ``std1 std2 sqrt(Pk1 Pk2) chi2.ppf(significance_level, 2) / 2``.
 
+    Parameters
+    ----------
+    y1, y2 : array_like
+        The two real series, 1-D, of the same length (at least 3 samples).
+    dt : float
+        The sampling interval.
+    dj : float, optional
+        Spacing of the scales in octaves (default 1/12).
+    s0 : float, optional
+        The smallest scale (time units); -1 (default): ``2 dt`` in Fourier period.
+    J : float, optional
+        The number of scales less one; -1 (default): down to the series' length.
+    significance_level : float, optional
+        The level of ``signif`` (default 0.95).
+    wavelet : str or object, optional
+        pycwt's Morlet (``'morlet'``, its ``Morlet()`` with ``f0 = 6``, or
+        :class:`sftwave.wavelets.Morlet`); any other is refused.
+    normalize : bool, optional
+        Normalise each series by its standard deviation first (default True).
+
+    Returns
+    -------
+    W12, coi, freq, signif : ndarray
+        As pycwt's ``xwt``.
+
     See Also
     --------
     sftwave.coherence.xwt : sftwave's own (channels, boundary modes, any rows).
@@ -169,6 +194,34 @@ def wct(y1: ArrayLike, y2: ArrayLike, dt: float, dj: float = 1 / 12, s0: float =
     ``coi`` and ``freq`` as :func:`xwt`, ``sig`` the Monte-Carlo level per
     scale (:func:`wct_significance`; ``kwargs`` go to it) with ``sig=True``,
     else ``array([0])``.
+
+    Parameters
+    ----------
+    y1, y2 : array_like
+        The two real series, 1-D, of the same length (at least 3 samples).
+    dt : float
+        The sampling interval.
+    dj : float, optional
+        Spacing of the scales in octaves (default 1/12).
+    s0 : float, optional
+        The smallest scale (time units); -1 (default): ``2 dt`` in Fourier period.
+    J : float, optional
+        The number of scales less one; -1 (default): down to the series' length.
+    sig : bool, optional
+        Compute the Monte-Carlo significance (default True).
+    significance_level : float, optional
+        Its level (default 0.95).
+    wavelet : str or object, optional
+        As :func:`xwt`.
+    normalize : bool, optional
+        Normalise each series by its standard deviation first (default True).
+    **kwargs
+        Passed to :func:`wct_significance`.
+
+    Returns
+    -------
+    WCT, aWCT, coi, freq, sig : ndarray
+        As pycwt's ``wct``.
 
     See Also
     --------
@@ -221,6 +274,30 @@ def wct_significance(al1: float, al2: float, dt: float, dj: float, s0: float, J:
     and ignored; ``seed`` is sftwave's (pycwt draws from numpy's global
     generator).  Unlike pycwt, ``s0`` and ``J`` may be -1 (their defaults
     need the series' length: pass them).
+
+    Parameters
+    ----------
+    al1, al2 : float
+        The lag-1 autocorrelations of the two series.
+    dt, dj, s0, J : float
+        The scales, as :func:`xwt` (``s0`` and ``J`` given).
+    significance_level : float, optional
+        The level (default 0.95).
+    wavelet : str or object, optional
+        As :func:`xwt`.
+    mc_count : int, optional
+        The number of surrogate pairs (default 300).
+    progress : bool, optional
+        Ignored (pycwt's progress bar).
+    cache : bool, optional
+        Keep the result on disk for the same arguments (default True).
+    seed : int, optional
+        The surrogates' seed (default 0).
+
+    Returns
+    -------
+    ndarray
+        The coherence at ``significance_level``, one per scale.
 
     See Also
     --------

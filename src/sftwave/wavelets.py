@@ -84,6 +84,9 @@ OUTPUTS = Morlet.outputs
 #: real coefficients (the default 'complex' thus works for every wavelet); no phase.
 DOG_OUTPUTS = DOG.outputs
 
+#: The default wavelet.
+_MORLET = Morlet()
+
 
 def parse_wavelet(wavelet: Any) -> int | None:
     """The order ``m`` of the DOG ``wavelet``, None for the Morlet (kept for older callers;
@@ -103,7 +106,21 @@ def parse_wavelet(wavelet: Any) -> int | None:
 def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Scale ``sigma`` (samples) of the Morlet wavelet centred on frequency ``freqs``.
 
-    ``sigma = xi * fs / (2 pi f)``.
+    ``sigma = xi * fs / (2 pi f)`` (:meth:`Morlet.scale`).
+
+    Parameters
+    ----------
+    freqs : array_like
+        Frequencies, in the unit of ``fs``.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float or ndarray, optional
+        The wavelet's ``xi`` (default 6), one value or one per frequency.
+
+    Returns
+    -------
+    ndarray
+        The scales, in samples.
 
     See Also
     --------
@@ -115,12 +132,25 @@ def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
     >>> float(frequency_to_scale(10.0, fs=1000.0, xi=6.0))  # doctest: +ELLIPSIS
     95.49296...
     """
-    f = np.asarray(freqs, dtype=np.float64)
-    return xi * fs / (2.0 * math.pi * f)
+    return _MORLET.scale(freqs, fs, xi)
 
 
 def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Centre frequency of the Morlet wavelet of scale ``sigma`` samples: ``xi fs / (2 pi sigma)``.
+
+    Parameters
+    ----------
+    sigma : array_like
+        Scales, in samples.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float or ndarray, optional
+        The wavelet's ``xi`` (default 6), one value or one per scale.
+
+    Returns
+    -------
+    ndarray
+        The frequencies, in the unit of ``fs``.
 
     See Also
     --------
@@ -131,8 +161,7 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
     >>> float(scale_to_frequency(frequency_to_scale(10.0, 1000.0), 1000.0))
     10.0
     """
-    s = np.asarray(sigma, dtype=np.float64)
-    return xi * fs / (2.0 * math.pi * s)
+    return _MORLET.scale(sigma, fs, xi)      # the same relation both ways
 
 
 # ----------------------------------------------------------------------------- the transform
@@ -232,9 +261,6 @@ def _family_scales(family: WaveletFamily, f: np.ndarray,
 def _frequency_scales(f: np.ndarray, fs: float) -> Callable[[Any], list[tuple[float, float]]]:
     """:func:`_family_scales` of the Morlet."""
     return _family_scales(_MORLET, f, fs)
-
-
-_MORLET = Morlet()
 
 
 def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
