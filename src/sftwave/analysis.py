@@ -53,14 +53,14 @@ True
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ._checks import check_positive
+from ._checks import check_choice, check_positive
+from .plans.families import DOG, Morlet, WaveletFamily, morlet_normalisation, wavelet_family
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -77,6 +77,7 @@ __all__ = [
     "ar1",
     "red_noise_spectrum",
     "significance",
+    "Significance",
     "reconstruction_factor",
     "DOFMIN",
     "GAMMA",
@@ -86,49 +87,45 @@ __all__ = [
 ]
 
 #: Degrees of freedom of one complex coefficient's power (chi-square with 2).
-DOFMIN = 2.0
+DOFMIN = Morlet.dofmin
 #: Torrence & Compo's Table 2 for the Morlet with ``xi = 6``: the decorrelation factor
 #: for time averages (gamma) and for scale averages (delta j0), both empirical.
-GAMMA = 2.32
-DELTAJ0 = 0.60
+GAMMA = Morlet.GAMMA
+DELTAJ0 = Morlet.DELTAJ0
 #: The same factors for the DOG wavelets (``wavelet='dog2'``, ``'dog6'``: Table 2's
 #: only orders); the other orders have none (``significance`` refuses their averages).
-DOG_GAMMA = {2: 1.43, 6: 1.37}
-DOG_DELTAJ0 = {2: 1.40, 6: 0.97}
+DOG_GAMMA = dict(DOG.GAMMA)
+DOG_DELTAJ0 = dict(DOG.DELTAJ0)
+
+_WAVELET_DOC = """wavelet : str, tuple or WaveletFamily, optional
+        The scalogram's wavelet, as :func:`sftwave.cwt` takes it (default
+        'morlet'; ``'mexh'``, ``'dog<m>'``, ``DOG(m)``, ...)."""
 
 
-def _dog_order(wavelet: Any, xi: Any) -> int | None:
-    """None for the Morlet, else the DOG order of ``wavelet`` (``xi`` left at its default)."""
-    from .wavelets import parse_wavelet
-
-    m = parse_wavelet(wavelet)
-    if m is not None and (isinstance(xi, (bool, np.bool_)) or np.ndim(xi) != 0
-                          or not isinstance(xi, (int, float, np.integer, np.floating))
-                          or float(xi) != 6.0):
-        raise ValueError(f"xi applies to the Morlet wavelet only; wavelet={wavelet!r} has no xi "
-                         f"(leave it at its default); got xi={xi!r}")
-    return m
+def _family(wavelet: Any, xi: Any, n: int = 1) -> tuple[WaveletFamily, np.ndarray]:
+    """The family of ``wavelet`` and its checked ``xi`` per row (NaN for a family without one)."""
+    family = wavelet_family(wavelet)
+    return family, family.check_xi(xi, n, design=False)
 
 
-def _dog_fourier_factor(m: int) -> float:
-    """Fourier period over scale of the DOG wavelet of order ``m``: ``2 pi / sqrt(m + 1/2)``."""
-    return 2.0 * math.pi / math.sqrt(m + 0.5)
+def fourier_factor(xi: float = 6.0, *, wavelet: str | WaveletFamily = "morlet"
+                   ) -> float:
+    """Fourier period over scale (Torrence & Compo, Table 1).
 
+    ``4 pi / (xi + sqrt(2 + xi^2))`` for the Morlet (1.0330 for ``xi = 6``);
+    ``2 pi / sqrt(m + 1/2)`` for the DOG wavelet of order ``m`` (3.974 for the
+    Mexican hat).
 
-def _xi_array(xi: Any, n: int) -> np.ndarray:
-    x = np.broadcast_to(np.asarray(xi, dtype=np.float64), (n,)) if np.ndim(xi) else np.full(
-        n, float(xi))
-    if np.any(~np.isfinite(x)) or np.any(x <= 0):
-        raise ValueError(f"xi must be positive and finite; got {xi!r}")
-    return x
+    Parameters
+    ----------
+    xi : float, optional
+        The Morlet's ``xi`` (default 6); a wavelet without one refuses any other value.
+    %(wavelet)s
 
-
-def fourier_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
-    """Fourier period over scale for the Morlet wavelet: ``4 pi / (xi + sqrt(2 + xi^2))``.
-
-    1.0330 for ``xi = 6`` (Torrence & Compo, Table 1).  For the DOG wavelet
-    of order ``m`` (``wavelet='dog<m>'`` or ``'mexh'``, as :func:`sftwave.cwt`
-    takes it): ``2 pi / sqrt(m + 1/2)`` (3.974 for the Mexican hat).
+    Returns
+    -------
+    float
+        The ratio of Fourier period to scale.
 
     See Also
     --------
@@ -141,20 +138,31 @@ def fourier_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
     >>> round(fourier_factor(wavelet="mexh"), 4)
     3.9738
     """
-    m = _dog_order(wavelet, xi)
-    if m is not None:
-        return _dog_fourier_factor(m)
-    xi = check_positive(xi, "xi")
-    return 4.0 * math.pi / (xi + math.sqrt(2.0 + xi * xi))
+    family = wavelet_family(wavelet)
+    family.check_xi(xi, 1, design=False)
+    return float(family.fourier_factor(xi))
 
 
 def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0, *,
-                   wavelet: str = "morlet") -> np.ndarray:
+                   wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """Torrence & Compo's Fourier period of the scale that sftwave's frequency ``freqs`` has.
 
     ``lambda = fourier_factor(xi) * xi / (2 pi f)``: for ``xi = 6``, 0.9865 / f.
     For a DOG wavelet, ``1 / f`` exactly (:func:`sftwave.cwt` puts its rows on
     Fourier periods).
+
+    Parameters
+    ----------
+    freqs : array_like
+        The rows' frequencies, as given to :func:`sftwave.cwt`.
+    xi : float or array_like, optional
+        The Morlet's ``xi``, one value or one per frequency (default 6).
+    %(wavelet)s
+
+    Returns
+    -------
+    ndarray
+        The Fourier period of each row, in the unit of ``1 / freqs``.
 
     See Also
     --------
@@ -167,17 +175,28 @@ def fourier_period(freqs: ArrayLike, xi: float | ArrayLike = 6.0, *,
     0.9865
     """
     f = np.asarray(freqs, dtype=np.float64)
-    if _dog_order(wavelet, xi) is not None:
-        return 1.0 / f
-    xis = _xi_array(xi, f.size).reshape(f.shape)
-    factor = 4.0 * np.pi / (xis + np.sqrt(2.0 + xis * xis))
-    return factor * xis / (2.0 * np.pi * f)
+    family, _ = _family(wavelet, xi, f.size)
+    return family.fourier_period(f, xi)
 
 
 def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0, *,
-                            wavelet: str = "morlet") -> np.ndarray:
-    """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods (the inverse
-    of :func:`fourier_period`).
+                            wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
+    """The ``freqs`` for :func:`sftwave.cwt` whose rows have these Fourier periods.
+
+    The inverse of :func:`fourier_period`.
+
+    Parameters
+    ----------
+    periods : array_like
+        Fourier periods, positive and finite.
+    xi : float or array_like, optional
+        The Morlet's ``xi``, one value or one per period (default 6).
+    %(wavelet)s
+
+    Returns
+    -------
+    ndarray
+        The frequencies, in the unit of ``1 / periods``.
 
     See Also
     --------
@@ -193,11 +212,8 @@ def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0, *,
     p = np.asarray(periods, dtype=np.float64)
     if np.any(~np.isfinite(p)) or np.any(p <= 0):
         raise ValueError(f"periods must be positive and finite; got {periods!r}")
-    if _dog_order(wavelet, xi) is not None:
-        return 1.0 / p
-    xis = _xi_array(xi, p.size).reshape(p.shape)
-    factor = 4.0 * np.pi / (xis + np.sqrt(2.0 + xis * xis))
-    return factor * xis / (2.0 * np.pi * p)
+    family, _ = _family(wavelet, xi, p.size)
+    return family.frequencies_for_periods(p, xi)
 
 
 def normalisation_factor(xi: float = 6.0) -> float:
@@ -206,6 +222,16 @@ def normalisation_factor(xi: float = 6.0) -> float:
     ``C_xi = (1 + exp(-xi^2) - 2 exp(-3 xi^2 / 4))^(-1/2)``; the paper's
     coefficients are sftwave's divided by it (exactly where ``kappa =
     exp(-xi^2/2)`` is negligible: below 2e-8 relative for ``xi >= 6``).
+
+    Parameters
+    ----------
+    xi : float, optional
+        The Morlet's ``xi`` (default 6).
+
+    Returns
+    -------
+    float
+        ``C_xi``.
 
     See Also
     --------
@@ -216,18 +242,32 @@ def normalisation_factor(xi: float = 6.0) -> float:
     >>> abs(normalisation_factor(6.0) - 1.0) < 1e-11
     True
     """
-    xi = check_positive(xi, "xi")
-    return 1.0 / math.sqrt(1.0 + math.exp(-xi * xi) - 2.0 * math.exp(-0.75 * xi * xi))
+    return morlet_normalisation(check_positive(xi, "xi"))
 
 
-def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *, wavelet: str = "morlet") -> np.ndarray:
+def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *,
+                      wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """The cone of influence as a Fourier period at each of ``n`` times (pycwt's ``coi``).
 
-    At time ``k`` the periods longer than ``coi[k]`` are within ``sqrt(2)``
-    scales (the e-folding time of a spike's wavelet power) of an edge:
-    ``coi[k] = fourier_factor(xi) / sqrt(2) * (min(k, n - 1 - k) + 1/2) / fs``
-    (the DOG wavelets' e-folding time is ``sqrt(2)`` scales too, T&C's Table 1,
-    with their own :func:`fourier_factor`).
+    At time ``k`` the periods longer than ``coi[k]`` are within the e-folding
+    time of a spike's wavelet power (``sqrt(2)`` scales, T&C's Table 1, for the
+    Morlet and the DOG wavelets) of an edge:
+    ``coi[k] = fourier_factor(xi) / sqrt(2) * (min(k, n - 1 - k) + 1/2) / fs``.
+
+    Parameters
+    ----------
+    n : int
+        The number of samples.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float, optional
+        The Morlet's ``xi`` (default 6).
+    %(wavelet)s
+
+    Returns
+    -------
+    ndarray
+        ``n`` Fourier periods, in the unit of ``1 / fs``.
 
     See Also
     --------
@@ -243,38 +283,69 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *, wavelet: str 
     if n < 0:
         raise ValueError(f"n must be non-negative; got {n}")
     fs = check_positive(fs, "fs")
-    k = np.arange(n)
-    dist = np.minimum(k, n - 1 - k) + 0.5
-    return fourier_factor(xi, wavelet=wavelet) / math.sqrt(2.0) * dist / fs
+    family, _ = _family(wavelet, xi)
+    return family.cone_of_influence(n, fs, xi)
 
 
 def coi_mask(freqs: ArrayLike, n: int, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
-             wavelet: str = "morlet") -> np.ndarray:
+             wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """True where a coefficient of the scalogram lies inside the cone of influence.
 
-    Shape ``(len(freqs), n)``: row ``f`` is masked at the times where its
-    Fourier period exceeds :func:`cone_of_influence` (``xi`` one value, or one
-    per frequency as :func:`sftwave.cwt` takes it).
+    Row ``f`` is masked at the times where its Fourier period exceeds
+    :func:`cone_of_influence`.
+
+    Parameters
+    ----------
+    freqs : array_like
+        The rows' frequencies, as given to :func:`sftwave.cwt`.
+    n : int
+        The number of samples.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float or array_like, optional
+        The Morlet's ``xi``, one value or one per frequency (default 6).
+    %(wavelet)s
+
+    Returns
+    -------
+    ndarray of bool
+        Shape ``(len(freqs), n)``.
 
     See Also
     --------
     cone_of_influence : The cone as a curve of times.
     global_spectrum : A time average that leaves the cone out.
+
+    Examples
+    --------
+    >>> coi_mask([0.25, 0.02], 40).sum(axis=1).tolist()       # 5.4 and 67.5 samples
+    [10, 40]
     """
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     fs = check_positive(fs, "fs")
     k = np.arange(int(n))
     dist = (np.minimum(k, int(n) - 1 - k) + 0.5) / fs
-    # period > factor / sqrt2 * dist  <=>  scale * sqrt(2) > dist (the factor cancels)
-    scale, _ = _scales(f, xi, wavelet)
-    return math.sqrt(2.0) * scale[:, None] > dist[None, :]
+    # period > factor / efolding * dist  <=>  scale * efolding > dist (the factor cancels)
+    family, scale, _ = _scales(freqs, xi, wavelet)
+    return family.efolding * scale[:, None] > dist[None, :]
 
 
 def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int = -1) -> np.ndarray:
     """Torrence & Compo's global wavelet spectrum (eq. 22): the time average of the power.
 
-    ``mask`` (True: left out, e.g. :func:`coi_mask`) averages over the rest
-    of each row only (NaN for a row left out entirely).
+    Parameters
+    ----------
+    power : array_like
+        The power (``cwt(..., output='power')``).
+    mask : array_like of bool, optional
+        True: left out (e.g. :func:`coi_mask`); each row is then averaged over
+        the rest only (NaN for a row left out entirely).
+    axis : int, optional
+        The time axis (default -1).
+
+    Returns
+    -------
+    ndarray
+        ``power`` averaged over ``axis``.
 
     See Also
     --------
@@ -296,16 +367,20 @@ def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int =
 
 
 def _scales(freqs: ArrayLike, xi: float | ArrayLike,
-            wavelet: str = "morlet") -> tuple[np.ndarray, np.ndarray]:
-    """The scales (time units) of the rows and their ``xi`` (those of a DOG wavelet: NaN)."""
+            wavelet: Any = "morlet") -> tuple[WaveletFamily, np.ndarray, np.ndarray]:
+    """The family, the scales (time units) of the rows and their ``xi`` (NaN where it has none)."""
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     if np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be positive and finite; got {freqs!r}")
-    m = _dog_order(wavelet, xi)
-    if m is not None:
-        return math.sqrt(m + 0.5) / (2.0 * np.pi * f), np.full(f.size, np.nan)
-    xis = _xi_array(xi, f.size)
-    return xis / (2.0 * np.pi * f), xis
+    family, xis = _family(wavelet, xi, f.size)
+    return family, family.scale(f, 1.0, xis), xis
+
+
+def _one_cdelta(family: WaveletFamily, xis: np.ndarray, what: str) -> float:
+    """The family's ``C_delta`` for rows of one ``xi`` (NaN: a family without one)."""
+    if np.ptp(xis) > 0:
+        raise ValueError(f"{what} with one xi per frequency needs cdelta=")
+    return family.reconstruction_factor(float(xis[0]))
 
 
 def _dj(scales: np.ndarray) -> np.ndarray:
@@ -317,40 +392,56 @@ def _dj(scales: np.ndarray) -> np.ndarray:
 
 def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
                   band: Sequence[float] | None = None, axis: int = -2, cdelta: float | None = None,
-                  wavelet: str = "morlet") -> np.ndarray:
+                  wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """Torrence & Compo's scale-averaged power (eq. 24) over the rows in ``band``.
 
     ``(dj dt / C_delta) sum_j power_j / s_j`` over the rows whose frequency
-    lies in ``band = (f_lo, f_hi)`` (all rows without it), ``s_j`` the scale
-    in time units, ``dj`` each row's local spacing of ``log2 s`` (the
-    paper's constant ``dj`` for geometric frequencies), ``dt = 1 / fs``.
-    ``power`` is sftwave's (``cwt(..., output='power')``), rows along ``axis``.
-    ``cdelta`` defaults to :func:`reconstruction_factor` of ``xi`` (or of
-    ``wavelet``, a DOG wavelet as :func:`sftwave.cwt` takes it).  Multiply
-    by the series' variance where the power is of the series normalised by it
-    (pycwt's recipe).
+    lies in ``band``, ``s_j`` the scale in time units, ``dj`` each row's local
+    spacing of ``log2 s`` (the paper's constant ``dj`` for geometric
+    frequencies), ``dt = 1 / fs``.  Multiply by the series' variance where the
+    power is of the series normalised by it (pycwt's recipe).
+
+    Parameters
+    ----------
+    power : array_like
+        sftwave's power (``cwt(..., output='power')``), rows along ``axis``.
+    freqs, fs, xi
+        The scalogram's rows, as given to :func:`sftwave.cwt`.
+    band : (f_lo, f_hi), optional
+        The frequencies averaged (default: all rows).
+    axis : int, optional
+        The rows' axis of ``power`` (default -2).
+    cdelta : float, optional
+        Default :func:`reconstruction_factor` of ``xi`` and ``wavelet``.
+    %(wavelet)s
+
+    Returns
+    -------
+    ndarray
+        ``power`` without ``axis``: the average at each time.
 
     See Also
     --------
     global_spectrum : The average over time instead.
     significance : Its significance level (``test='scale'``).
+
+    Examples
+    --------
+    >>> freqs = np.geomspace(0.25, 0.02, 12)
+    >>> scale_average(np.ones((12, 5)), freqs).shape
+    (5,)
     """
     fs = check_positive(fs, "fs")
-    scales, xis = _scales(freqs, xi, wavelet)
-    if cdelta is None and _dog_order(wavelet, xi) is not None:
-        cdelta = reconstruction_factor(wavelet=wavelet)
+    family, scales, xis = _scales(freqs, xi, wavelet)
     if cdelta is None:
-        if np.ptp(xis) > 0:
-            raise ValueError("scale_average with one xi per frequency needs cdelta=")
-        cdelta = reconstruction_factor(float(xis[0]))
+        cdelta = _one_cdelta(family, xis, "scale_average")
     p = np.moveaxis(np.asarray(power, dtype=np.float64), axis, -2)
     if p.shape[-2] != scales.size:
         raise ValueError(f"power has {p.shape[-2]} rows along axis {axis}; freqs has "
                          f"{scales.size}")
     rows = np.flatnonzero(_band(np.atleast_1d(np.asarray(freqs, float)), band))
     w = _dj(scales) / fs / cdelta / scales
-    # the band's rows only, summed by numpy's own loop: a matrix-vector product on
-    # OpenBLAS's threads cost some ten times longer on a busy machine
+    # the band's rows only, summed by numpy's own loop (no BLAS threads)
     return np.einsum("...jt,j->...t", p[..., rows, :], w[rows])
 
 
@@ -367,15 +458,39 @@ def _band(f: np.ndarray, band: Sequence[float] | None) -> np.ndarray:
 def ar1(x: ArrayLike) -> tuple[float, float, float]:
     """Lag-1 autocorrelation of ``x`` (Allen & Smith's unbiased AR(1) estimate, as pycwt).
 
-    Returns ``(g, a, mu2)``: the lag-1 coefficient, the innovation's
-    standard deviation and the squared mean of a finite segment normalised by
-    the variance.  ``ValueError`` where no unbiased estimate exists (too short
-    a series or too strong a trend; pycwt raises a ``Warning``).
+    Parameters
+    ----------
+    x : array_like
+        The series (at least 3 finite samples; flattened).
+
+    Returns
+    -------
+    g : float
+        The lag-1 coefficient.
+    a : float
+        The innovation's standard deviation.
+    mu2 : float
+        The squared mean of a finite segment normalised by the variance.
+
+    Raises
+    ------
+    ValueError
+        Where no unbiased estimate exists (too short a series or too strong a
+        trend; pycwt raises a ``Warning``).
 
     See Also
     --------
     red_noise_spectrum : The red-noise spectrum of the fitted alpha.
     significance : The significance levels against it.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.zeros(4000)
+    >>> for i in range(1, x.size):
+    ...     x[i] = 0.7 * x[i - 1] + rng.standard_normal()
+    >>> round(ar1(x)[0], 1)
+    0.7
     """
     v = np.asarray(x, dtype=np.float64).ravel()
     N = v.size
@@ -403,19 +518,72 @@ def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.
     ``(1 - alpha^2) / (1 + alpha^2 - 2 alpha cos(2 pi dt / period))``; 1
     (white noise) for ``alpha = 0``.
 
+    Parameters
+    ----------
+    periods : array_like
+        Fourier periods, in the unit of ``dt``.
+    alpha : float
+        The lag-1 autocorrelation.
+    dt : float, optional
+        The sampling interval (default 1).
+
+    Returns
+    -------
+    ndarray
+        The spectrum at each period, relative to white noise of the same variance.
+
     See Also
     --------
     ar1 : Fit alpha to a series.
     significance : The significance levels against it.
+
+    Examples
+    --------
+    >>> red_noise_spectrum([2.0, 8.0], 0.0).tolist()
+    [1.0, 1.0]
     """
     p = np.asarray(periods, dtype=np.float64)
     return (1 - alpha ** 2) / (1 + alpha ** 2 - 2 * alpha * np.cos(2 * np.pi * dt / p))
 
 
+class Significance(NamedTuple):
+    """What :func:`significance` returns: a pair ``(signif, theoretical)``, unpacked as a tuple.
+
+    See Also
+    --------
+    significance : The function that returns it.
+
+    Examples
+    --------
+    >>> res = significance(1.0, [0.1, 0.05], alpha=0.0)
+    >>> signif, theor = res
+    >>> res.signif is signif
+    True
+    """
+
+    #: The power at the significance level: per row for 'local' and 'global', one number
+    #: for 'scale'.
+    signif: np.ndarray | float
+    #: The background spectrum itself (variance times eq. 16), per row; for 'scale' its
+    #: scale average.
+    theoretical: np.ndarray | float
+
+
+def _background(signal: ArrayLike, alpha: float | None) -> tuple[float, int | None, float]:
+    """``(variance, length or None, alpha)`` of :func:`significance`'s ``signal``."""
+    arr = np.asarray(signal, dtype=np.float64)
+    if arr.ndim == 0:
+        if alpha is None:
+            raise ValueError("alpha is required when signal is a variance")
+        return float(arr), None, float(alpha)
+    return float(arr.std() ** 2), arr.size, float(ar1(arr)[0] if alpha is None else alpha)
+
+
 def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float | ArrayLike = 6.0, *,
                  alpha: float | None = None, level: float = 0.95, test: str = "local",
                  dof: ArrayLike | None = None, band: Sequence[float] | None = None,
-                 cdelta: float | None = None, wavelet: str = "morlet") -> tuple[Any, Any]:
+                 cdelta: float | None = None,
+                 wavelet: str | WaveletFamily = "morlet") -> Significance:
     """Power significant at ``level`` against AR(1) noise (Torrence & Compo, section 4).
 
     Parameters
@@ -444,22 +612,22 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
         For ``test='scale'``: the frequencies averaged (as :func:`scale_average`).
     cdelta : float, optional
         For ``test='scale'``: default :func:`reconstruction_factor`.
-    wavelet : str, optional
+    wavelet : str, tuple or WaveletFamily, optional
         The wavelet of the scalogram, as :func:`sftwave.cwt` takes it
-        (default 'morlet'): a DOG wavelet's rows are real, their power
-        chi-square with one degree of freedom (T&C's Table 2 ``dofmin``),
-        and their averages use Table 2's factors of ``'dog2'`` and ``'dog6'``
-        (:data:`DOG_GAMMA`, :data:`DOG_DELTAJ0`; other orders: 'local' only).
+        (default 'morlet'): its family's degrees of freedom per coefficient
+        (a DOG wavelet's rows are real, their power chi-square with one degree
+        of freedom, T&C's Table 2 ``dofmin``) and decorrelation factors
+        (Table 2's for ``xi = 6`` and for ``'dog2'`` and ``'dog6'``,
+        :data:`DOG_GAMMA`, :data:`DOG_DELTAJ0`; others: 'local' only).
 
     Returns
     -------
-    signif : ndarray or float
-        The power at the significance level: per row for 'local' and
-        'global' (compare ``power`` to ``signif[:, None]``), one number for
-        'scale' (compare :func:`scale_average` times the variance to it).
-    theoretical : ndarray or float
-        The background spectrum itself (variance times eq. 16), per row; for
-        'scale' its scale average.
+    Significance
+        ``(signif, theoretical)``: the power at the significance level, per
+        row for 'local' and 'global' (compare ``power`` to ``signif[:, None]``),
+        one number for 'scale' (compare :func:`scale_average` times the
+        variance to it); and the background spectrum itself (variance times
+        eq. 16), per row, for 'scale' its scale average.
 
     See Also
     --------
@@ -472,6 +640,13 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     ``DELTAJ0 = 0.60``) are the paper's empirical values for ``xi = 6``;
     'global' and 'scale' refuse other ``xi`` (and DOG orders other than 2 and 6).  As pycwt, the red-noise
     spectrum is evaluated at each row's Fourier period (:func:`fourier_period`).
+
+    Examples
+    --------
+    >>> freqs = np.geomspace(0.25, 0.02, 12)
+    >>> signif, theor = significance(1.0, freqs, alpha=0.0)
+    >>> round(float(signif[0] / theor[0]), 4)                 # chi2(2) at 95 %% over 2
+    2.9957
     """
     from scipy.stats import chi2
 
@@ -479,59 +654,37 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     dt = 1.0 / fs
     if not 0.0 < float(level) < 1.0:
         raise ValueError(f"level must be in (0, 1); got {level!r}")
-    if test not in ("local", "global", "scale"):
-        raise ValueError(f"test must be 'local', 'global' or 'scale'; got {test!r}")
-    arr = np.asarray(signal, dtype=np.float64)
-    if arr.ndim == 0:
-        variance = float(arr)
-        n0 = None
-        if alpha is None:
-            raise ValueError("alpha is required when signal is a variance")
-    else:
-        variance = float(arr.std() ** 2)
-        n0 = arr.size
-        if alpha is None:
-            alpha = ar1(arr)[0]
-    m = _dog_order(wavelet, xi)
-    scales, xis = _scales(freqs, xi, wavelet)
+    test = check_choice(test, ("local", "global", "scale"), "test")
+    variance, n0, alpha = _background(signal, alpha)
+    family, scales, xis = _scales(freqs, xi, wavelet)
     f = np.atleast_1d(np.asarray(freqs, float))
-    period = 1.0 / f if m is not None else fourier_period(f, xis)
-    theor = variance * red_noise_spectrum(period, float(alpha), dt)
-    dofmin = DOFMIN if m is None else 1.0
+    theor = variance * red_noise_spectrum(family.fourier_period(f, xis), alpha, dt)
+    dofmin = family.dofmin
     if test == "local":
-        return theor * chi2.ppf(level, dofmin) / dofmin, theor
-    if m is not None:
-        if m not in DOG_GAMMA:
-            raise ValueError(f"test={test!r} uses Torrence & Compo's empirical decorrelation "
-                             f"factors, known for the DOG wavelets of order 2 and 6 only; got "
-                             f"wavelet={wavelet!r}")
-        gamma, deltaj0 = DOG_GAMMA[m], DOG_DELTAJ0[m]
-    elif np.any(xis != 6.0):
-        raise ValueError(f"test={test!r} uses Torrence & Compo's empirical decorrelation factors, "
-                         "known for xi = 6 only")
-    else:
-        gamma, deltaj0 = GAMMA, DELTAJ0
+        return Significance(theor * chi2.ppf(level, dofmin) / dofmin, theor)
+    gamma, deltaj0 = family.decorrelation(xis, test)
     if test == "global":
         d = np.asarray(n0 if dof is None else dof, dtype=np.float64)
         if d.ndim == 0 and dof is None and n0 is None:
             raise ValueError("test='global' needs dof= when signal is a variance")
         d = np.broadcast_to(np.maximum(d, 1.0), scales.shape)
         d = np.maximum(dofmin * np.sqrt(1 + (d * dt / gamma / scales) ** 2), dofmin)
-        return theor * chi2.ppf(level, d) / d, theor
-    sel = _band(np.atleast_1d(np.asarray(freqs, float)), band)
+        return Significance(theor * chi2.ppf(level, d) / d, theor)
+    sel = _band(f, band)
     if cdelta is None:
-        cdelta = reconstruction_factor(6.0) if m is None else reconstruction_factor(wavelet=wavelet)
+        cdelta = _one_cdelta(family, xis, "significance")
     dj = float(np.mean(_dj(scales)[sel]))
     navg = int(sel.sum())
     savg = 1.0 / np.sum(1.0 / scales[sel])
     smid = math.exp(0.5 * (math.log(scales[sel].min()) + math.log(scales[sel].max())))
     d = (dofmin * navg * savg / smid) * math.sqrt(1 + (navg * dj / deltaj0) ** 2)
     theor_avg = savg * float(np.sum(theor[sel] / scales[sel]))
-    return (dj * dt / cdelta / savg) * theor_avg * chi2.ppf(level, d) / d, theor_avg
+    return Significance((dj * dt / cdelta / savg) * theor_avg * chi2.ppf(level, d) / d, theor_avg)
 
 
-def reconstruction_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
-    r"""``C_delta`` of sftwave's Morlet wavelet (Torrence & Compo, eq. 13), in the limit of a
+def reconstruction_factor(xi: float = 6.0, *,
+                          wavelet: str | WaveletFamily = "morlet") -> float:
+    r"""``C_delta`` of sftwave's wavelet (Torrence & Compo, eq. 13), in the limit of a
     dense set of scales covering every frequency.
 
     The factor that makes the sum over scales of ``Re W / sqrt(s)`` give back
@@ -539,17 +692,29 @@ def reconstruction_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
     which for scales dense in ``log s`` and reaching the Nyquist frequency is
     ``(pi / ln 2) / (sqrt(2 pi) psi_0(0)) * integral_0^inf F(a) / a^2 da``,
     ``F(a)`` the integral of the wavelet's Fourier transform over ``[-a, a]``;
-    computed as ``integral_0^inf h(u) / u du`` (``h = F'``) by quadrature.  0.7784 for ``xi = 6`` (the paper's Table 2:
-    0.776); a set of scales starting at ``s_0 = 2 dt``, as the paper's
-    examples, misses the highest frequencies of a delta and reconstructs it
-    with about 0.71 instead, which no real series notices.
+    for the Morlet computed as ``integral_0^inf h(u) / u du`` (``h = F'``) by
+    quadrature.  0.7784 for ``xi = 6`` (the paper's Table 2: 0.776); a set of
+    scales starting at ``s_0 = 2 dt``, as the paper's examples, misses the
+    highest frequencies of a delta and reconstructs it with about 0.71
+    instead, which no real series notices.
 
-    For a DOG wavelet of even order ``m`` (``wavelet='dog<m>'``, ``'mexh'``)
-    the same limit, with its transform ``u^m exp(-u^2/2) / sqrt(Gamma(m + 1/2))``:
+    For a DOG wavelet of even order ``m`` the same limit, with its transform
+    ``u^m exp(-u^2/2) / sqrt(Gamma(m + 1/2))``:
     ``(pi / ln 2) / sqrt(2 pi) * 2^(m/2) (m/2 - 1)! / (sqrt(Gamma(m + 1/2)) psi_0(0))``,
     3.616 for ``m = 2`` and 1.929 for ``m = 6`` (the paper's Table 2, from
-    its finite sets of scales: 3.541 and 1.966, within 2 %).  Odd orders have
+    its finite sets of scales: 3.541 and 1.966, within 2 %%).  Odd orders have
     ``psi_0(0) = 0``: no delta reconstruction (``ValueError``).
+
+    Parameters
+    ----------
+    xi : float, optional
+        The Morlet's ``xi`` (default 6).
+    %(wavelet)s
+
+    Returns
+    -------
+    float
+        ``C_delta``.
 
     See Also
     --------
@@ -563,42 +728,14 @@ def reconstruction_factor(xi: float = 6.0, *, wavelet: str = "morlet") -> float:
     >>> round(reconstruction_factor(wavelet="mexh"), 3)
     3.616
     """
-    m = _dog_order(wavelet, xi)
-    if m is not None:
-        return _dog_reconstruction_factor(m, wavelet)
-    return _reconstruction_factor(check_positive(xi, "xi"))
+    family = wavelet_family(wavelet)
+    family.check_xi(xi, 1, design=False)
+    return family.reconstruction_factor(xi)
 
 
-def _dog_reconstruction_factor(m: int, wavelet: str) -> float:
-    """:func:`reconstruction_factor` of the DOG wavelet of order ``m`` (closed form)."""
-    if m % 2:
-        raise ValueError(f"wavelet={wavelet!r}: a DOG wavelet of odd order has psi_0(0) = 0, so no "
-                         f"reconstruction factor (Torrence & Compo's eq. 13); use an even order")
-    g = math.sqrt(math.gamma(m + 0.5))
-    # psi_0(0) = -He_m(0) / sqrt(Gamma(m + 1/2)), He_m(0) = (-1)^(m/2) (m - 1)!!
-    psi00 = -((-1) ** (m // 2)) * math.prod(range(m - 1, 0, -2)) / g
-    # psi_hat_0(u) = -i^m u^m exp(-u^2/2) / g: h(u) = 2 psi_hat_0(u), and
-    # integral_0^inf u^(m-1) exp(-u^2/2) du = 2^(m/2 - 1) (m/2 - 1)!
-    total = -2.0 * (1j ** m).real / g * 2.0 ** (m // 2 - 1) * math.factorial(m // 2 - 1)
-    return float(math.pi / math.log(2.0) / math.sqrt(2 * math.pi) / psi00 * total)
-
-
-@functools.lru_cache(maxsize=64)
-def _reconstruction_factor(xi: float) -> float:
-    """:func:`reconstruction_factor` of a checked ``xi``, kept per process (a quadrature of
-    about a millisecond, asked for by every :func:`sftwave.icwt` and scale average)."""
-    from scipy.integrate import quad
-
-    kappa = math.exp(-0.5 * xi * xi)
-    norm = normalisation_factor(xi) * math.pi ** -0.25
-
-    def h_over_u(u: float) -> float:
-        # psi_0's transform summed over +-u: norm exp(-(u - xi)^2 / 2) (1 - exp(-xi u))^2,
-        # without the cancellation of its two Gaussians and the kappa term at small u
-        return norm * math.exp(-0.5 * (u - xi) ** 2) * math.expm1(-xi * u) ** 2 / u if u > 0 else 0.0
-
-    # integral_0^inf F(a) / a^2 da = integral_0^inf h(u) / u du  (F(a) = integral_0^a h)
-    total = sum(quad(h_over_u, lo, hi, limit=200, epsabs=1e-13, epsrel=1e-11)[0]
-                for lo, hi in ((0.0, xi), (xi, xi + 10.0), (xi + 10.0, np.inf)))
-    psi0 = norm * (1.0 - kappa)
-    return float(math.pi / math.log(2.0) / math.sqrt(2 * math.pi) / psi0 * total)
+for _f in (fourier_factor, fourier_period, frequencies_for_periods, cone_of_influence, coi_mask,
+           scale_average, reconstruction_factor):
+    _f.__doc__ = (_f.__doc__ or "").replace("%(wavelet)s", _WAVELET_DOC)
+for _f in (significance, reconstruction_factor):
+    _f.__doc__ = (_f.__doc__ or "").replace("%%", "%")
+del _f

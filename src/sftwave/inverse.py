@@ -55,7 +55,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._checks import check_choice, check_positive
-from .analysis import normalisation_factor, reconstruction_factor
+from ._checks.wavelets import Array
+from .plans.families import WaveletFamily, gauss, wavelet_family
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -66,37 +67,17 @@ __all__ = ["icwt", "reconstruction_weights", "METHODS"]
 METHODS = ("lsq", "tc")
 
 
-def _dog_of(wavelet: Any, xi: Any) -> int:
-    """0 for the Morlet, else the (even) order of the DOG ``wavelet`` (``ValueError`` for odd)."""
-    from .analysis import reconstruction_factor
-    from .wavelets import parse_wavelet
-
-    m = parse_wavelet(wavelet)
-    if m is None:
-        return 0
-    reconstruction_factor(xi, wavelet=wavelet)       # refuses xi and the odd orders
-    return m
+def _family(wavelet: Any, xi: Any) -> WaveletFamily:
+    """The family of ``wavelet``, with ``xi`` checked by it and a delta reconstruction
+    (``ValueError`` for a wavelet with ``psi_0(0) = 0``, the DOG wavelets of odd order)."""
+    family = wavelet_family(wavelet)
+    family.check_xi(xi, int(np.size(xi)), design=False)
+    family.psi0_at_zero(6.0 if np.ndim(xi) else float(xi))
+    return family
 
 
-def _dog_psi00(m: int) -> float:
-    """``psi_0(0)`` of the DOG wavelet of even order ``m``: ``-He_m(0) / sqrt(Gamma(m + 1/2))``."""
-    return -((-1) ** (m // 2)) * math.prod(range(m - 1, 0, -2)) / math.sqrt(math.gamma(m + 0.5))
-
-
-def _dog_response(sigma: np.ndarray, m: int, omega: np.ndarray) -> np.ndarray:
-    """The response of each row of the DOG wavelet of even order ``m`` to a cosine of ``omega``
-    (radians per sample, positive), (rows, omegas): the sampled wavelet's transform
-    ``sqrt(2 pi sigma) c (sigma u)^m exp(-(sigma u)^2 / 2)``, ``c = -(-1)^(m/2) / sqrt(Gamma(m + 1/2))``,
-    summed over its aliases ``u = omega - 2 pi j``, ``|j| <= 3``."""
-    c = -((-1) ** (m // 2)) / math.sqrt(math.gamma(m + 0.5))
-    total = np.zeros((sigma.size, omega.size))
-    for j in range(-3, 4):
-        z = sigma[:, None] * (omega[None, :] - 2 * math.pi * j)
-        total += z ** m * _gauss(-0.5 * z * z)
-    return (c * np.sqrt(2 * math.pi * sigma))[:, None] * total
-
-
-def _rows(freqs: ArrayLike, fs: float, xi: float | ArrayLike) -> tuple[np.ndarray, np.ndarray, float]:
+def _rows(freqs: ArrayLike, xi: float | ArrayLike) -> tuple[np.ndarray, float]:
+    """The checked frequencies and their one ``xi``."""
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     if f.ndim != 1 or f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
         raise ValueError(f"freqs must be a non-empty 1-D array of positive frequencies; got "
@@ -110,70 +91,32 @@ def _rows(freqs: ArrayLike, fs: float, xi: float | ArrayLike) -> tuple[np.ndarra
     xis = np.broadcast_to(np.asarray(xi, dtype=np.float64), f.shape)
     if np.ptp(xis) != 0:
         raise ValueError("icwt needs one xi for all rows (the weights assume one wavelet shape)")
-    xi0 = float(check_positive(float(xis[0]), "xi"))
-    sigma = xi0 * fs / (2.0 * math.pi * f)          # samples
-    return f, sigma, xi0
+    return f, float(check_positive(float(xis[0]), "xi"))
 
 
-#: An exponent below this gives exactly 0.0 in float64 (``exp(-745.14)`` is the smallest
-#: subnormal): an alias of :func:`_response` whose exponents all lie below it adds nothing.
-_UNDERFLOW = -746.0
-
-#: :func:`_gauss` sets ``exp(z)`` to zero below this exponent (1e-304: nothing that a sum
-#: of terms of order one keeps); numpy's vector ``exp`` falls to a slow path, some ten
-#: times slower, where its results are subnormal, as most of a response matrix's are.
-_NEGLIGIBLE = -700.0
-
-
-def _gauss(z: np.ndarray) -> np.ndarray:
-    """``exp(z)`` for ``z <= 0``, zero where ``z`` is below :data:`_NEGLIGIBLE`."""
-    out = np.zeros_like(z)
-    return np.exp(z, out=out, where=z > _NEGLIGIBLE)
-
-
-def _response(sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
-    """The response to a real signal of each row's real part at ``omega`` (radians per
-    sample), (rows, omegas): ``(Psi(omega) + Psi(-omega)) / 2``, ``Psi`` the sampled
-    wavelet's transform, the continuous one
-    ``B sigma sqrt(2 pi) (exp(-(sigma w - xi)^2 / 2) - kappa exp(-(sigma w)^2 / 2))``
-    summed over its aliases ``w = omega + 2 pi m``, ``|m| <= 3`` (the highest rows
-    reach Nyquist).  ``omega`` positive.
-
-    ``m = 0`` on every row; the other aliases only on the rows where one of their
-    exponents is above float64's underflow (elsewhere they add exactly nothing): the
-    few rows near the Nyquist frequency.
-    """
-    kappa = math.exp(-0.5 * xi * xi)
-    B = normalisation_factor(xi) / (math.pi ** 0.25 * np.sqrt(sigma))
-    u = sigma[:, None] * omega[None, :]
-    total = _gauss(-0.5 * (u - xi) ** 2)
-    total += _gauss(-0.5 * (u + xi) ** 2)            # the image at -omega
-    if kappa > 0.0:
-        total -= (2.0 * kappa) * _gauss(-0.5 * u * u)
-    w_lo, w_hi = float(np.min(omega)), float(np.max(omega))
-    for sign in (1.0, -1.0):
-        for m in (-3, -2, -1, 1, 2, 3):
-            # sigma * w over the grid lies in sigma * [a, b]: its distance to xi (and to 0)
-            a, b = sorted((sign * w_lo + 2 * math.pi * m, sign * w_hi + 2 * math.pi * m))
-            near_xi = np.maximum(np.maximum(sigma * a - xi, xi - sigma * b), 0.0)
-            near_0 = np.maximum(np.maximum(sigma * a, -sigma * b), 0.0)
-            live = (-0.5 * near_xi ** 2 > _UNDERFLOW) | ((-0.5 * near_0 ** 2 > _UNDERFLOW)
-                                                         & (kappa > 0.0))
-            if not live.any():
-                continue
-            rows = np.flatnonzero(live)
-            so = sigma[rows, None] * (sign * omega[None, :] + 2 * math.pi * m)
-            total[rows] += _gauss(-0.5 * (so - xi) ** 2) - kappa * _gauss(-0.5 * so * so)
-    return (0.5 * B * sigma * math.sqrt(2 * math.pi))[:, None] * total
+#: Kept for older callers: :func:`sftwave.plans.families.gauss`.
+_gauss = gauss
 
 
 def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, method: str = "lsq",
-                           *, wavelet: str = "morlet") -> np.ndarray:
+                           *, wavelet: str | WaveletFamily = "morlet") -> np.ndarray:
     """The weight of each row's real part in :func:`icwt` (one per frequency).
 
-    ``wavelet``: as :func:`sftwave.cwt` takes it (a DOG wavelet of even order:
-    T&C's weights ``dj / (C_delta psi_0(0) sqrt(sigma))``, or ours by least
-    squares on its transfer function).
+    Parameters
+    ----------
+    freqs, fs, xi
+        As given to :func:`sftwave.cwt` (one ``xi`` for all rows; each frequency once).
+    method : {'lsq', 'tc'}, optional
+        Our least-squares weights (default) or Torrence & Compo's
+        ``dj / (C_delta psi_0(0) sqrt(sigma))``.
+    wavelet : str, tuple or WaveletFamily, optional
+        As :func:`sftwave.cwt` takes it (default 'morlet'); a wavelet with
+        ``psi_0(0) = 0`` (a DOG wavelet of odd order) is refused.
+
+    Returns
+    -------
+    ndarray
+        One weight per frequency.
 
     See Also
     --------
@@ -187,42 +130,37 @@ def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, m
     """
     method = check_choice(method, METHODS, "method")
     fs = check_positive(fs, "fs")
-    m = _dog_of(wavelet, xi)
-    f, sigma, xi0 = _rows(freqs, fs, xi)
-    return _weights(f.tobytes(), fs, xi0, method, m).copy()
+    family = _family(wavelet, xi)
+    f, xi0 = _rows(freqs, xi)
+    return _weights(f.tobytes(), fs, xi0, method, family).copy()
 
 
 @functools.lru_cache(maxsize=64)
-def _weights(f_bytes: bytes, fs: float, xi0: float, method: str, dog: int = 0) -> np.ndarray:
+def _weights(f_bytes: bytes, fs: float, xi0: float, method: str,
+             family: WaveletFamily) -> np.ndarray:
     """:func:`reconstruction_weights` of checked rows, kept per process (read-only).
 
     The least-squares weights cost some milliseconds (the rows' responses on a grid of
     16 frequencies per row); a script reconstructs from the same rows again and again.
     """
-    w = _solve_weights(np.frombuffer(f_bytes, dtype=np.float64), fs, xi0, method, dog)
+    w = _solve_weights(np.frombuffer(f_bytes, dtype=np.float64), fs, xi0, method, family)
     w.flags.writeable = False
     return w
 
 
-def _solve_weights(f: np.ndarray, fs: float, xi0: float, method: str, dog: int = 0) -> np.ndarray:
-    """The weights; ``dog``: the order of the DOG wavelet (0: the Morlet)."""
-    if dog:
-        sigma = math.sqrt(dog + 0.5) * fs / (2.0 * math.pi * f)
-    else:
-        sigma = xi0 * fs / (2.0 * math.pi * f)          # samples (as _rows)
+def _solve_weights(f: np.ndarray, fs: float, xi0: float, method: str,
+                   family: WaveletFamily) -> np.ndarray:
+    """The weights of the rows of frequencies ``f`` of ``family``."""
+    sigma = family.scale(f, fs, xi0)          # samples
     if f.size == 1 or method == "tc":
         dj = np.abs(np.gradient(np.log2(sigma))) if f.size > 1 else np.ones(1)
-        if dog:
-            cdelta = reconstruction_factor(wavelet=f"dog{dog}")
-            return dj / (cdelta * _dog_psi00(dog) * np.sqrt(sigma))
-        psi00 = normalisation_factor(xi0) * math.pi ** -0.25 * (1 - math.exp(-0.5 * xi0 * xi0))
-        return dj / (reconstruction_factor(xi0) * psi00 * np.sqrt(sigma))
+        return dj / (family.reconstruction_factor(xi0) * family.psi0_at_zero(xi0) * np.sqrt(sigma))
     # least squares: the response of sum_j a_j Re(psi_j) closest to 1 over the rows' span,
     # from one octave above the lowest row (below, the lowest rows' weights would swing)
     lo, hi = (2 * math.pi * f.min() / fs * 2.0), (2 * math.pi * f.max() / fs)
     omega = np.geomspace(lo, hi, 16 * f.size)
-    A = (_dog_response(sigma, dog, omega) if dog else _response(sigma, xi0, omega)).T  # (omegas, rows)
-    tc = _solve_weights(f, fs, xi0, "tc", dog)
+    A = family.response(sigma, xi0, omega).T           # (omegas, rows)
+    tc = _solve_weights(f, fs, xi0, "tc", family)
     # solve for a relative correction of the paper's weights, damped towards them (1e-4 of
     # the mean diagonal): stable where the wavelets overlap
     M = A * tc[None, :]
@@ -231,9 +169,25 @@ def _solve_weights(f: np.ndarray, fs: float, xi0: float, method: str, dog: int =
     return tc * c
 
 
+def _selected(f: np.ndarray, rows: slice | tuple[float, float] | ArrayLike | None) -> np.ndarray:
+    """The indices of the rows ``rows`` selects (all without it)."""
+    sel = np.arange(f.size)
+    if rows is None:
+        return sel
+    if isinstance(rows, tuple) and len(rows) == 2 and all(
+            isinstance(v, (int, float, np.floating, np.integer)) for v in rows):
+        lo, hi = sorted(float(v) for v in rows)
+        sel = np.flatnonzero((f >= lo) & (f <= hi))
+    else:   # a slice, mask or index array (numpy checks it; its stubs take no ArrayLike)
+        sel = sel[rows]  # type: ignore[index]
+    if sel.size == 0:
+        raise ValueError(f"rows={rows!r} selects no row")
+    return sel
+
+
 def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2,
          rows: slice | tuple[float, float] | ArrayLike | None = None, method: str = "lsq",
-         wavelet: str = "morlet") -> Any:
+         wavelet: str | WaveletFamily = "morlet") -> Array:
     """The signal back from its complex scalogram (``cwt(..., output='complex')``).
 
     Parameters
@@ -252,12 +206,13 @@ def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, ax
     method : {'lsq', 'tc'}, optional
         The rows' weights (see the module's docstring): ours (default) or
         Torrence & Compo's.
-    wavelet : str, optional
+    wavelet : str, tuple or WaveletFamily, optional
         The wavelet of ``W``, as :func:`sftwave.cwt` takes it: 'morlet'
         (default), or a DOG wavelet of even order (``'mexh'``, ``'dog2'``,
-        ``'dog4'``, ...; ``W`` then its real coefficients): T&C's eq. 11 for
-        a real wavelet (``method='tc'``) or our least-squares weights.  Odd
-        orders have ``psi_0(0) = 0``: no such reconstruction (``ValueError``).
+        ``'dog4'``, ``DOG(4)``, ...; ``W`` then its real coefficients): T&C's
+        eq. 11 for a real wavelet (``method='tc'``) or our least-squares
+        weights.  Odd orders have ``psi_0(0) = 0``: no such reconstruction
+        (``ValueError``).
 
     Returns
     -------
@@ -286,26 +241,12 @@ def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, ax
     """
     fs = check_positive(fs, "fs")
     W = np.asarray(W)
-    dog = _dog_of(wavelet, xi)
-    if dog and W.dtype.kind != "f":
-        raise TypeError(f"W must be the real coefficients of wavelet={wavelet!r} (cwt's output "
-                        f"'real' or 'complex'); got dtype {W.dtype}")
-    if not dog and W.dtype.kind != "c":
-        raise TypeError(f"W must be the complex coefficients (output='complex'); got dtype "
-                        f"{W.dtype}")
+    family = _family(wavelet, xi)
+    family.check_coefficients(W)
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     Wm = np.moveaxis(W, axis, -2)
     if Wm.shape[-2] != f.size:
         raise ValueError(f"W has {Wm.shape[-2]} rows along axis {axis}; freqs has {f.size}")
-    sel = np.arange(f.size)
-    if rows is not None:
-        if isinstance(rows, tuple) and len(rows) == 2 and all(
-                isinstance(v, (int, float, np.floating, np.integer)) for v in rows):
-            lo, hi = sorted(float(v) for v in rows)
-            sel = np.flatnonzero((f >= lo) & (f <= hi))
-        else:   # a slice, mask or index array (numpy checks it; its stubs take no ArrayLike)
-            sel = sel[rows]  # type: ignore[index]
-        if sel.size == 0:
-            raise ValueError(f"rows={rows!r} selects no row")
-    weights = reconstruction_weights(f[sel], fs, xi, method, wavelet=wavelet)
+    sel = _selected(f, rows)
+    weights = reconstruction_weights(f[sel], fs, xi, method, wavelet=family)
     return np.einsum("...jt,j->...t", Wm[..., sel, :].real, weights)

@@ -41,6 +41,7 @@ import numpy as np
 from . import coherence as _coh
 from ._checks import check_input_array, check_positive
 from .analysis import ar1, red_noise_spectrum
+from .plans.families import Morlet, WaveletFamily
 from .wavelets import cwt
 
 if TYPE_CHECKING:
@@ -48,16 +49,23 @@ if TYPE_CHECKING:
 
 __all__ = ["xwt", "wct", "wct_significance"]
 
+#: The wavelet pycwt's functions compute here: the Morlet with ``f0 = xi = 6``.
+_MORLET = Morlet()
+_F0 = 6.0
 #: pycwt's Fourier factor of the Morlet with ``f0 = 6``: ``4 pi / (6 + sqrt(2 + 36))``.
-_FLAMBDA = 4 * math.pi / (6.0 + math.sqrt(2.0 + 36.0))
+_FLAMBDA = _MORLET.fourier_factor(_F0)
 #: pycwt's minimum degrees of freedom of the Morlet.
-_DOFMIN = 2
+_DOFMIN = _MORLET.dofmin
 
 
 def _morlet(wavelet: Any) -> None:
-    name = wavelet if isinstance(wavelet, str) else getattr(wavelet, "name", None)
-    f0 = getattr(wavelet, "f0", 6.0)
-    if not isinstance(name, str) or name.lower() != "morlet" or f0 != 6:
+    """Refuse any wavelet but the Morlet of ``f0 = 6`` (pycwt's name or object, or the family)."""
+    if isinstance(wavelet, WaveletFamily):
+        name, f0 = wavelet.name, _F0
+    else:
+        name = wavelet if isinstance(wavelet, str) else getattr(wavelet, "name", None)
+        f0 = getattr(wavelet, "f0", _F0)
+    if not isinstance(name, str) or name.lower() != _MORLET.name or f0 != _F0:
         raise ValueError(f"sftwave.pycwt computes the Morlet wavelet (f0=6) only; got "
                          f"wavelet={wavelet!r}")
 
@@ -102,7 +110,7 @@ def _transforms(y1: np.ndarray, y2: np.ndarray, dt: float, sj: np.ndarray, norma
     padded = np.zeros((2, npad))
     padded[:, :n] = pair
     fs = 1.0 / dt
-    freqs = 6.0 / (2 * np.pi * sj)
+    freqs = _MORLET.scale(sj, 1.0, _F0)     # (scale and frequency: the same relation both ways)
     if freqs.max() > fs / 2:
         raise ValueError(f"s0 must be at least {6.0 / (np.pi * fs)!r} (a frequency at most "
                          f"fs/2); got {float(sj.min())!r}")
@@ -120,6 +128,31 @@ def xwt(y1: ArrayLike, y2: ArrayLike, dt: float, dj: float = 1 / 12, s0: float =
     period per time), ``freq`` pycwt's Fourier frequencies ``1 / (1.033 s)``,
     ``signif`` the red-noise level per scale
     ``std1 std2 sqrt(Pk1 Pk2) chi2.ppf(significance_level, 2) / 2``.
+
+    Parameters
+    ----------
+    y1, y2 : array_like
+        The two real series, 1-D, of the same length (at least 3 samples).
+    dt : float
+        The sampling interval.
+    dj : float, optional
+        Spacing of the scales in octaves (default 1/12).
+    s0 : float, optional
+        The smallest scale (time units); -1 (default): ``2 dt`` in Fourier period.
+    J : float, optional
+        The number of scales less one; -1 (default): down to the series' length.
+    significance_level : float, optional
+        The level of ``signif`` (default 0.95).
+    wavelet : str or object, optional
+        pycwt's Morlet (``'morlet'``, its ``Morlet()`` with ``f0 = 6``, or
+        :class:`sftwave.wavelets.Morlet`); any other is refused.
+    normalize : bool, optional
+        Normalise each series by its standard deviation first (default True).
+
+    Returns
+    -------
+    W12, coi, freq, signif : ndarray
+        As pycwt's ``xwt``.
 
     See Also
     --------
@@ -161,6 +194,34 @@ def wct(y1: ArrayLike, y2: ArrayLike, dt: float, dj: float = 1 / 12, s0: float =
     ``coi`` and ``freq`` as :func:`xwt`, ``sig`` the Monte-Carlo level per
     scale (:func:`wct_significance`; ``kwargs`` go to it) with ``sig=True``,
     else ``array([0])``.
+
+    Parameters
+    ----------
+    y1, y2 : array_like
+        The two real series, 1-D, of the same length (at least 3 samples).
+    dt : float
+        The sampling interval.
+    dj : float, optional
+        Spacing of the scales in octaves (default 1/12).
+    s0 : float, optional
+        The smallest scale (time units); -1 (default): ``2 dt`` in Fourier period.
+    J : float, optional
+        The number of scales less one; -1 (default): down to the series' length.
+    sig : bool, optional
+        Compute the Monte-Carlo significance (default True).
+    significance_level : float, optional
+        Its level (default 0.95).
+    wavelet : str or object, optional
+        As :func:`xwt`.
+    normalize : bool, optional
+        Normalise each series by its standard deviation first (default True).
+    **kwargs
+        Passed to :func:`wct_significance`.
+
+    Returns
+    -------
+    WCT, aWCT, coi, freq, sig : ndarray
+        As pycwt's ``wct``.
 
     See Also
     --------
@@ -214,6 +275,30 @@ def wct_significance(al1: float, al2: float, dt: float, dj: float, s0: float, J:
     generator).  Unlike pycwt, ``s0`` and ``J`` may be -1 (their defaults
     need the series' length: pass them).
 
+    Parameters
+    ----------
+    al1, al2 : float
+        The lag-1 autocorrelations of the two series.
+    dt, dj, s0, J : float
+        The scales, as :func:`xwt` (``s0`` and ``J`` given).
+    significance_level : float, optional
+        The level (default 0.95).
+    wavelet : str or object, optional
+        As :func:`xwt`.
+    mc_count : int, optional
+        The number of surrogate pairs (default 300).
+    progress : bool, optional
+        Ignored (pycwt's progress bar).
+    cache : bool, optional
+        Keep the result on disk for the same arguments (default True).
+    seed : int, optional
+        The surrogates' seed (default 0).
+
+    Returns
+    -------
+    ndarray
+        The coherence at ``significance_level``, one per scale.
+
     See Also
     --------
     sftwave.coherence.wct_significance : The function this calls.
@@ -232,7 +317,7 @@ def wct_significance(al1: float, al2: float, dt: float, dj: float, s0: float, J:
     if not float(J) == int(J) or J < 0:
         raise ValueError(f"J must be a non-negative integer; got {J!r}")
     sj = s0 * 2 ** (np.arange(int(J) + 1) * dj)
-    freqs = 6.0 / (2 * np.pi * sj)
-    return _coh.wct_significance(al1, al2, freqs, 1.0 / dt, xi=6.0, level=significance_level,
+    freqs = _MORLET.scale(sj, 1.0, _F0)
+    return _coh.wct_significance(al1, al2, freqs, 1.0 / dt, xi=_F0, level=significance_level,
                                  mc_count=mc_count, seed=seed, smoothing="pycwt",
                                  mode="constant", cache=cache)

@@ -36,8 +36,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import inspect
 import math
-import numbers
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -61,54 +61,43 @@ from ._checks import (
     is_dataarray,
     scalogram_dtype,
 )
+from ._checks.wavelets import Array
 from ._docs import docfiller
 from .engines import nonfinite
-from .plans import DEFAULT_MORLET_TOL, MORLET_METHODS, select_gaussian
+from .plans import DEFAULT_MORLET_TOL, select_gaussian
 from .plans.blas import one_blas_thread
-from .plans.dog import DOG_METHODS, DOG_ORDERS, check_dog_order, dog_scale, select_dog_scales
+from .plans.families import DOG, Morlet, WaveletFamily, wavelet_family
 from .plans.fit import FIRPlan, SFTPlan
-from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
+from .plans.select import max_kernel_sigma
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-__all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS"]
+__all__ = ["morlet_transform", "cwt", "frequency_to_scale", "scale_to_frequency", "OUTPUTS",
+           "WaveletFamily", "Morlet", "DOG", "wavelet_family"]
 
 #: ``output`` of :func:`cwt` and :func:`morlet_transform`: the kind of result (MNE's
 #: meaning of the name, not scipy.ndimage's array-or-dtype; see the conventions guide).
-OUTPUTS = ("complex", "power", "abs", "phase")
+OUTPUTS = Morlet.outputs
 
 #: ``output`` of :func:`cwt` with a real (DOG) wavelet: 'complex' and 'real' both give the
 #: real coefficients (the default 'complex' thus works for every wavelet); no phase.
-DOG_OUTPUTS = ("complex", "real", "power", "abs")
+DOG_OUTPUTS = DOG.outputs
+
+#: The default wavelet.
+_MORLET = Morlet()
 
 
 def parse_wavelet(wavelet: Any) -> int | None:
-    """``wavelet`` of :func:`cwt`: None for the Morlet, else the order ``m`` of the DOG wavelet.
-
-    'morlet'; 'dog1' .. 'dog8' (Torrence & Compo's and pycwt's ``DOG(m)``);
-    'mexh' (PyWavelets' name of the Mexican hat) is 'dog2'.
+    """The order ``m`` of the DOG ``wavelet``, None for the Morlet (kept for older callers;
+    :func:`wavelet_family` is the parser, and its family the object to ask).
 
     Examples
     --------
     >>> parse_wavelet("morlet"), parse_wavelet("mexh"), parse_wavelet("dog6")
     (None, 2, 6)
     """
-    if not isinstance(wavelet, str):
-        raise TypeError(f"wavelet must be a string ('morlet', 'mexh', 'dog1' .. "
-                        f"'dog{DOG_ORDERS[-1]}'); got {wavelet!r}")
-    name = wavelet.strip().lower()
-    if name == "morlet":
-        return None
-    if name == "mexh":
-        return 2
-    if name.startswith("dog") and name[3:].isdigit():
-        try:
-            return check_dog_order(int(name[3:]))
-        except ValueError:
-            pass
-    raise ValueError(f"wavelet must be 'morlet', 'mexh' or 'dog1' .. 'dog{DOG_ORDERS[-1]}' (the "
-                     f"derivative-of-Gaussian wavelet of that order); got {wavelet!r}")
+    return getattr(wavelet_family(wavelet), "m", None)
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -117,7 +106,21 @@ def parse_wavelet(wavelet: Any) -> int | None:
 def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Scale ``sigma`` (samples) of the Morlet wavelet centred on frequency ``freqs``.
 
-    ``sigma = xi * fs / (2 pi f)``.
+    ``sigma = xi * fs / (2 pi f)`` (:meth:`Morlet.scale`).
+
+    Parameters
+    ----------
+    freqs : array_like
+        Frequencies, in the unit of ``fs``.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float or ndarray, optional
+        The wavelet's ``xi`` (default 6), one value or one per frequency.
+
+    Returns
+    -------
+    ndarray
+        The scales, in samples.
 
     See Also
     --------
@@ -129,12 +132,25 @@ def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
     >>> float(frequency_to_scale(10.0, fs=1000.0, xi=6.0))  # doctest: +ELLIPSIS
     95.49296...
     """
-    f = np.asarray(freqs, dtype=np.float64)
-    return xi * fs / (2.0 * math.pi * f)
+    return _MORLET.scale(freqs, fs, xi)
 
 
 def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Centre frequency of the Morlet wavelet of scale ``sigma`` samples: ``xi fs / (2 pi sigma)``.
+
+    Parameters
+    ----------
+    sigma : array_like
+        Scales, in samples.
+    fs : float, optional
+        Sampling rate (default 1).
+    xi : float or ndarray, optional
+        The wavelet's ``xi`` (default 6), one value or one per scale.
+
+    Returns
+    -------
+    ndarray
+        The frequencies, in the unit of ``fs``.
 
     See Also
     --------
@@ -145,23 +161,23 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
     >>> float(scale_to_frequency(frequency_to_scale(10.0, 1000.0), 1000.0))
     10.0
     """
-    s = np.asarray(sigma, dtype=np.float64)
-    return xi * fs / (2.0 * math.pi * s)
+    return _MORLET.scale(sigma, fs, xi)      # the same relation both ways
 
 
 # ----------------------------------------------------------------------------- the transform
 
-#: Whether ``method='auto'`` may choose the FFT (:func:`windowed_plans` turns it off).
-_FFT_AUTO: contextvars.ContextVar[bool] = contextvars.ContextVar("sftwave_fft_auto", default=True)
+#: The shim behind :func:`windowed_plans` (kept for the modules that still call it:
+#: :mod:`sftwave.dask` and :mod:`sftwave.stream`): True within it.  New code passes
+#: ``windowed=True`` (:func:`windowed_cwt`) instead.
+_WINDOWED_SHIM: contextvars.ContextVar[bool] = contextvars.ContextVar("sftwave_windowed_shim",
+                                                                      default=False)
 
 
 @contextlib.contextmanager
 def windowed_plans() -> Iterator[None]:
-    """Within it (in this thread or task), ``method='auto'`` chooses only plans with a window.
-
-    :func:`sftwave.dask.cwt` computes overlapping blocks, the overlap sized by
-    the plans' windows; the FFT's exact wavelet (``method='fft'``) reads
-    further, so ``'auto'`` must not choose it there.
+    """Within it (in this thread or task), :func:`cwt`'s ``method='auto'`` chooses only plans
+    with a window: :func:`windowed_cwt` for the calls inside (a compatibility shim: call
+    :func:`windowed_cwt` instead).
 
     Examples
     --------
@@ -171,12 +187,11 @@ def windowed_plans() -> Iterator[None]:
     >>> y.shape
     (1, 100)
     """
-    token = _FFT_AUTO.set(False)
+    token = _WINDOWED_SHIM.set(True)
     try:
         yield
     finally:
-        _FFT_AUTO.reset(token)
-
+        _WINDOWED_SHIM.reset(token)
 
 
 def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
@@ -229,52 +244,44 @@ def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
 
 
 
+def _family_scales(family: WaveletFamily, f: np.ndarray,
+                   fs: float) -> Callable[[Any], list[tuple[float, float]]]:
+    """``scales_of(xi)``: the ``(sigma, xi)`` of each checked frequency of ``f`` at ``fs`` for
+    ``family`` (``xi`` checked by the family), with its ``describe(i)`` naming frequency ``i``
+    in errors (for :func:`_scalogram`)."""
+
+    def scales_of(xi: Any) -> list[tuple[float, float]]:
+        xis = family.check_xi(xi, f.size)
+        return [(float(s), float(w)) for s, w in zip(family.scale(f, fs, xis), xis)]
+
+    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
+    return scales_of
+
+
 def _frequency_scales(f: np.ndarray, fs: float) -> Callable[[Any], list[tuple[float, float]]]:
-    """``scales_of(xi)``: the ``(sigma, xi)`` of each checked frequency of ``f`` at ``fs``, with
-    its ``describe(i)`` naming frequency ``i`` in errors (for :func:`_scalogram`)."""
+    """:func:`_family_scales` of the Morlet."""
+    return _family_scales(_MORLET, f, fs)
 
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xis = check_xi(xi, f.size)
-        return [(float(s), float(w)) for s, w in zip(frequency_to_scale(f, fs, xis), xis)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
-    return scales_of
-
-
-def _dog_scales(f: np.ndarray, fs: float, m: int, wavelet: str) -> Callable[[Any], list[tuple[float, float]]]:
-    """``scales_of(xi)`` of the DOG wavelet of order ``m``: ``(sigma, 0)`` per frequency, ``xi``
-    refused unless it is the default (it has no meaning for this wavelet)."""
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        if (isinstance(xi, (bool, np.bool_)) or not isinstance(xi, numbers.Real)
-                or float(xi) != 6.0):
-            raise ValueError(f"xi applies to the Morlet wavelet only; wavelet={wavelet!r} has no "
-                             f"xi (leave it at its default); got xi={xi!r}")
-        return [(float(s), 0.0) for s in dog_scale(f, fs, m)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
-    return scales_of
 
 def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
                     mode: str, cval: float | complex, output: str, tol: float | None,
                     dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
                     out: np.ndarray | None, workers: int | None, engine: str | None,
                     in_place: bool = False, factors: np.ndarray | None = None,
-                    single_state: bool = False, dog: int | None = None
-                    ) -> tuple[Any, Any, list, dict[str, Any]]:
+                    single_state: bool = False, family: WaveletFamily = _MORLET,
+                    windowed: bool | None = None) -> tuple[Any, Any, list, dict[str, Any]]:
     """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
 
     ``out`` is checked here (shape, dtype, C order, writeable), in the layout
     ``in_place`` names, and handed on in :func:`cwt`'s layout.  ``factors``
     (positive, one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
     ``single_state`` asks the CPU engine for the recursions of single-precision
-    output (:func:`scaled_cwt`).  ``dog``: the DOG wavelet of that order
-    (``sftwave.plans.dog``; the CPU engine, real coefficients) instead of the Morlet.
+    output (:func:`scaled_cwt`).  ``family``: the wavelet (its outputs, methods,
+    engines and plans).  ``windowed``: ``method='auto'`` chooses only plans with a window
+    (never the FFT; None: as :func:`windowed_plans` says, False outside it).
     """
     name = engines.resolve_engine(engine, x)
-    if dog is not None and name != "numba":
-        raise ValueError(f"the DOG wavelets run on the CPU engine only (engine='numba'); got "
-                         f"engine={name!r}")
+    family.check_engine(name)
     engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
                           workers=workers)
     eng = engines.get(name)
@@ -284,19 +291,8 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     mode = check_mode(mode)
     complex_input = eng.is_complex(arr)
     cval = check_cval(cval, complex_ok=complex_input)
-    if dog is None:
-        output = check_choice(output, OUTPUTS, "output")
-        method = check_choice(method, MORLET_METHODS, "method")
-    else:
-        if output == "phase":
-            raise ValueError(f"output='phase': the DOG wavelet (order {dog}) is real, its "
-                             f"coefficients have no phase; use 'real', 'power' or 'abs'")
-        output = check_choice(output, DOG_OUTPUTS, "output")
-        output = "real" if output == "complex" else output
-        if method in ("direct", "multiply", "fft"):
-            raise ValueError(f"method={method!r} is the Morlet wavelet's; the DOG wavelets take "
-                             f"{', '.join(repr(d) for d in DOG_METHODS)}")
-        method = check_choice(method, DOG_METHODS, "method")
+    output = family.check_output(output)
+    method = family.check_method(method)
     tol = check_tol(tol)
     tol = DEFAULT_MORLET_TOL if tol is None else tol
     workers = check_workers(workers)
@@ -329,29 +325,20 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     if method == "fft" and fft_cost is None:
         raise ValueError(f"method='fft' runs on the CPU engine only (engine='numba'); got "
                          f"engine={name!r}")
-    if not _FFT_AUTO.get() or factors is not None or single_state:
+    if windowed is None:
+        windowed = _WINDOWED_SHIM.get()
+    if windowed or factors is not None or single_state or not family.uses_fft():
         # (sftwave.mne's rows: scaled plans and the lane kernel's recursions)
         fft_cost = None
     limit = max_kernel_sigma(n)   # a wavelet far wider than the signal: refused, naming the argument
     for i, (s, w) in enumerate(scales):
         if s > limit:
             describe = getattr(scales_of, "describe", lambda i: "sigma")
-            if dog is not None:
-                raise ValueError(f"{describe(i)}: the wavelet is longer than the signal: its scale "
-                                 f"is sigma = {s:.4g} samples, at most {limit:g} on a signal of "
-                                 f"{n} samples; use a longer signal or a higher frequency "
-                                 f"(is fs right?)")
-            raise ValueError(wavelet_too_long(describe(i), s, w, n))
+            raise ValueError(family.too_long(describe(i), s, w, n))
     with one_blas_thread():   # set once for all the frequencies' designs
-        plans: list[Any]
-        if dog is not None:
-            plans = list(select_dog_scales([float(s) for s, _ in scales], dog, tol, method=method,
-                                           transform=transform, n=n, fir_taps_per_order=cost))
-        else:
-            plans = list(select_morlet_scales([(float(s), float(w)) for s, w in scales], tol,
-                                              method=method, transform=transform, n=n,
-                                              fir_taps_per_order=cost, mode=mode,
-                                              fft_point_cost=fft_cost))
+        plans = family.select_plans([s for s, _ in scales], np.array([w for _, w in scales]), tol,
+                                    method=method, transform=transform, n=n,
+                                    fir_taps_per_order=cost, mode=mode, fft_point_cost=fft_cost)
     if factors is not None:
         plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
     run = dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim, dtype=out_dtype, out=out,
@@ -393,8 +380,7 @@ def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, fa
     >>> x = np.random.default_rng(0).standard_normal(300)
     >>> y = scaled_cwt(x, np.array([10.0, 20.0]), 100.0, xi=5.0, output="complex",
     ...                factors=np.array([2.0, 3.0]))
-    >>> with windowed_plans():             # the lane kernel's plans (never the FFT)
-    ...     ref = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant") * np.array([[2.0], [3.0]])
+    >>> ref = windowed_cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant") * np.array([[2.0], [3.0]])
     >>> bool(np.allclose(y, ref, rtol=1e-12, atol=1e-12))
     True
     """
@@ -455,8 +441,7 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
     --------
     >>> x = np.random.default_rng(0).standard_normal((5, 2, 400))
     >>> s = epoch_sums(x, np.array([10.0, 20.0]), 100.0, xi=5.0, kind="sum_power")
-    >>> with windowed_plans():             # the lane kernel's plans (never the FFT)
-    ...     y = cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
+    >>> y = windowed_cwt(x, [10.0, 20.0], 100.0, xi=5.0, mode="constant", dtype=np.complex128)
     >>> bool(np.allclose(s, (np.abs(y) ** 2).sum(axis=0), rtol=1e-12, atol=0))
     True
     """
@@ -466,11 +451,10 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
     scales_of = _frequency_scales(f, fs)
-    with windowed_plans():   # the sums are the lane kernel's
-        eng, arr, plans, run = _plan_scalogram(
-            x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
-            dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
-            out=None, workers=workers, engine="numba", single_state=single_state)
+    eng, arr, plans, run = _plan_scalogram(   # the sums are the lane kernel's: windowed plans
+        x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
+        dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
+        out=None, workers=workers, engine="numba", single_state=single_state, windowed=True)
     finite, top = eng.magnitude(arr)
     if not finite:
         return None
@@ -510,7 +494,7 @@ def morlet_transform(
     nan_policy: str = "propagate",
     min_weight: float = 0.5,
     engine: str | None = None,
-) -> Any:
+) -> Array:
     """The Morlet wavelet transform of ``x`` at one scale of ``sigma`` samples.
 
     :func:`cwt` at one scale, given in samples instead of a frequency, with
@@ -626,7 +610,7 @@ def cwt(
     freqs: ArrayLike,
     fs: float = 1.0,
     *,
-    wavelet: str = "morlet",
+    wavelet: str | WaveletFamily = "morlet",
     xi: float | ArrayLike = 6.0,
     axis: int = -1,
     mode: str = "reflect",
@@ -643,7 +627,7 @@ def cwt(
     nan_policy: str = "propagate",
     min_weight: float = 0.5,
     engine: str | None = None,
-) -> Any:
+) -> Array:
     """Continuous wavelet transform at the given frequencies (a scalogram): Morlet, or DOG.
 
     Parameters
@@ -764,17 +748,47 @@ def cwt(
     >>> hat.dtype, int(np.argmax(hat[:, 500:1500].mean(axis=1) * [30.0, 44.7, 60.0]))
     (dtype('float64'), 1)
     """
+    return _cwt(x, freqs, fs, wavelet=wavelet, xi=xi, axis=axis, mode=mode, cval=cval,
+                output=output, tol=tol, dtype=dtype, method=method, transform=transform,
+                bank_method=bank_method, decim=decim, out=out, workers=workers,
+                nan_policy=nan_policy, min_weight=min_weight, engine=engine)
+
+
+def _cwt(x: Any, freqs: Any, fs: float = 1.0, *, wavelet: Any = "morlet", xi: Any = 6.0,
+         windowed: bool | None = None, **kwargs: Any) -> Array:
+    """:func:`cwt`'s work (``windowed``: as :func:`_plan_scalogram`; the other options
+    :func:`cwt`'s, with its defaults)."""
+    unknown = set(kwargs) - set(_CWT_DEFAULTS)
+    if unknown:
+        raise TypeError(f"cwt() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+    options = dict(_CWT_DEFAULTS, **kwargs)
     if is_dataarray(x):
         raise TypeError("cwt takes arrays; for an xarray DataArray call sftwave.xarray.cwt(x, "
                         "freqs), which keeps its coordinates and reads fs from its time axis")
-    m = parse_wavelet(wavelet)
+    family = wavelet_family(wavelet)
     fs = check_positive(fs, "fs")
     f = check_freqs(freqs, fs)
-    scales_of = _frequency_scales(f, fs) if m is None else _dog_scales(f, fs, m, wavelet)
-    extra: dict[str, Any] = {} if m is None else {"dog": m}
+    return _scalogram(x, _family_scales(family, f, fs), xi=xi, family=family, windowed=windowed,
+                      **options)
 
-    return _scalogram(x, scales_of, xi=xi,
-                      axis=axis, mode=mode, cval=cval, output=output, tol=tol, dtype=dtype,
-                      method=method, transform=transform, bank_method=bank_method, decim=decim,
-                      out=out, workers=workers, nan_policy=nan_policy, min_weight=min_weight,
-                      engine=engine, **extra)
+
+def windowed_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any) -> Array:
+    """:func:`cwt` whose ``method='auto'`` chooses only plans with a window (never the FFT).
+
+    What :mod:`sftwave.dask` (overlapping blocks, the overlap sized by the
+    plans' windows: the FFT's exact wavelet reads further), :mod:`sftwave.stream`
+    and the MNE helpers ask for; the same arguments as :func:`cwt`.  Not
+    public API (the successor of the ``windowed_plans()`` context manager).
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal(300)
+    >>> windowed_cwt(x, [0.05, 0.2]).shape
+    (2, 300)
+    """
+    return _cwt(x, freqs, fs, windowed=True, **kwargs)
+
+
+#: :func:`cwt`'s defaults of the options :func:`_cwt` passes on (read from its signature).
+_CWT_DEFAULTS = {name: p.default for name, p in inspect.signature(cwt).parameters.items()
+                 if p.kind is p.KEYWORD_ONLY and name not in ("wavelet", "xi")}

@@ -94,6 +94,7 @@ except ImportError as exc:                     # pragma: no cover - the extra is
     raise ImportError("sftwave.xarray needs xarray: pip install 'sftwave[xarray]'") from exc
 
 from ._docs import docfiller
+from .plans.families import wavelet_family
 
 __all__ = ["cwt", "wct", "gaussian_filter", "gaussian_filter1d", "SftwaveAccessor"]
 
@@ -101,8 +102,9 @@ T = TypeVar("T", xr.DataArray, xr.Dataset)
 
 #: Attributes of the input that describe its quantity: a CWT never copies them.
 _QUANTITY_ATTRS = ("units", "long_name", "standard_name")
-_LONG_NAMES = {"complex": "Morlet wavelet coefficients", "power": "Morlet wavelet power",
-               "abs": "Morlet wavelet amplitude", "phase": "Morlet wavelet phase"}
+_LONG_NAMES = {"complex": "{} wavelet coefficients", "real": "{} wavelet coefficients",
+               "power": "{} wavelet power", "abs": "{} wavelet amplitude",
+               "phase": "{} wavelet phase"}
 _CONVENTION = "sftwave unit-energy Morlet, sigma = xi fs / (2 pi f) samples"
 #: Time units of a coordinate (lower case) and the unit of the rate their step gives.
 _RATE_UNITS = {
@@ -250,11 +252,12 @@ def _cwt_dataarray(x: xr.DataArray, f: np.ndarray, fs: float, dim: Hashable, dec
     out = out.assign_coords(_decimated_coords(x, dim, decim)).assign_coords(freq=freq)
     output = kwargs["output"]
     xi = kwargs["xi"]
+    family = wavelet_family(kwargs.get("wavelet", "morlet"))
     attrs = {k: v for k, v in x.attrs.items() if k not in _QUANTITY_ATTRS} if keep else {}
     units = _cwt_units(output, x.attrs.get("units"))
     if units is not None:
         attrs["units"] = units
-    attrs.update(long_name=_LONG_NAMES[output], wavelet="morlet",
+    attrs.update(long_name=_LONG_NAMES[output].format(family.title), wavelet=family.name,
                  xi=(float(xi) if np.ndim(xi) == 0 else np.asarray(xi, dtype=np.float64)),
                  fs=float(fs), mode=kwargs.get("mode", "reflect"), output=output,
                  decim=int(decim), convention=_CONVENTION)

@@ -247,21 +247,20 @@ def test_fit_shortcuts_agree_with_the_reference_numerics(case):
     """fit_plan's shortcuts (a table of phases for the grid's powers, the real and imaginary
     parts solved at once by the normal equations) change a plan in its last digits only:
     the same plan, and the same stated error, as the reference numerics the layout
-    searches run under (fit.reference_numerics; measured: coefficients within 2e-13,
+    searches run under (fit_plan's reference=True; measured: coefficients within 2e-13,
     errors within 1.3e-7 of themselves where the error is near 1e-8, where |h - T|^2
     cancels)."""
     from sftwave.plans import morlet
 
     make = {
-        "direct": lambda: morlet.direct_plan(39.8, 30.0, 14, 191, 39),
-        "direct_asft": lambda: morlet.direct_plan(96.0, 6.0, 12, 434, 3, 1.0),
-        "gaussian1": lambda: gaussian.gaussian_fit(40.0, 1, 7, 150, 0.0),
-        "gaussian_asft2": lambda: gaussian.gaussian_fit(23.0, 2, 8, 90, 1.0),
-        "multiply": lambda: morlet.multiply_plan(60.0, 2.0, 5, 230, 1.0, 0.0),
+        "direct": lambda r: morlet.direct_plan(39.8, 30.0, 14, 191, 39, reference=r),
+        "direct_asft": lambda r: morlet.direct_plan(96.0, 6.0, 12, 434, 3, 1.0, reference=r),
+        "gaussian1": lambda r: gaussian.gaussian_fit(40.0, 1, 7, 150, 0.0, reference=r),
+        "gaussian_asft2": lambda r: gaussian.gaussian_fit(23.0, 2, 8, 90, 1.0, reference=r),
+        "multiply": lambda r: morlet.multiply_plan(60.0, 2.0, 5, 230, 1.0, 0.0, reference=r),
     }[case]
-    fast = make()
-    with fit.reference_numerics():
-        ref = make()
+    fast = make(False)
+    ref = make(True)
     assert fast.omegas.size == ref.omegas.size and fast.length == ref.length
     np.testing.assert_allclose(fast.coef, ref.coef, rtol=0, atol=1e-12 * np.abs(ref.coef).max())
     assert fast.error == pytest.approx(ref.error, rel=1e-6)

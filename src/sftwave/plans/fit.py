@@ -36,11 +36,9 @@ support).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,7 +59,6 @@ __all__ = [
     "reference_support",
     "smooth_sum",
     "sum_stride",
-    "reference_numerics",
     "ASFT_DECAY",
     "TOL_FLOOR",
 ]
@@ -324,36 +321,6 @@ def _powers(w: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.exp(np.multiply.outer(j.astype(np.float64), logw))
 
 
-_numerics = threading.local()
-
-
-@contextlib.contextmanager
-def reference_numerics() -> Iterator[None]:
-    """Fits in this thread computed as when the shipped layout table was searched.
-
-    :func:`fit_plan` takes shortcuts that change its results in the last
-    digits only: the powers of frequencies on the ``pi / lag`` grid from one
-    table of phases (:func:`_grid_powers`, more exact than the exponentials),
-    the real and imaginary parts of a complex target solved at once by the
-    normal equations (:func:`_lstsq`), and the basis's columns laid out
-    otherwise (a least-squares solver's rounding depends on that too).  The
-    layout searches (:mod:`sftwave.plans.morlet`) run without them, so that
-    ``make plan-tables`` reproduces the shipped table to the last digit: a
-    search minimises a step function of ``K / sigma``, and last-digit changes
-    of tiny errors can move the end of its refinement.
-    """
-    previous = getattr(_numerics, "reference", False)
-    _numerics.reference = True
-    try:
-        yield
-    finally:
-        _numerics.reference = previous
-
-
-def _reference() -> bool:
-    return bool(getattr(_numerics, "reference", False))
-
-
 def _grid_powers(omegas: np.ndarray, alpha: float, j: np.ndarray, lag: int) -> np.ndarray | None:
     """``w[p] ** j[i]`` as :func:`_powers` gives it, where every frequency is a multiple of
     ``pi / lag`` (the direct method's and the Gaussian fits' orders): one table of the
@@ -469,14 +436,14 @@ def _target_moments(target, sigma_like, half, orders, scale, resolution=None):
     return np.array([stride * np.sum((ks**q) * t) for q in orders])
 
 
-def _lstsq(B, y):
+def _lstsq(B, y, reference=False):
     """min ||B x - y||: numpy's (LAPACK's SVD-based) solver, or, outside the reference
-    numerics (:func:`reference_numerics`) and where ``B`` is well conditioned (below
+    numerics (``reference``, :func:`fit_plan`'s) and where ``B`` is well conditioned (below
     1e4, as the fits' column-scaled, nearly orthogonal exponentials are), the normal
     equations with one step of refinement: the same solution to rounding, and much
     cheaper for the fits' tall matrices (figures: docs/performance.md, *Figures
     behind the code's choices*)."""
-    if not _reference() and B.shape[0] > 2 * B.shape[1] > 0:
+    if not reference and B.shape[0] > 2 * B.shape[1] > 0:
         G = B.T @ B
         ev = np.linalg.eigvalsh(G)
         if ev[0] > 1e-8 * ev[-1]:
@@ -485,11 +452,12 @@ def _lstsq(B, y):
     return np.linalg.lstsq(B, y, rcond=None)[0]
 
 
-def _constrained_lstsq(A, b, M, m):
+def _constrained_lstsq(A, b, M, m, reference=False):
     """min ||A c - b|| subject to M c = m (null-space method); columns pre-scaled.
 
     The constraints are taken in order, at most one fewer than the columns.
-    ``b`` (and ``m``) may hold several right-hand sides as columns, solved at once.
+    ``b`` (and ``m``) may hold several right-hand sides as columns, solved at once;
+    ``reference``: :func:`_lstsq`'s.
     """
     norms = np.sqrt(np.sum(A * A, axis=0))
     # a column negligible against the others is numerical noise: no coefficient
@@ -499,13 +467,13 @@ def _constrained_lstsq(A, b, M, m):
     A[:, negligible] = 0.0
     scale = norms if np.ndim(b) == 1 else norms[:, None]
     if M is None or M.shape[0] == 0:
-        c = _lstsq(A, b)
+        c = _lstsq(A, b, reference)
         return c / scale
     keep = max(0, int(np.count_nonzero(~negligible)) - 1)
     if M.shape[0] > keep:
         M, m = M[:keep], m[:keep]
     if M.shape[0] == 0:
-        c = _lstsq(A, b)
+        c = _lstsq(A, b, reference)
         return c / scale
     M = M / norms
     M[:, negligible] = 0.0
@@ -514,9 +482,70 @@ def _constrained_lstsq(A, b, M, m):
     R1 = R[:r, :r]
     c_part = Q[:, :r] @ np.linalg.solve(R1.T, m)
     Z = Q[:, r:]
-    z = _lstsq(A @ Z, b - A @ c_part)
+    z = _lstsq(A @ Z, b - A @ c_part, reference)
     c = c_part + Z @ z
     return c / scale
+
+
+def _fit_columns(omegas: np.ndarray, use_re: np.ndarray | None,
+                 use_im: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_plan`'s columns: the component of each (``comp``) and its part (0 real, 1 imaginary)."""
+    P = omegas.size
+    if use_re is None:
+        use_re = np.ones(P, dtype=bool)
+    if use_im is None:
+        use_im = np.ones(P, dtype=bool)
+    # Im w^j vanishes identically at omega = 0 and pi (mod 2 pi); its computed
+    # values are rounding noise, which a fit would chase with huge coefficients
+    r = np.mod(omegas, np.pi)
+    use_im = use_im & ~np.isclose(np.minimum(r, np.pi - r), 0.0, atol=1e-12)
+    comp = np.concatenate([np.nonzero(use_re)[0], np.nonzero(use_im)[0]])
+    parts = np.concatenate([np.zeros(int(use_re.sum()), int), np.ones(int(use_im.sum()), int)])
+    return comp, parts
+
+
+def _fit_basis(omegas: np.ndarray, alpha: float, w: np.ndarray, length: int, lag: int, stride: int,
+               comp: np.ndarray, parts: np.ndarray,
+               reference: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`fit_plan`'s rows ``j_fit`` (every ``stride``-th lag of the window, and its last),
+    the powers ``w ** j_fit`` and the basis ``A`` (its columns ``comp``/``parts``)."""
+    j_fit = np.arange(0, length, stride, dtype=np.float64)
+    if j_fit[-1] != length - 1:
+        j_fit = np.append(j_fit, float(length - 1))
+    pw = None if reference else _grid_powers(omegas, alpha, j_fit, int(lag))
+    if pw is None:
+        pw = _powers(w, j_fit)
+    if reference:
+        A = np.where(parts[None, :] == 0, pw.real[:, comp], pw.imag[:, comp])   # (_basis)
+    else:   # the same columns (the real parts first), without the fancy-indexed where
+        nre = int(np.count_nonzero(parts == 0))
+        A = np.concatenate([pw.real[:, comp[:nre]], pw.imag[:, comp[nre:]]], axis=1)
+    return j_fit, pw, A
+
+
+def _constraint_values(tk, weights, moments, scale, half, resolution):
+    """The right-hand sides of :func:`fit_plan`'s constraints for one (real) part ``tk`` of a
+    target: its weighted sums (or the prescribed values), then its moments; None without any."""
+    values = []
+    for entry in weights:
+        if len(entry) > 2:  # a prescribed value (real targets only)
+            values.append([float(entry[2])])
+        else:
+            values.append([_target_weighted_sum(tk, scale, half, entry[0], entry[1], resolution)])
+    if moments:
+        values.append(_target_moments(tk, scale, half, moments, scale, resolution))
+    return np.concatenate(values) if values else None
+
+
+def _solve_parts(A, M, t, parts_of, mvecs, reference):
+    """The solutions of a target's parts (columns): one constrained least-squares solve each
+    under the reference numerics, else all parts at once against the same basis."""
+    if reference:
+        return np.stack([_constrained_lstsq(A, part_fn(t), M, m, reference=True)
+                         for part_fn, m in zip(parts_of, mvecs)], axis=1)
+    rhs = np.stack([part_fn(t) for part_fn in parts_of], axis=1)
+    ms = [m for m in mvecs if m is not None]
+    return _constrained_lstsq(A, rhs, M, np.stack(ms, axis=1) if ms else None)
 
 
 def fit_plan(
@@ -534,6 +563,7 @@ def fit_plan(
     walk: bool = False,
     weights: tuple = (),
     info: dict | None = None,
+    reference: bool = False,
 ) -> SFTPlan:
     """Least-squares fit of one or more target kernels on the damped basis.
 
@@ -563,6 +593,18 @@ def fit_plan(
         support), or ``= value`` where one is given, for real weights
         ``f(k) = Re sum_r coeffs[r] exp(exponents[r] k)``, e.g.
         ``cos(theta k) - kappa``; their rows are geometric sums, exact.
+    info : dict, optional
+        Kept in the plan's ``info``.
+    reference : bool, optional
+        The reference numerics: without the shortcuts that change a fit in its
+        last digits only (the powers of frequencies on the ``pi / lag`` grid
+        from one table of phases, :func:`_grid_powers`; the real and imaginary
+        parts of a complex target solved at once by the normal equations,
+        :func:`_lstsq`; the basis's columns laid out otherwise).  The layout
+        searches (:mod:`sftwave.plans.morlet`) run with it, so that ``make
+        plan-tables`` reproduces the shipped table to the last digit: a search
+        minimises a step function of ``K / sigma``, and last-digit changes of
+        tiny errors can move the end of its refinement.  Default False.
 
     Returns
     -------
@@ -571,32 +613,11 @@ def fit_plan(
     omegas = np.asarray(omegas, dtype=np.float64)
     P = omegas.size
     w = np.exp(-alpha - 1j * omegas)
-    if use_re is None:
-        use_re = np.ones(P, dtype=bool)
-    if use_im is None:
-        use_im = np.ones(P, dtype=bool)
-    # Im w^j vanishes identically at omega = 0 and pi (mod 2 pi); its computed
-    # values are rounding noise, which a fit would chase with huge coefficients
-    r = np.mod(omegas, np.pi)
-    use_im = use_im & ~np.isclose(np.minimum(r, np.pi - r), 0.0, atol=1e-12)
-    comp = np.concatenate([np.nonzero(use_re)[0], np.nonzero(use_im)[0]])
-    parts = np.concatenate([np.zeros(int(use_re.sum()), int), np.ones(int(use_im.sum()), int)])
-
+    comp, parts = _fit_columns(omegas, use_re, use_im)
     stride = 1
     if length > _MAX_FIT_ROWS:
         stride = int(max((scale if resolution is None else resolution) // 16, 1))
-    j_fit = np.arange(0, length, stride, dtype=np.float64)
-    if j_fit[-1] != length - 1:
-        j_fit = np.append(j_fit, float(length - 1))
-    reference = _reference()
-    pw = None if reference else _grid_powers(omegas, float(alpha), j_fit, int(lag))
-    if pw is None:
-        pw = _powers(w, j_fit)
-    if reference:
-        A = np.where(parts[None, :] == 0, pw.real[:, comp], pw.imag[:, comp])   # (_basis)
-    else:   # the same columns (the real parts first), without the fancy-indexed where
-        nre = int(np.count_nonzero(parts == 0))
-        A = np.concatenate([pw.real[:, comp[:nre]], pw.imag[:, comp[nre:]]], axis=1)
+    j_fit, pw, A = _fit_basis(omegas, float(alpha), w, length, lag, stride, comp, parts, reference)
     k_fit = j_fit - lag
     # constraint rows, most important first: the weights, then the moments (a
     # small basis keeps only as many as leave the fit one degree of freedom)
@@ -632,24 +653,10 @@ def fit_plan(
         parts_of = (np.real, np.imag) if is_complex else (np.real,)
         mvecs = []
         for part_fn in parts_of:
-            values = []
             # (the lambdas here are called within the iteration: late binding is harmless)
             tk = (lambda k: part_fn(T)) if exact else (lambda k: part_fn(target(k)))  # noqa: B023
-            for entry in weights:
-                if len(entry) > 2:  # a prescribed value (real targets only)
-                    values.append([float(entry[2])])
-                else:
-                    values.append([_target_weighted_sum(tk, scale, half, entry[0], entry[1], resolution)])
-            if moments:
-                values.append(_target_moments(tk, scale, half, moments, scale, resolution))
-            mvecs.append(np.concatenate(values) if values else None)
-        if reference:
-            sols = np.stack([_constrained_lstsq(A, part_fn(t), M, m)
-                             for part_fn, m in zip(parts_of, mvecs)], axis=1)
-        else:   # the real and imaginary parts against the same basis and constraints: one solve
-            rhs = np.stack([part_fn(t) for part_fn in parts_of], axis=1)
-            ms = [m for m in mvecs if m is not None]
-            sols = _constrained_lstsq(A, rhs, M, np.stack(ms, axis=1) if ms else None)
+            mvecs.append(_constraint_values(tk, weights, moments, scale, half, resolution))
+        sols = _solve_parts(A, M, t, parts_of, mvecs, reference)
         sol = sols[:, 0] + 1j * sols[:, 1] if is_complex else sols[:, 0]
         fitted.append(sols if is_complex else sols[:, 0])
         c = np.zeros((2, P), dtype=sol.dtype)
@@ -659,15 +666,20 @@ def fit_plan(
     plan = SFTPlan(omegas, float(alpha), int(length), int(lag), coef, 0.0, dict(info or {}))
     for i, target in enumerate(targets):
         if exact:
-            if reference:
-                h = pw.real @ coef[i, 0] + pw.imag @ coef[i, 1]
-            else:
-                f = fitted[i]
-                h = A @ f if f.ndim == 1 else A @ f[:, 0] + 1j * (A @ f[:, 1])
+            h = _fitted_kernel(pw, A, coef[i], fitted[i], reference)
             errors.append(_exact_error(supports[i], h, R, -lag, walk))
         else:
             errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
     return SFTPlan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
+
+
+def _fitted_kernel(pw: np.ndarray, A: np.ndarray, coef: np.ndarray, fitted: np.ndarray,
+                   reference: bool) -> np.ndarray:
+    """A fitted kernel on :func:`fit_plan`'s rows: from its coefficients (reference numerics),
+    or from the solution in the basis's own columns."""
+    if reference:
+        return pw.real @ coef[0] + pw.imag @ coef[1]
+    return A @ fitted if fitted.ndim == 1 else A @ fitted[:, 0] + 1j * (A @ fitted[:, 1])
 
 
 def plan_kernel(plan: SFTPlan, output: int = 0, stride: int = 1) -> tuple[np.ndarray, np.ndarray]:

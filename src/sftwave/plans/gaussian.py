@@ -224,11 +224,11 @@ def _gaussian_moments(order: int) -> tuple[int, ...]:
 
 def gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
                   weights: tuple = (), resolution: float | None = None,
-                  moments: tuple[int, ...] | None = None) -> SFTPlan:
+                  moments: tuple[int, ...] | None = None, *, reference: bool = False) -> SFTPlan:
     """The Gaussian (or derivative) fit with P orders on [-K, K]; see :func:`fit_plan`.
 
     ``moments`` overrides the default moment constraints (those that make
-    polynomials up to degree 2 pass exactly).
+    polynomials up to degree 2 pass exactly); ``reference``: :func:`fit_plan`'s.
     """
     beta = math.pi / K
     alpha = decay / K
@@ -262,6 +262,7 @@ def gaussian_fit(sigma: float, order: int, P: int, K: int, decay: float,
         resolution=resolution,
         weights=weights,
         info=info,
+        reference=reference,
     )
 
 

@@ -56,7 +56,7 @@ import numpy as np
 from . import tables
 from .blas import single_threaded_blas
 from .cache import on_disk
-from .fit import ASFT_DECAY, FIRPlan, SFTPlan, fit_plan, kernel_error, reference_numerics, truncated_kernel
+from .fit import ASFT_DECAY, FIRPlan, SFTPlan, fit_plan, kernel_error, truncated_kernel
 from .gaussian import gaussian_fit, gaussian_norm
 from .tables import asymptotic_ratio
 
@@ -139,14 +139,16 @@ def _check_layout(sigma: float, xi: float, K: int, top_order: int) -> None:
 
 
 def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: float = 0.0,
-                moments: tuple[int, ...] = (0,), walk: bool = True) -> SFTPlan:
+                moments: tuple[int, ...] = (0,), walk: bool = True, *,
+                reference: bool = False) -> SFTPlan:
     """The direct method: ``psi`` fitted on orders ``P_S .. P_S + P_D - 1`` over ``[-K, K]``.
 
     ``decay`` is ``alpha * K`` (0 for the SFT).  The moment constraint makes
     the kernel's sum that of ``psi`` (zero mean to rounding), so an offset in
     the signal does not leak into the transform.  ``plan.error`` is the larger
     of the white-noise and random-walk errors, or with ``walk=False`` the plain
-    relative RMSE (the paper's measure).
+    relative RMSE (the paper's measure).  ``reference``: the fit's reference
+    numerics (:func:`~sftwave.plans.fit.fit_plan`), as the layout searches run it.
 
     Examples
     --------
@@ -164,11 +166,13 @@ def direct_plan(sigma: float, xi: float, P_D: int, K: int, P_S: int, decay: floa
     alpha = decay / K
     info = dict(kind="morlet", method="direct", sigma=sigma, xi=xi, P=P_D, P_S=P_S, K=K, decay=decay)
     return fit_plan([morlet_target(sigma, xi)], omegas, alpha, 2 * K + 1, K, moments=moments,
-                    scale=sigma, resolution=resolution(sigma, xi), walk=walk, info=info)
+                    scale=sigma, resolution=resolution(sigma, xi), walk=walk, info=info,
+                    reference=reference)
 
 
 def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
-                  kappa_floor: float = 0.0, walk: bool = True) -> SFTPlan:
+                  kappa_floor: float = 0.0, walk: bool = True, *,
+                  reference: bool = False) -> SFTPlan:
     """The multiplication method: a Gaussian fit times ``exp(i xi k/sigma) - kappa``.
 
     The Gaussian is fitted with orders ``0 .. P_M`` over ``[-K, K]`` (with
@@ -177,7 +181,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
     ``kappa_floor`` (their contribution to the kernel is then below it).  The
     Gaussian fit is constrained so that the wavelet's sum is ``psi``'s; it is
     kept in ``plan.info["envelope"]``.  ``plan.error`` as in
-    :func:`direct_plan` (``walk``).
+    :func:`direct_plan` (``walk``, ``reference``).
 
     Examples
     --------
@@ -209,7 +213,7 @@ def multiply_plan(sigma: float, xi: float, P_M: int, K: int, decay: float = 0.0,
             weights.append(((-1j,), (1j * theta,), 0.0))
     # (the Gaussian filters' own moment constraints do nothing for the wavelet)
     g = gaussian_fit(sigma, 0, P_M, K, decay, weights=tuple(weights),
-                      resolution=resolution(sigma, xi), moments=())
+                      resolution=resolution(sigma, xi), moments=(), reference=reference)
     # exp(-k^2 / 2 sigma^2) = Z * G[k], with G the unit-sum sampled Gaussian that g fits
     amp = Cxi / (math.pi**0.25 * math.sqrt(sigma)) * gaussian_norm(sigma)
     A, B = g.coef[0, 0], g.coef[0, 1]
@@ -333,16 +337,15 @@ def search_direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int,
         P_S = min(max(int(math.floor(_centre_order(xi, K, s, P_D) + 0.5)) + offset, 0), K - P_D + 1)
         key = (K, P_S)
         if key not in seen:
-            plan = direct_plan(s, xi, P_D, K, P_S, decay) if P_S >= 0 else None
+            plan = direct_plan(s, xi, P_D, K, P_S, decay, reference=True) if P_S >= 0 else None
             seen[key] = math.log(plan.error) if plan is not None else 50.0
         return seen[key]
 
     best = (math.inf, 0.0, 0)
-    with reference_numerics():
-        for offset in (-2, -1, 0, 1, 2):
-            ratio, value = _scan_then_refine(lambda r, o=offset: objective(r, o), 2.0, 3.5 + 0.3 * P_D, 0.1)
-            if value < best[0] - 1e-12:
-                best = (value, ratio, offset)
+    for offset in (-2, -1, 0, 1, 2):
+        ratio, value = _scan_then_refine(lambda r, o=offset: objective(r, o), 2.0, 3.5 + 0.3 * P_D, 0.1)
+        if value < best[0] - 1e-12:
+            best = (value, ratio, offset)
     return best[1], best[2], math.exp(best[0])
 
 
@@ -360,11 +363,10 @@ def search_multiply_ratio(xi: float, P_M: int, decay: float, with_kappa: bool) -
     def objective(ratio):
         K = max(P_M + 1, int(round(ratio * s)))
         if K not in seen:
-            seen[K] = math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor).error)
+            seen[K] = math.log(multiply_plan(s, xi, P_M, K, decay, kappa_floor, reference=True).error)
         return seen[K]
 
-    with reference_numerics():
-        ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
+    ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.6 * P_M, 0.1)
     return ratio, math.exp(value)
 
 
@@ -403,15 +405,14 @@ def search_direct_asymptotic(P_D: int, decay: float) -> tuple[float, float, floa
         P_S = min(max(int(math.floor(_centre_order(xi, K, s, P_D) + 0.5)), 0), K - P_D + 1)
         key = (xi, K, P_S)
         if key not in seen:
-            seen[key] = math.log(direct_plan(s, xi, P_D, K, P_S, decay).error)
+            seen[key] = math.log(direct_plan(s, xi, P_D, K, P_S, decay, reference=True).error)
         return seen[key]
 
     def objective(ratio: float) -> float:
         c = centre_at(ratio)
         return max(error(xi, asymptotic_ratio(xi, P_D, ratio, c)) for xi in XI_ASYMPTOTIC)
 
-    with reference_numerics():
-        ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.3 * P_D, 0.01)
+    ratio, value = _scan_then_refine(objective, 2.0, 3.5 + 0.3 * P_D, 0.01)
     return ratio, centre_at(ratio), math.exp(value)
 
 

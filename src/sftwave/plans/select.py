@@ -273,28 +273,15 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     tol = check_tol(tol)
     n = _check_n(n)
     fir_taps_per_order = _check_cost(fir_taps_per_order)
-    if radius is None or tol is not None:
+    if (radius is None or tol is not None) and order <= MAX_SFT_ORDER:
         # the kernel's size (FIR) or window (bank) grows with sigma from here on
         if (wide and n is not None and method == "auto" and order <= MAX_SFT_ORDER
                 and _surely_wide(sigma, n, fir_taps_per_order)):
             return WidePlan(sigma, order)
         _check_kernel_sigma(sigma, order, n, wide and method == "auto")
-    if order > MAX_SFT_ORDER:
-        # orders beyond the fitted ones: scipy's own kernel, exact to its truncation
-        if tol is not None or method == "bank":
-            raise ValueError(
-                f"order={order} is filtered by scipy's truncated kernel (the SFT plans reach "
-                f"order {MAX_SFT_ORDER}): tol= and method='bank' do not apply; got "
-                f"tol={tol!r}, method={method!r}")
-        r = int(truncate * sigma + 0.5) if radius is None else radius
-        return FIRPlan(scipy_gaussian_kernel(sigma, order, r))
-    if radius is not None and tol is None:
-        if method == "bank":
-            raise ValueError(
-                f"radius={radius!r} fixes the kernel's support (a truncated kernel), which "
-                f"method='bank' cannot honour: pass method='auto' or 'fir', or truncate= "
-                f"instead of radius")
-        return FIRPlan(scipy_gaussian_kernel(sigma, order, radius))
+    scipys = _scipy_kernel_plan(sigma, order, truncate, radius, method, tol, n, wide)
+    if scipys is not None:
+        return scipys
     r_scipy = int(truncate * sigma + 0.5)   # scipy's radius at this truncate
     target = gaussian_tol(sigma, order, truncate) if tol is None else tol
 
@@ -333,6 +320,31 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
         if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
     return plan
+
+
+def _scipy_kernel_plan(sigma: float, order: int, truncate: float, radius: int | None, method: str,
+                       tol: float | None, n: int | None, wide: bool) -> FIRPlan | None:
+    """scipy's own truncated kernel where :func:`select_gaussian` gives it (orders beyond the
+    fitted ones; a ``radius`` without ``tol``), else None."""
+    if order > MAX_SFT_ORDER:
+        if radius is None or tol is not None:
+            _check_kernel_sigma(sigma, order, n, wide and method == "auto")
+        # orders beyond the fitted ones: scipy's own kernel, exact to its truncation
+        if tol is not None or method == "bank":
+            raise ValueError(
+                f"order={order} is filtered by scipy's truncated kernel (the SFT plans reach "
+                f"order {MAX_SFT_ORDER}): tol= and method='bank' do not apply; got "
+                f"tol={tol!r}, method={method!r}")
+        r = int(truncate * sigma + 0.5) if radius is None else radius
+        return FIRPlan(scipy_gaussian_kernel(sigma, order, r))
+    if radius is not None and tol is None:
+        if method == "bank":
+            raise ValueError(
+                f"radius={radius!r} fixes the kernel's support (a truncated kernel), which "
+                f"method='bank' cannot honour: pass method='auto' or 'fir', or truncate= "
+                f"instead of radius")
+        return FIRPlan(scipy_gaussian_kernel(sigma, order, radius))
+    return None
 
 
 def _surely_wide(sigma: float, n: int, fir_taps_per_order: float | None) -> bool:
