@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -36,8 +36,14 @@ def finite_max(a: Any) -> float:
     return float(xp.max(xp.where(xp.isfinite(a), a, 0.0))) if a.size else 0.0
 
 
+@overload
+def _as_float64(h: np.ndarray) -> np.ndarray: ...
+@overload
+def _as_float64(h: Array) -> Array: ...
+
+
 def _as_float64(h: Any) -> Array:
-    """``h`` in float64, numpy or array-API."""
+    """``h`` in float64, numpy or array-API (NumPy in, NumPy out)."""
     if isinstance(h, np.ndarray):
         return h.astype(np.float64, copy=False)
     from array_api_compat import array_namespace

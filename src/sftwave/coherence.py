@@ -73,7 +73,7 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -615,8 +615,9 @@ def _decimated_spectra(noise: np.ndarray, f: np.ndarray, sig: np.ndarray, fs: fl
         if c > 1:
             S *= mc_weights(n, c)
         for g, r in enumerate(rows):
-            block = gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c), axis=-1,
-                                      mode=mode, engine=engine)
+            # NumPy spectra on the CPU engine (the one with coherence's operations): NumPy
+            block = cast(np.ndarray, gaussian_filter1d(S[g].reshape(4 * count, L), float(sig[r] / c),
+                                                       axis=-1, mode=mode, engine=engine))
             flat[off[r]:off[r] + block.size] = block.ravel()
         del S
     return flat, off, length

@@ -40,7 +40,7 @@ with zeros).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
@@ -193,8 +193,8 @@ def _coefficients(x: np.ndarray, req: TfrRequest, w: _Wavelets, d: _Decim) -> np
     if not req.zero_mean:
         # MNE's W = A g e = (A / B) psi + A kappa g: sftwave's psi carries kappa
         for i in range(req.freqs.size):
-            smooth = gaussian_filter1d(x.astype(np.float64, copy=False), float(w.sigma[i]),
-                                       mode="constant")
+            smooth = cast(np.ndarray, gaussian_filter1d(x.astype(np.float64, copy=False),
+                                                        float(w.sigma[i]), mode="constant"))
             y[..., i, :] += (w.A[i] * w.kappa[i] * w.gsum[i]) * smooth[..., ::d.step]
     return _kept(y, d)
 

@@ -19,6 +19,7 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -374,7 +375,8 @@ def smooth_command(path: str, *, sigma: list[float], order: int, mode: str, out:
         img = img.astype(np.uint8) * 255
     with StagedOutputs() as stage:
         stage.stage(out)
-        result = sftwave.gaussian_filter(img, sigma if len(sigma) > 1 else sigma[0], order=order,
-                                         mode=mode, axes=axes)
+        # a NumPy image on the CPU engine: a NumPy array
+        result = cast(np.ndarray, sftwave.gaussian_filter(img, sigma if len(sigma) > 1 else sigma[0],
+                                                          order=order, mode=mode, axes=axes))
         stage.write(out, image_writer(Path(out), result))
     return Path(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,7 +64,7 @@ def cube_peaks(cube: np.ndarray, threshold: float, box: Sequence[tuple[int, int]
     ndim = cube.ndim - 1
     four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
     full = ((0, 1),) * (3 - ndim) + tuple(box)
-    flat = local_peaks(four, threshold, full)  # type: ignore[arg-type]
+    flat = local_peaks(four, threshold, full)
     index = np.unravel_index(flat, cube.shape)
     return np.stack(index[1:] + index[:1], axis=1), cube[index]
 
@@ -183,7 +183,7 @@ def _blobs(cube: np.ndarray, req: BlobRequest) -> np.ndarray:
                           req.engine)
 
 
-def _blob_image(image: Any, engine: str | None) -> tuple[str, Any]:
+def _blob_image(image: ArrayLike, engine: str | None) -> tuple[str, np.ndarray]:
     """The engine, and the NumPy image as scikit-image's ``img_as_float``."""
     numpy_only(image, " (the blobs are NumPy coordinates)")
     name = engines.resolve_engine(engine, image)
@@ -214,7 +214,9 @@ def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
     cube = np.empty((len(sigma_list) - 1,) + image.shape, dtype=image.dtype)
 
     def smooth(s: np.ndarray) -> np.ndarray:
-        return gaussian_filter(image, [float(v) for v in s], mode="reflect", tol=tol, engine=engine)
+        # a NumPy image, on the CPU engine (the one with the peaks): a NumPy array
+        return cast(np.ndarray, gaussian_filter(image, [float(v) for v in s], mode="reflect",
+                                                tol=tol, engine=engine))
 
     previous = smooth(sigma_list[0])
     for plane, s in zip(cube, sigma_list[1:]):
@@ -331,13 +333,13 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> blob_log(image, min_sigma=1, max_sigma=10, num_sigma=10)
     array([[20., 40.,  4.]])
     """
-    name, image = _blob_image(image, engine)
-    req = blob_log_request(image.shape, image.dtype, min_sigma, max_sigma, num_sigma, threshold,
+    name, arr = _blob_image(image, engine)
+    req = blob_log_request(arr.shape, arr.dtype, min_sigma, max_sigma, num_sigma, threshold,
                            overlap, log_scale, threshold_rel=threshold_rel,
                            exclude_border=exclude_border, tol=tol, engine=name, workers=workers)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
-        return _blobs(log_cube(image, req.sigma_list, req.tol, name), req)
+        return _blobs(log_cube(arr, req.sigma_list, req.tol, name), req)
 
 
 def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
@@ -418,13 +420,13 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> blob_dog(image, min_sigma=1, max_sigma=10, threshold=0.05)
     array([[30.  , 25.  ,  2.56]])
     """
-    name, image = _blob_image(image, engine)
-    req = blob_dog_request(image.shape, image.dtype, min_sigma, max_sigma, sigma_ratio, threshold,
+    name, arr = _blob_image(image, engine)
+    req = blob_dog_request(arr.shape, arr.dtype, min_sigma, max_sigma, sigma_ratio, threshold,
                            overlap, threshold_rel=threshold_rel, exclude_border=exclude_border,
                            tol=tol, engine=name, workers=workers)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
-        cube = dog_cube(image, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name)
+        cube = dog_cube(arr, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name)
         return _blobs(cube, req)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -77,17 +78,19 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
     (dtype('float32'), True, True)
     """
     name = engines.resolve_engine(engine, image)
-    image = op(name, "feature_as_float")(image, "image")
-    req = dog_request(len(image.shape), low_sigma, high_sigma, mode=mode, cval=cval,
+    arr = op(name, "feature_as_float")(image, "image")       # the engine's array type
+    req = dog_request(len(arr.shape), low_sigma, high_sigma, mode=mode, cval=cval,
                       channel_axis=channel_axis, truncate=truncate, tol=tol, engine=name,
                       workers=workers)
 
     def smooth(sigmas: tuple[float, ...]) -> np.ndarray:
         axes = [ax for ax, s in zip(req.axes, sigmas, strict=True) if s > 0]
         if not axes:
-            return image * 1                  # a copy, of any array type
-        return gaussian_filter(image, [s for s in sigmas if s > 0], mode=req.mode, cval=req.cval,
-                               truncate=req.truncate, axes=axes, tol=req.tol, engine=name)
+            return arr * 1                    # a copy, of any array type
+        # a NumPy array on the CPU engine (the input's array type on the array-API one)
+        return cast(np.ndarray, gaussian_filter(arr, [s for s in sigmas if s > 0], mode=req.mode,
+                                                cval=req.cval, truncate=req.truncate, axes=axes,
+                                                tol=req.tol, engine=name))
 
     with threads(name, req.workers):
         return smooth(req.low) - smooth(req.high)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,6 +17,7 @@ from .._checks.features import (
     hessian_request,
     structure_tensor_request,
 )
+from .._checks.ndimage import Array
 from ..ndimage import gaussian_filter
 from ._common import op, threads
 
@@ -104,11 +105,11 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
     True
     """
     name = engines.resolve_engine(engine, image)
-    image = op(name, "feature_as_float")(image, "image")
-    req = hessian_request(len(image.shape), sigma, mode, cval, order, use_gaussian_derivatives, tol,
+    arr: Array = op(name, "feature_as_float")(image, "image")
+    req = hessian_request(len(arr.shape), sigma, mode, cval, order, use_gaussian_derivatives, tol,
                           engine=name, workers=workers)
     with threads(name, req.workers):
-        return hessian_elements(image, req)
+        return hessian_elements(arr, req)
 
 
 def hessian_elements(image: Any, req: HessianRequest) -> list[Any]:
@@ -129,7 +130,9 @@ def hessian_elements(image: Any, req: HessianRequest) -> list[Any]:
         kw: dict[str, Any] = dict(mode=req.mode, cval=req.cval, truncate=req.truncate, tol=req.tol,
                                   engine=req.engine)
         gradients = [gaussian_filter(image, scaled, order=units[d], **kw) for d in range(ndim)]
-        return [gaussian_filter(gradients[ax0], scaled, order=units[ax1], **kw) for ax0, ax1 in pairs]
+        # the first pass's arrays (the engine's array type) go back into the filter
+        return [gaussian_filter(cast(ArrayLike, gradients[ax0]), scaled, order=units[ax1], **kw)
+                for ax0, ax1 in pairs]
     smoothed = gaussian_filter(image, list(req.sigmas), mode=req.mode, cval=req.cval, tol=req.tol,
                                engine=req.engine)
     gradient = op(req.engine, "feature_gradient")
@@ -266,16 +269,17 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
            [0., 0., 0., 0., 0.]])
     """
     name = engines.resolve_engine(engine, image)
-    image = op(name, "feature_as_float")(image, "image")
-    image = image[tuple(0 if k == 1 else slice(None) for k in image.shape)]   # np.squeeze
-    req = structure_tensor_request(tuple(image.shape), sigma, mode, cval, order, tol, engine=name,
+    arr = op(name, "feature_as_float")(image, "image")       # the engine's array type
+    arr = arr[tuple(0 if k == 1 else slice(None) for k in arr.shape)]   # np.squeeze
+    req = structure_tensor_request(tuple(arr.shape), sigma, mode, cval, order, tol, engine=name,
                                    workers=workers)
     with threads(name, req.workers):
-        products = op(name, "structure_products")(image, req.mode, req.cval)
+        products = op(name, "structure_products")(arr, req.mode, req.cval)
         if req.order == "xy":
             products.reverse()          # 2-D only: the products of the reversed derivatives
-        return [gaussian_filter(p, list(req.sigmas), mode=req.mode, cval=req.cval, tol=req.tol,
-                                engine=name) for p in products]
+        # NumPy arrays on the CPU engine (the input's array type on the array-API one)
+        return [cast(np.ndarray, gaussian_filter(p, list(req.sigmas), mode=req.mode, cval=req.cval,
+                                                 tol=req.tol, engine=name)) for p in products]
 
 
 def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike], *, engine: str | None = None,

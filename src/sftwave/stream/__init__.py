@@ -592,8 +592,10 @@ class GaussianFilter1D(_Stream):
     def _batch(self, data: np.ndarray) -> np.ndarray:
         from ..ndimage import gaussian_filter1d
 
-        return gaussian_filter1d(data.astype(np.float64), self.sigma, order=self.order,
-                                 mode=self.mode, cval=self.cval, engine=self.engine, **self._kw)
+        # NumPy rows: a NumPy array back from every engine
+        return cast(np.ndarray, gaussian_filter1d(data.astype(np.float64), self.sigma,
+                                                  order=self.order, mode=self.mode, cval=self.cval,
+                                                  engine=self.engine, **self._kw))
 
     def _out_dtype(self, dtype: np.dtype) -> np.dtype:
         return dtype if dtype.kind == "f" else np.dtype(np.float64)
