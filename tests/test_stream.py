@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import sftwave
 from sftwave.stream import CWT, GaussianFilter1D
-from sftwave.wavelets import windowed_plans
+from sftwave.wavelets import windowed_cwt
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -72,9 +72,9 @@ def test_cwt_stream_equals_batch(data, output, decim, mode):
     n = data.draw(st.integers(2 * s.startup, 2 * s.startup + 300))
     x = np.random.default_rng(n).standard_normal((2, n))
     got = _stream(s, x, _chunks(data.draw, n))
-    with windowed_plans():              # the stream's plans ('auto' may run the FFT on a batch)
-        ref = sftwave.cwt(x, freqs, output=output, decim=decim, mode=mode)
-        z = sftwave.cwt(x, freqs, decim=decim, mode=mode)
+    # the stream's plans ('auto' may run the FFT on a batch)
+    ref = windowed_cwt(x, freqs, output=output, decim=decim, mode=mode)
+    z = windowed_cwt(x, freqs, decim=decim, mode=mode)
     if output == "phase":               # angles: compare where the coefficient is not tiny
         ok = np.abs(z) > 1e-6 * np.abs(z).max()
         d = np.angle(np.exp(1j * (got - ref)))
@@ -121,8 +121,7 @@ def test_checkpoint_resumes_exactly_in_another_process(tmp_path):
     local = np.concatenate([same.process(x[:, :1500]), same.process(x[:, 1500:]),
                             same.flush()], axis=-1)
     assert np.array_equal(got, local)
-    with windowed_plans():
-        _close(got, sftwave.cwt(x, [0.02, 0.2]))
+    _close(got, windowed_cwt(x, [0.02, 0.2]))
 
 
 def test_refusals():

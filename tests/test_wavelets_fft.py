@@ -221,25 +221,20 @@ def test_fft_is_refused_where_it_cannot_run():
 
 def test_dask_blocks_keep_to_windowed_plans_under_auto():
     """'auto' in sftwave.dask's blocks never takes the FFT, whose wavelet reads beyond the overlap:
-    ``windowed=True`` (a field of the call, no ambient switch); the ``windowed_plans()`` shim
-    that sftwave.dask and sftwave.stream still use says the same, only inside its block."""
+    ``windowed=True`` (a field of the call, no ambient switch), which ``windowed_cwt`` sets."""
     args = dict(xi=6.0, axis=-1, mode="reflect", cval=0.0, output="complex", tol=None, dtype=None,
                 method="auto", transform="auto", bank_method="auto", decim=1, out=None,
                 workers=None, engine=None)
     _, _, plans, _ = wavelets._plan_scalogram(np.zeros(4000), lambda xi: [(900.0, 6.0)],
                                               windowed=True, **args)
     assert not isinstance(plans[0], FFTPlan)
-    with wavelets.windowed_plans():
-        _, _, shimmed, _ = wavelets._plan_scalogram(np.zeros(4000), lambda xi: [(900.0, 6.0)], **args)
-        _, _, told, _ = wavelets._plan_scalogram(np.zeros(4000), lambda xi: [(900.0, 6.0)],
-                                                 windowed=False, **args)
-    assert not isinstance(shimmed[0], FFTPlan)
-    assert isinstance(told[0], FFTPlan)          # an explicit argument wins over the shim
+    _, _, told, _ = wavelets._plan_scalogram(np.zeros(4000), lambda xi: [(900.0, 6.0)],
+                                             windowed=False, **args)
+    assert isinstance(told[0], FFTPlan)          # without it, 'auto' takes the FFT here
     x = np.random.default_rng(0).standard_normal(4000)
-    with wavelets.windowed_plans():
-        y = sftwave.cwt(x, [0.001])
-    assert np.array_equal(y, wavelets.windowed_cwt(x, [0.001]))
-    assert not np.array_equal(y, sftwave.cwt(x, [0.001]))       # outside it: the FFT's row
+    y = wavelets.windowed_cwt(x, [0.001])
+    assert not np.array_equal(y, sftwave.cwt(x, [0.001]))       # the FFT's row differs
+    assert np.array_equal(y, sftwave.cwt(x, [0.001], method="bank"))
     _, _, plans, _ = wavelets._plan_scalogram(
         np.zeros(4000), lambda xi: [(900.0, 6.0)], xi=6.0, axis=-1, mode="reflect", cval=0.0,
         output="complex", tol=None, dtype=None, method="auto", transform="auto",

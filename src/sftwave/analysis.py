@@ -736,6 +736,6 @@ def reconstruction_factor(xi: float = 6.0, *,
 for _f in (fourier_factor, fourier_period, frequencies_for_periods, cone_of_influence, coi_mask,
            scale_average, reconstruction_factor):
     _f.__doc__ = (_f.__doc__ or "").replace("%(wavelet)s", _WAVELET_DOC)
-for _f in (significance, reconstruction_factor):
-    _f.__doc__ = (_f.__doc__ or "").replace("%%", "%")
-del _f
+for _g in (significance, reconstruction_factor):
+    _g.__doc__ = (_g.__doc__ or "").replace("%%", "%")
+del _f, _g

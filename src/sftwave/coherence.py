@@ -439,9 +439,10 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     B = scale_weights(req.sigmas, req.smoothing, req.scale_width)
     a, b = check_pair(x, y, req.axis)
     lead, n = a.shape[:-1], a.shape[-1]
-    W = cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), req.freqs, req.fs, xi=req.xi,
-            mode=req.mode, cval=req.cval, tol=req.tol, workers=req.workers,
-            nan_policy=req.nan_policy, dtype=np.complex128, engine=req.engine)
+    W = cast(np.ndarray, cwt(np.stack([a.reshape(-1, n), b.reshape(-1, n)]), req.freqs, req.fs,
+                             xi=req.xi, mode=req.mode, cval=req.cval, tol=req.tol,
+                             workers=req.workers, nan_policy=req.nan_policy, dtype=np.complex128,
+                             engine=req.engine))     # NumPy in: the CPU engine's NumPy out
     r2, cross = coherence_rows(W, req.sigmas, B, req.mode, 0.0, req.tol, req.engine)
     del W
     shape = lead + (req.freqs.size, n)

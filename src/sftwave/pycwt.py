@@ -34,7 +34,7 @@ error (tests/test_pycwt.py).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -53,13 +53,14 @@ __all__ = ["xwt", "wct", "wct_significance"]
 _MORLET = Morlet()
 _F0 = 6.0
 #: pycwt's Fourier factor of the Morlet with ``f0 = 6``: ``4 pi / (6 + sqrt(2 + 36))``.
-_FLAMBDA = _MORLET.fourier_factor(_F0)
+_FLAMBDA = float(_MORLET.fourier_factor(_F0))
 #: pycwt's minimum degrees of freedom of the Morlet.
 _DOFMIN = _MORLET.dofmin
 
 
 def _morlet(wavelet: Any) -> None:
     """Refuse any wavelet but the Morlet of ``f0 = 6`` (pycwt's name or object, or the family)."""
+    name: Any
     if isinstance(wavelet, WaveletFamily):
         name, f0 = wavelet.name, _F0
     else:
@@ -114,7 +115,7 @@ def _transforms(y1: np.ndarray, y2: np.ndarray, dt: float, sj: np.ndarray, norma
     if freqs.max() > fs / 2:
         raise ValueError(f"s0 must be at least {6.0 / (np.pi * fs)!r} (a frequency at most "
                          f"fs/2); got {float(sj.min())!r}")
-    W = cwt(padded, freqs, fs, mode="wrap", dtype=np.complex128)[:, :, :n]
+    W = cast(np.ndarray, cwt(padded, freqs, fs, mode="wrap", dtype=np.complex128))[:, :, :n]
     return W, freqs
 
 

@@ -33,12 +33,10 @@ nothing itself.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import dataclasses
 import inspect
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -166,34 +164,6 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
 # ----------------------------------------------------------------------------- the transform
 
-#: The shim behind :func:`windowed_plans` (kept for the modules that still call it:
-#: :mod:`sftwave.dask` and :mod:`sftwave.stream`): True within it.  New code passes
-#: ``windowed=True`` (:func:`windowed_cwt`) instead.
-_WINDOWED_SHIM: contextvars.ContextVar[bool] = contextvars.ContextVar("sftwave_windowed_shim",
-                                                                      default=False)
-
-
-@contextlib.contextmanager
-def windowed_plans() -> Iterator[None]:
-    """Within it (in this thread or task), :func:`cwt`'s ``method='auto'`` chooses only plans
-    with a window: :func:`windowed_cwt` for the calls inside (a compatibility shim: call
-    :func:`windowed_cwt` instead).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> with windowed_plans():
-    ...     y = cwt(np.ones(100), [0.1])
-    >>> y.shape
-    (1, 100)
-    """
-    token = _WINDOWED_SHIM.set(True)
-    try:
-        yield
-    finally:
-        _WINDOWED_SHIM.reset(token)
-
-
 def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
                **kwargs: Any) -> Any:
     """Validate once, select one plan per scale, let the engine compute (non-finite samples confined).
@@ -269,7 +239,7 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
                     out: np.ndarray | None, workers: int | None, engine: str | None,
                     in_place: bool = False, factors: np.ndarray | None = None,
                     single_state: bool = False, family: WaveletFamily = _MORLET,
-                    windowed: bool | None = None) -> tuple[Any, Any, list, dict[str, Any]]:
+                    windowed: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
     """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
 
     ``out`` is checked here (shape, dtype, C order, writeable), in the layout
@@ -278,7 +248,7 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     ``single_state`` asks the CPU engine for the recursions of single-precision
     output (:func:`scaled_cwt`).  ``family``: the wavelet (its outputs, methods,
     engines and plans).  ``windowed``: ``method='auto'`` chooses only plans with a window
-    (never the FFT; None: as :func:`windowed_plans` says, False outside it).
+    (never the FFT: :func:`windowed_cwt`).
     """
     name = engines.resolve_engine(engine, x)
     family.check_engine(name)
@@ -325,8 +295,6 @@ def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]
     if method == "fft" and fft_cost is None:
         raise ValueError(f"method='fft' runs on the CPU engine only (engine='numba'); got "
                          f"engine={name!r}")
-    if windowed is None:
-        windowed = _WINDOWED_SHIM.get()
     if windowed or factors is not None or single_state or not family.uses_fft():
         # (sftwave.mne's rows: scaled plans and the lane kernel's recursions)
         fft_cost = None
@@ -755,7 +723,7 @@ def cwt(
 
 
 def _cwt(x: Any, freqs: Any, fs: float = 1.0, *, wavelet: Any = "morlet", xi: Any = 6.0,
-         windowed: bool | None = None, **kwargs: Any) -> Array:
+         windowed: bool = False, **kwargs: Any) -> Array:
     """:func:`cwt`'s work (``windowed``: as :func:`_plan_scalogram`; the other options
     :func:`cwt`'s, with its defaults)."""
     unknown = set(kwargs) - set(_CWT_DEFAULTS)
@@ -778,7 +746,7 @@ def windowed_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any)
     What :mod:`sftwave.dask` (overlapping blocks, the overlap sized by the
     plans' windows: the FFT's exact wavelet reads further), :mod:`sftwave.stream`
     and the MNE helpers ask for; the same arguments as :func:`cwt`.  Not
-    public API (the successor of the ``windowed_plans()`` context manager).
+    public API.
 
     Examples
     --------

@@ -296,15 +296,9 @@ ALLOWED: dict[str, dict[str, str]] = {
     'long module': {
     },
     'returns Any': {
-        'sftwave.cwt': 'to do: -> Any',
         'sftwave.engines.Engine.asarray': 'to do: -> Any',
         'sftwave.engines.Engine.filter': 'to do: -> Any',
         'sftwave.engines.Engine.scalogram': 'to do: -> Any',
-        'sftwave.icwt': 'to do: -> Any',
-        'sftwave.inverse.icwt': 'to do: -> Any',
-        'sftwave.morlet_transform': 'to do: -> Any',
-        'sftwave.wavelets.cwt': 'to do: -> Any',
-        'sftwave.wavelets.morlet_transform': 'to do: -> Any',
         'sftwave.xarray.SftwaveAccessor.cwt': 'to do: -> Any',
         'sftwave.xarray.SftwaveAccessor.gaussian_filter': 'to do: -> Any',
         'sftwave.xarray.SftwaveAccessor.gaussian_filter1d': 'to do: -> Any',
@@ -312,20 +306,13 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     'long public function': {
         'sftwave.plans.fit.fit_plan': 'to do: 100 lines',
-        'sftwave.plans.select.select_gaussian': 'to do: 70 lines',
         'sftwave.plot.scalogram': 'to do: 103 lines',
     },
     'ambient switch': {
         'sftwave.engines.numba._rows': 'to do: ContextVar(',
-        'sftwave.plans.fit': 'to do: threading.local(',
-        'sftwave.wavelets': 'to do: ContextVar(',
     },
     'family branch': {
         'sftwave.dask._reach': 'to do: family_reach, until it asks the family object',
-        'sftwave.analysis': 'to do: lines [145, 305, 503, 567, 105, 498, 500, 523]',
-        'sftwave.inverse': 'to do: lines [75]',
-        'sftwave.pycwt': 'to do: lines [60]',
-        'sftwave.wavelets': 'to do: lines [101, 103, 773, 774]',
     },
 }
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -83,13 +83,13 @@ def _lazy_blobs(x: da.Array, cube: Callable[[np.ndarray], np.ndarray], nscales: 
 
     def extremes(b: np.ndarray, own: tuple[slice, ...]) -> tuple[Any, Any]:
         with block_threads(nblocks):
-            c = cube(as_float(b))[(slice(None),) + own]
+            c = cube(cast(np.ndarray, as_float(b)))[(slice(None),) + own]
         return nan_extreme(c, largest=False), nan_extreme(c, largest=True)
 
     def peaks(b: np.ndarray, own: tuple[slice, ...], box: list[tuple[int, int]], shift: np.ndarray,
               thr: float) -> tuple[np.ndarray, np.ndarray, Any, Any]:
         with block_threads(nblocks):
-            c = cube(as_float(b))
+            c = cube(cast(np.ndarray, as_float(b)))
         coords, values = cube_peaks(c, thr, box)
         mine = c[(slice(None),) + own]
         return (coords + shift, values, nan_extreme(mine, largest=False),

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .._checks import check_axis, check_decim, check_freqs, check_mode, check_positive, scalogram_dtype
-from ..wavelets import windowed_plans
+from ..wavelets import windowed_cwt
 from ._core import block_threads, check_engine_options, dask_array, time_overlap, trim_time
 from ._reach import family_reach
 from ._wrap import Call, lazy
@@ -19,23 +19,22 @@ if TYPE_CHECKING:
 __all__ = ["cwt"]
 
 
-def block_rows(batch: Callable[..., np.ndarray], b: np.ndarray, f: np.ndarray, fs: float,
+def block_rows(batch: Callable[..., Any], b: np.ndarray, f: np.ndarray, fs: float,
                fft: np.ndarray, **kwargs: Any) -> np.ndarray:
     """One block's rows as the whole signal's call computes them: the frequencies that its
-    ``'auto'`` runs by FFT with ``method='fft'``, the others with the windowed plans (a
-    block's own ``'auto'`` would choose by the block's length)."""
+    ``'auto'`` runs by FFT with ``method='fft'`` (by ``batch``, the in-memory transform), the
+    others with the windowed plans (a block's own ``'auto'`` would choose by the block's
+    length)."""
 
     if not fft.any():
-        with windowed_plans():
-            return batch(b, f, fs, **kwargs)
+        return cast(np.ndarray, windowed_cwt(b, f, fs, **kwargs))
     if fft.all():
         return batch(b, f, fs, **{**kwargs, "method": "fft"})
     xi = np.broadcast_to(np.asarray(kwargs.pop("xi"), float), f.shape)
     y = batch(b, f[fft], fs, xi=xi[fft], **{**kwargs, "method": "fft"})
     out = np.empty(y.shape[:-2] + (f.size, y.shape[-1]), y.dtype)
     out[..., fft, :] = y
-    with windowed_plans():
-        out[..., ~fft, :] = batch(b, f[~fft], fs, xi=xi[~fft], **kwargs)
+    out[..., ~fft, :] = windowed_cwt(b, f[~fft], fs, xi=xi[~fft], **kwargs)
     return out
 
 

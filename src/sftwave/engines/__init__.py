@@ -92,8 +92,9 @@ class Engine(Protocol):
     """What every engine object offers (the protocol above, as a type).
 
     ``magnitude`` is called only where the engine's capabilities have
-    ``epoch_sums``, and ``fft_point_cost`` only where the engine has it (None
-    or absent: no FFT path); every other computation is an :func:`operation`.
+    ``epoch_sums``, and ``fft_point_cost`` and ``fir_taps_per_order_for`` only
+    where the engine has them (absent: no FFT path, one cost figure for every
+    dtype); every other computation is an :func:`operation`.
 
     See Also
     --------
@@ -119,6 +120,8 @@ class Engine(Protocol):
     def fir_taps_per_order(self) -> float | None: ...
 
     def fft_point_cost(self) -> float | None: ...
+
+    def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2) -> float: ...
 
     def bank_method(self, bank_method: str, lanes: int) -> str: ...
 

@@ -10,7 +10,7 @@ concatenated input (within 1e-12 relative in float64, ``tests/test_stream.py``;
 the same plans run, by the same first-order recursion, in float64).  The CWT's
 plans are those with a window: where the batch ``method='auto'`` runs a scale
 of a short signal by FFT (the exact wavelet), the stream equals the batch
-computed within ``sftwave.wavelets.windowed_plans()``, and the batch's own
+computed by ``sftwave.wavelets.windowed_cwt``, and the batch's own
 ``'auto'`` within the plans' ``tol``.
 
 Latency.  Output ``n`` needs input up to ``n + latency`` (``latency``: the
@@ -650,9 +650,8 @@ class CWT(_Stream):
     >>> s = CWT([0.02, 0.1], output="power", decim=2)
     >>> y = np.concatenate([s.process(x[:, i:i + 100]) for i in range(0, 3000, 100)]
     ...                    + [s.flush()], axis=-1)
-    >>> from sftwave.wavelets import windowed_plans
-    >>> with windowed_plans():             # the stream's plans (those with a window)
-    ...     ref = sftwave.cwt(x, [0.02, 0.1], output="power", decim=2)
+    >>> from sftwave.wavelets import windowed_cwt   # the stream's plans (those with a window)
+    >>> ref = windowed_cwt(x, [0.02, 0.1], output="power", decim=2)
     >>> y.shape == ref.shape and bool(np.allclose(y, ref, rtol=1e-10, atol=1e-12))
     True
     """
@@ -699,13 +698,14 @@ class CWT(_Stream):
         return z.reshape(lead + z.shape[1:]).astype(dtype, copy=False)
 
     def _batch(self, data: np.ndarray) -> np.ndarray:
-        from ..wavelets import cwt, windowed_plans
+        from ..wavelets import windowed_cwt
 
-        with windowed_plans():      # the stream's own kind of plans, also for a short stream
-            return cwt(data.astype(np.float64), self.freqs, self.fs, xi=self.xi, mode=self.mode,
-                       cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
-                       method=self.method, dtype=np.complex128 if self.output == "complex"
-                       else np.float64, engine=self.engine)
+        # the stream's own kind of plans (those with a window), also for a short stream
+        dtype = np.complex128 if self.output == "complex" else np.float64
+        y = windowed_cwt(data.astype(np.float64), self.freqs, self.fs, xi=self.xi, mode=self.mode,
+                         cval=self.cval, output=self.output, decim=self.decim, tol=self.tol,
+                         method=self.method, dtype=dtype, engine=self.engine)
+        return cast(np.ndarray, y)      # NumPy in: the CPU engine's NumPy out
 
     def _out_dtype(self, dtype: np.dtype) -> np.dtype:
         return scalogram_dtype(None, dtype in (np.float32, np.float16), self.output)
