@@ -98,13 +98,14 @@ def test_the_reach_is_the_support_of_the_in_memory_plan():
         assert gaussian_reach(sigma, order, n, truncate=4.0) == max(nonfinite.support(plan, n))
 
 
-def test_only_family_reach_knows_the_wavelet_family():
+def test_no_module_branches_on_the_wavelet_family():
+    """family_reach asks the family object (its plans, outputs, FFT); nothing parses it again."""
     import pathlib
 
     package = pathlib.Path(sd.__file__).parent
     hits = {p.name for p in package.glob("*.py")
             if re.search(r"parse_wavelet|\bdog_scale\b|m is None|m is not None", p.read_text())}
-    assert hits == {"_reach.py"}
+    assert hits == set()
 
 
 @pytest.mark.parametrize("call,match", [

@@ -312,7 +312,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         'sftwave.engines.numba._rows': 'to do: ContextVar(',
     },
     'family branch': {
-        'sftwave.dask._reach': 'to do: family_reach, until it asks the family object',
     },
 }
 

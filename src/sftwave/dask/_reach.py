@@ -19,12 +19,11 @@ from typing import Any
 import numpy as np
 
 from .. import engines
-from .._checks import check_choice, per_axis
+from .._checks import per_axis
 from .._scale_space import DERIVATIVE_TOL, derivative_truncate
 from ..engines import nonfinite
-from ..plans import DEFAULT_MORLET_TOL, FFTPlan, WidePlan, select_gaussian, select_morlet
-from ..plans.dog import dog_scale, select_dog_scales
-from ..wavelets import DOG_OUTPUTS, OUTPUTS, frequency_to_scale, parse_wavelet
+from ..plans import DEFAULT_MORLET_TOL, FFTPlan, WidePlan, select_gaussian
+from ..plans.families import wavelet_family
 
 __all__ = ["gaussian_reach", "filter_reach", "add_reach", "max_reach", "hessian_reach",
            "family_reach", "coherence_reach", "ssq_reach"]
@@ -112,10 +111,10 @@ def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol
     on ``n`` samples, and which of them it runs by FFT (``'auto'`` decides that for the whole
     signal, the same for either design; ``fft=False``: none, as ``ssq_cwt(fft=False)``).
 
-    The only function of :mod:`sftwave.dask` that depends on the wavelet family: a DOG
-    wavelet's plans (never the FFT), or the Morlet's (the SFT's and the ASFT's designs both,
-    unless ``transform`` names one: the engine picks one by the output's precision); and
-    ``output`` checked against the family's outputs.
+    The plans are the family's own (:meth:`~sftwave.wavelets.WaveletFamily.select_plans`:
+    the SFT's and the ASFT's designs both, unless ``transform`` names one: the engine picks
+    one by the output's precision), the FFT's rows only where the family may take it, and
+    ``output`` is checked by the family.
 
     Examples
     --------
@@ -127,33 +126,26 @@ def family_reach(wavelet: str, f: np.ndarray, fs: float, n: int, *, xi: Any, tol
     ...              transform="auto", mode="reflect")[0] > 0
     True
     """
+    family = wavelet_family(wavelet)
+    family.check_output(output)
     eng = engines.get(engine)
     cost = eng.fir_taps_per_order()
-    tol = tol or DEFAULT_MORLET_TOL
-    transforms = {transform} - {"auto"} or {"sft", "asft"}
+    tol = float(tol or DEFAULT_MORLET_TOL)
+    xis = family.check_xi(xi, f.size)
+    sigmas = family.scale(f, fs, xis)
+    options: dict[str, Any] = dict(method=method, n=n, fir_taps_per_order=cost, mode=mode)
     reach, on_fft = 0, np.zeros(f.shape, bool)
-    m = parse_wavelet(wavelet)
-    check_choice(output, OUTPUTS if m is None else DOG_OUTPUTS, "output")
-    if m is not None:
-
-        for t in sorted(transforms):
-            for dplan in select_dog_scales(list(dog_scale(f, fs, m)), m, float(tol), method=method,
-                                           transform=t, n=n, fir_taps_per_order=cost):
-                reach = max(reach, *nonfinite.support(dplan, n))
-        return int(reach), on_fft
-    xis = np.broadcast_to(np.asarray(xi, float), f.shape)
-    for i, (s, w) in enumerate(zip(frequency_to_scale(f, fs, xis), xis)):
-        if fft:
-            whole = select_morlet(float(s), float(w), float(tol), method=method, transform="sft",
-                                  n=n, fir_taps_per_order=cost, mode=mode,
-                                  fft_point_cost=eng.fft_point_cost())
-            if isinstance(whole, FFTPlan):
-                on_fft[i] = True
-                reach = max(reach, *nonfinite.support(whole, n))
-                continue
-        for t in sorted(transforms):
-            plan = select_morlet(float(s), float(w), float(tol), method=method, transform=t, n=n,
-                                 fir_taps_per_order=cost, mode=mode)
+    if fft and family.uses_fft():
+        whole = family.select_plans(sigmas.tolist(), xis, tol, transform="sft",
+                                    fft_point_cost=eng.fft_point_cost(), **options)
+        on_fft = np.array([isinstance(p, FFTPlan) for p in whole], bool).reshape(f.shape)
+        for p in whole:
+            if isinstance(p, FFTPlan):
+                reach = max(reach, *nonfinite.support(p, n))
+    rest = ~on_fft
+    for t in sorted({transform} - {"auto"} or {"sft", "asft"}):
+        for plan in family.select_plans(sigmas[rest].tolist(), xis[rest], tol, transform=t,
+                                        fft_point_cost=None, **options):
             reach = max(reach, *nonfinite.support(plan, n))
     return int(reach), on_fft
 
