@@ -51,6 +51,7 @@ Where sftwave differs from scipy, on purpose:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -77,12 +78,12 @@ from ._checks import (
 from ._checks.ndimage import Array
 from ._docs import docfiller
 from .engines import nonfinite
-from .plans import GAUSSIAN_METHODS, select_gaussian
+from .plans import GAUSSIAN_METHODS, FIRPlan, select_gaussian
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
 
-    from .plans import FIRPlan, SFTPlan, WidePlan
+    from .plans import SFTPlan, WidePlan
 
 __all__ = ["gaussian_filter1d", "gaussian_filter", "gaussian_laplace", "gaussian_gradient_magnitude"]
 
@@ -103,26 +104,25 @@ def worker_threads(name: str, workers: int | None) -> contextlib.AbstractContext
     return engines.operation(name, "thread_limit")(workers)
 
 
-def _scipy_arithmetic(name: str, on: bool) -> contextlib.AbstractContextManager[Any]:
-    """Engine ``name``'s FIRs in scipy's arithmetic within the block, where ``on``."""
-    return engines.operation(name, "scipy_arithmetic")(on)
-
-
 #: A sigma at most this is zero: the axis is not filtered (scipy's threshold).
 _ZERO_SIGMA = 1e-15
 
 
 def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncate: float,
                radius: int | None, method: str, transform: str, tol: float | None,
-               dtypes: tuple[Any, Any, int] | None = None) -> SFTPlan | FIRPlan | WidePlan:
+               dtypes: tuple[Any, Any, int] | None = None,
+               scipy_arithmetic: bool = False) -> SFTPlan | FIRPlan | WidePlan:
     # the engine's cost figure; the CPU engine's depends on the input and output dtypes
     # (its float32 FIR over blocks of rows for float32 and 8/16-bit images)
     by_dtype = getattr(eng, "fir_taps_per_order_for", None)
-    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2]) if by_dtype is not None and dtypes is not None
-            else eng.fir_taps_per_order())
-    return select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
+    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
+            if by_dtype is not None and dtypes is not None else eng.fir_taps_per_order())
+    plan = select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
                            fir_taps_per_order=cost, wide=engines.CAPABILITIES[name].wide)
+    if scipy_arithmetic and isinstance(plan, FIRPlan):
+        plan = dataclasses.replace(plan, scipy_arithmetic=True)
+    return plan
 
 
 def _check_nan_policy(nan_policy: Any, min_weight: Any) -> tuple[str, float]:
@@ -221,10 +221,11 @@ def gaussian_filter1d(
     tol = check_tol(tol)
     axis = check_axis(axis, len(x.shape))
     nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    with worker_threads(name, workers), _scipy_arithmetic(name, method == "fir" or radius is not None):
+    with worker_threads(name, workers):
         plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
                           radius=radius, method=method, transform=transform, tol=tol,
-                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
+                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
+                          scipy_arithmetic=method == "fir" or radius is not None)
         return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output,
                     bank_method=bank_method, nan_policy=nan_policy, min_weight=min_weight)
 
@@ -308,13 +309,14 @@ def gaussian_filter(
     steps: list[tuple[int, Any, str]] = []
     # scipy's kernel asked for by name (method='fir', radius=): scipy's arithmetic too, its bits
     scipy_kernel = method == "fir" or any(r is not None for r in radii)
-    with worker_threads(name, workers), _scipy_arithmetic(name, scipy_kernel):
+    with worker_threads(name, workers):
         for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
             if s <= _ZERO_SIGMA:
                 continue        # scipy's rule: not filtered, whatever the order
             plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
                               method=method, transform=transform, tol=tol,
-                              dtypes=(getattr(x, "dtype", None), output, len(x.shape)))
+                              dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
+                              scipy_arithmetic=scipy_kernel)
             steps.append((ax, plan, m))
         return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
                     nan_policy=nan_policy, min_weight=min_weight)

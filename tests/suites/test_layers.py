@@ -309,7 +309,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         'sftwave.plot.scalogram': 'to do: 103 lines',
     },
     'ambient switch': {
-        'sftwave.engines.numba._rows': 'to do: ContextVar(',
     },
     'family branch': {
     },

@@ -273,6 +273,10 @@ class FIRPlan:
     error : float or None
         Its relative RMSE against the exact kernel, where the selector
         designed it to a target (None for scipy's kernel at a given radius).
+    scipy_arithmetic : bool
+        Run in scipy's arithmetic (float64, scipy's bits), never a faster
+        single-precision path: where the user asked for scipy's kernel itself
+        (``method='fir'`` or ``radius=``).
 
     See Also
     --------
@@ -282,6 +286,7 @@ class FIRPlan:
 
     kernel: np.ndarray
     error: float | None = None
+    scipy_arithmetic: bool = False
 
     @property
     def radius(self) -> int:

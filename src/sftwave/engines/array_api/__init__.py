@@ -36,7 +36,6 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "meijering_scale": (".features", "meijering_scale"),
     "meijering_response": (".features", "meijering_response"),
     # ndimage (sftwave.ndimage)
-    "scipy_arithmetic": (".features", "scipy_arithmetic"),
 }
 
 

@@ -24,7 +24,6 @@ their autograd graph where the operations allow it.
 
 from __future__ import annotations
 
-import contextlib
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -34,19 +33,7 @@ from .filters import device_of, fir1d, namespace
 
 __all__ = ["as_float", "ridge_float", "gradient", "sobel", "structure_products",
            "symmetric_eigenvalues", "ridge_accumulator", "ridge_result", "frangi_scale",
-           "sato_scale", "meijering_response", "meijering_scale", "scipy_arithmetic"]
-
-
-def scipy_arithmetic(on: bool = True) -> contextlib.AbstractContextManager[None]:
-    """A context that changes nothing: this engine's FIRs always run in float64, scipy's
-    arithmetic (the CPU engine's float32 FIR over rows has no counterpart here).
-
-    Examples
-    --------
-    >>> with scipy_arithmetic(True):
-    ...     pass
-    """
-    return contextlib.nullcontext()
+           "sato_scale", "meijering_response", "meijering_scale"]
 
 
 def as_float(x: Any, name: str = "image") -> Any:

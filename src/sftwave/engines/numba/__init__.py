@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..._checks import check_input_array
-from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER, rows_allowed
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER
 
 __all__ = ["ENGINE", "NumbaEngine", "OPERATIONS", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
            "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "FFT_POINT_COST"]
@@ -94,7 +94,6 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "tiles_split_transpose": (".tiles", "split_transpose"),
     "tiles_combine": (".tiles", "combine"),
     # ndimage (sftwave.ndimage)
-    "scipy_arithmetic": ("._rows", "scipy_arithmetic"),
     "hypot_into": (".filters", "hypot_into"),
     "thread_limit": (".pool", "limit"),
     "threads": (".pool", "threads"),
@@ -189,15 +188,16 @@ class NumbaEngine:
         """
         return FFT_POINT_COST
 
-    def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2) -> float:
+    def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
+                               scipy_arithmetic: bool = False) -> float:
         """The cost figure for smoothing one axis of an ``ndim``-D array of ``dtype`` into ``output``.
 
         :data:`ROWS_TAPS_PER_ORDER` where the float32 FIR over blocks of rows
         runs it (order 0, input and output dtypes it takes, its explicit
         vectors usable, at least two dimensions: a single line is one task,
-        on one thread, where the bank's lanes use them all), else
-        :meth:`fir_taps_per_order`.  By the dtypes and ``ndim`` alone: the
-        same plan on every machine and thread count.
+        on one thread, where the bank's lanes use them all; not where the call
+        asks for ``scipy_arithmetic``), else :meth:`fir_taps_per_order`.  By the
+        arguments alone: the same plan on every thread count.
 
         Examples
         --------
@@ -205,6 +205,8 @@ class NumbaEngine:
         >>> ENGINE.fir_taps_per_order_for(np.uint8, None, 0)
         20.0
         >>> ENGINE.fir_taps_per_order_for(np.float64, None, 0)
+        2.75
+        >>> ENGINE.fir_taps_per_order_for(np.uint8, None, 0, scipy_arithmetic=True)
         2.75
         """
         try:
@@ -214,7 +216,7 @@ class NumbaEngine:
         except TypeError:
             return FIR_TAPS_PER_ORDER
         if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
-                or out not in ROWS_OUTPUT_DTYPES or not rows_allowed()):
+                or out not in ROWS_OUTPUT_DTYPES or scipy_arithmetic):
             return FIR_TAPS_PER_ORDER
         from .vectors import usable
 

@@ -26,7 +26,6 @@ from . import bank, fir_rows, lanes
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
 from ._jit import kernel
-from ._rows import rows_allowed
 from .pool import parallel_for
 from .wide import gaussian_wide
 
@@ -527,13 +526,15 @@ def _rows_steps(steps) -> list | None:
     """The steps as :func:`.fir_rows.filter_rows` takes them, or None where it does not apply.
 
     Every step a symmetric FIR that is not a derivative (:func:`zero_sum`: those keep the
-    float64 path and its removal of offsets), and the explicit vectors usable.
+    float64 path and its removal of offsets) nor asked to run in scipy's arithmetic, and the
+    explicit vectors usable.
     """
     from .vectors import usable
 
     fast = []
     for axis, plan, mode in steps:
-        if not isinstance(plan, FIRPlan) or np.iscomplexobj(plan.kernel) or zero_sum(plan):
+        if (not isinstance(plan, FIRPlan) or plan.scipy_arithmetic or np.iscomplexobj(plan.kernel)
+                or zero_sum(plan)):
             return None
         half = fir_rows.half_kernel(plan.kernel[::-1])
         if half is None:
@@ -555,8 +556,7 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
         out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
-    if (x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps
-            and rows_allowed()):
+    if x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps:
         fast = _rows_steps(steps)
         if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
             return out
