@@ -803,20 +803,22 @@ class SftwaveAccessor:
         self._obj: Any = obj           # (either: the functions' type variable is bound per call)
 
     def cwt(self, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
-            **kwargs: Any) -> Any:
+            **kwargs: Any) -> xr.DataArray | xr.Dataset:
         """:func:`sftwave.xarray.cwt` of this object (the same parameters)."""
         return cwt(self._obj, freqs, fs, dim=dim, **kwargs)
 
     def wct(self, other: xr.DataArray, freqs: Any, fs: float | None = None, *,
-            dim: Hashable | None = None, **kwargs: Any) -> Any:
+            dim: Hashable | None = None, **kwargs: Any) -> xr.Dataset:
         """:func:`sftwave.xarray.wct` of this ``DataArray`` (``x``) and ``other`` (``y``)."""
         return wct(self._obj, other, freqs, fs, dim=dim, **kwargs)
 
-    def gaussian_filter(self, sigma: Any, *, dims: Any = None, **kwargs: Any) -> Any:
+    def gaussian_filter(self, sigma: Any, *, dims: Any = None,
+                        **kwargs: Any) -> xr.DataArray | xr.Dataset:
         """:func:`sftwave.xarray.gaussian_filter` of this object (the same parameters)."""
         return gaussian_filter(self._obj, sigma, dims=dims, **kwargs)
 
-    def gaussian_filter1d(self, sigma: float, dim: Hashable, **kwargs: Any) -> Any:
+    def gaussian_filter1d(self, sigma: float, dim: Hashable,
+                          **kwargs: Any) -> xr.DataArray | xr.Dataset:
         """:func:`sftwave.xarray.gaussian_filter1d` of this object (the same parameters)."""
         return gaussian_filter1d(self._obj, sigma, dim, **kwargs)
 

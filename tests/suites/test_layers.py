@@ -296,13 +296,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     'long module': {
     },
     'returns Any': {
-        'sftwave.engines.Engine.asarray': 'to do: -> Any',
-        'sftwave.engines.Engine.filter': 'to do: -> Any',
-        'sftwave.engines.Engine.scalogram': 'to do: -> Any',
-        'sftwave.xarray.SftwaveAccessor.cwt': 'to do: -> Any',
-        'sftwave.xarray.SftwaveAccessor.gaussian_filter': 'to do: -> Any',
-        'sftwave.xarray.SftwaveAccessor.gaussian_filter1d': 'to do: -> Any',
-        'sftwave.xarray.SftwaveAccessor.wct': 'to do: -> Any',
     },
     'long public function': {
         'sftwave.plans.fit.fit_plan': 'to do: 100 lines',

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -735,8 +735,8 @@ def eng_filter_host(rows: np.ndarray, plan: Any, mode: str, cval: float) -> np.n
     """The envelope weights on the host: the CPU engine's filter along the last axis."""
     from . import get
 
-    return get("numba").filter(np.ascontiguousarray(rows), [(rows.ndim - 1, plan, mode)],
-                               cval=cval)
+    y = get("numba").filter(np.ascontiguousarray(rows), [(rows.ndim - 1, plan, mode)], cval=cval)
+    return cast(np.ndarray, y)        # the CPU engine: NumPy out
 
 
 def _finish(y: Any, inv: np.ndarray, kind: str, out: Any) -> Any:
