@@ -333,11 +333,45 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
     ('log', True)
     """
     _matplotlib()
-    from matplotlib.colors import LogNorm, Normalize
-
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     blocks = values if isinstance(values, TimeBlocks) else None
     v = blocks.values if blocks is not None else np.asarray(values)
+    _check_scalogram(v, f, kind, y, reduce, max_columns, blocks is not None and global_spectrum)
+    fig, ax, signal_ax, global_ax = _layout(ax, signal is not None, global_spectrum)
+    columns = (int(max_columns) if max_columns is not None
+               else max(2, 2 * int(round(fig.get_figwidth() * fig.dpi))))
+    full = None                                  # the full-resolution power, where given
+    if blocks is None:
+        full = np.abs(v) ** 2 if v.dtype.kind == "c" else v.astype(np.float64, copy=False)
+        blocks = reduce_time(full, columns, reduce)
+    n, edges = blocks.n_times, blocks.edges
+    # each column at its block's centre; the first and last at the first and last time
+    centre = (edges[:-1] + edges[1:] - 1) / 2.0
+    if edges.size - 1 < n:
+        centre[0], centre[-1] = 0.0, n - 1.0
+    t = t0 + centre * decim / fs
+    yv = {"frequency": f, "period": 1.0 / f, "fourier_period": analysis.fourier_period(f, xi)}[y]
+    order = np.argsort(yv)
+    mesh, bar = _draw_power(fig, ax, t, yv, order, blocks.values, kind, decades, cmap)
+    _label_axes(ax, yv, y, time_unit, freq_unit, t0, t0 + (n - 1) * decim / fs, n, fs)
+    coi_art = (_draw_coi(ax, t, yv, order, _coi_at(f, xi, fs, np.rint(centre * decim).astype(np.int64),
+                                                   n * decim)) if coi else None)
+    contours = None
+    if significance is not None:
+        contours = _draw_significance(ax, t, yv, order, significance, full, blocks.values, columns)
+    if signal_ax is not None:
+        _draw_signal(signal_ax, ax, signal, signal_label, columns, t0, fs)
+    if global_ax is not None:
+        assert full is not None                  # (global_spectrum refuses TimeBlocks above)
+        _draw_global(global_ax, ax, full, f, yv, order, n, decim, fs, xi, coi, global_significance)
+    if title:
+        (signal_ax or ax).set_title(title, fontsize=10)
+    return ScalogramFigure(fig, ax, mesh, bar, coi_art, contours, signal_ax, global_ax)
+
+
+def _check_scalogram(v: np.ndarray, f: np.ndarray, kind: str, y: str, reduce: str,
+                     max_columns: int | None, global_of_blocks: bool) -> None:
+    """:func:`scalogram`'s argument checks."""
     if v.ndim != 2 or v.shape[0] != f.size:
         raise ValueError(f"values must have shape (len(freqs), n_times) = ({f.size}, n); got "
                          f"{v.shape}")
@@ -351,39 +385,33 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
                                     or not isinstance(max_columns, (int, np.integer))
                                     or max_columns < 1):
         raise ValueError(f"max_columns must be a positive integer; got {max_columns!r}")
-    if blocks is not None and global_spectrum:
+    if global_of_blocks:
         raise ValueError("global_spectrum needs the full-resolution values, not TimeBlocks")
 
-    fig, ax, signal_ax, global_ax = _layout(ax, signal is not None, global_spectrum)
-    columns = (int(max_columns) if max_columns is not None
-               else max(2, 2 * int(round(fig.get_figwidth() * fig.dpi))))
-    full = None                                  # the full-resolution power, where given
-    if blocks is None:
-        full = np.abs(v) ** 2 if v.dtype.kind == "c" else v.astype(np.float64, copy=False)
-        blocks = reduce_time(full, columns, reduce)
-    power = blocks.values
-    img = power if kind == "power" else np.sqrt(power)
-    n = blocks.n_times
-    edges = blocks.edges
-    reduced = edges.size - 1 < n
-    # each column at its block's centre; the first and last at the first and last time
-    centre = (edges[:-1] + edges[1:] - 1) / 2.0
-    if reduced:
-        centre[0], centre[-1] = 0.0, n - 1.0
-    t = t0 + centre * decim / fs
-    t_end = t0 + (n - 1) * decim / fs
-    yv = {"frequency": f, "period": 1.0 / f,
-          "fourier_period": analysis.fourier_period(f, xi)}[y]
-    freq_unit = freq_unit or ("Hz" if time_unit == "s" else f"1/{time_unit}")
-    ylabel = {"frequency": f"frequency ({freq_unit})", "period": f"period ({time_unit})",
-              "fourier_period": f"Fourier period ({time_unit})"}[y]
 
-    order = np.argsort(yv)
+def _draw_power(fig: Any, ax: Axes, t: np.ndarray, yv: np.ndarray, order: np.ndarray,
+                power: np.ndarray, kind: str, decades: float, cmap: str) -> tuple[Any, Any]:
+    """The image of the power (or amplitude), ``decades`` below its top on a log scale, and
+    its colour bar."""
+    from matplotlib.colors import LogNorm, Normalize
+
+    img = power if kind == "power" else np.sqrt(power)
     top = np.nanmax(img) if np.isfinite(img).any() else 1.0
     norm = (LogNorm(vmin=top * 10.0 ** -decades, vmax=top) if top > 0
             else Normalize(vmin=0, vmax=1))
     mesh = ax.pcolormesh(t, yv[order], np.clip(img[order], top * 10.0 ** -decades, None),
                          shading="gouraud", cmap=cmap, norm=norm, rasterized=True)
+    bar = fig.colorbar(mesh, ax=ax, pad=0.01)
+    bar.set_label("power |W|²" if kind == "power" else "amplitude |W|")
+    return mesh, bar
+
+
+def _label_axes(ax: Axes, yv: np.ndarray, y: str, time_unit: str, freq_unit: str | None,
+                t0: float, t_end: float, n: int, fs: float) -> None:
+    """The log frequency (or period) axis with plain ticks, and the time axis."""
+    freq_unit = freq_unit or ("Hz" if time_unit == "s" else f"1/{time_unit}")
+    ylabel = {"frequency": f"frequency ({freq_unit})", "period": f"period ({time_unit})",
+              "fourier_period": f"Fourier period ({time_unit})"}[y]
     ax.set_yscale("log")
     ax.set_ylim(yv.min(), yv.max())
     if y != "frequency":
@@ -392,49 +420,55 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
     _plain_log_ticks(ax, yv.min(), yv.max())
     ax.set_xlabel(f"time ({time_unit})")
     ax.set_xlim(t0, t_end if n > 1 else t0 + 1.0 / fs)
-    bar = fig.colorbar(mesh, ax=ax, pad=0.01)
-    bar.set_label("power |W|²" if kind == "power" else "amplitude |W|")
-    coi_art = None
-    mask = (_coi_at(f, xi, fs, np.rint(centre * decim).astype(np.int64), n * decim)
-            if coi else None)
-    if mask is not None:                         # (coi)
-        coi_art = ax.contourf(t, yv[order], mask[order].astype(float), levels=[0.5, 1.5],
-                              colors="none", hatches=["//"])
-        ax.contour(t, yv[order], mask[order].astype(float), levels=[0.5], colors="white",
-                   linewidths=0.8)
-    contours = None
-    if significance is not None:
-        sig = np.asarray(significance, dtype=np.float64)
-        sig = sig[:, None] if sig.ndim == 1 else sig
-        if full is not None:
-            ratio = reduce_time(full / sig, columns, "max").values
-        else:
-            ratio = power / sig
-        contours = ax.contour(t, yv[order], ratio[order], levels=[1.0], colors="black",
-                              linewidths=1.0)
-    if signal_ax is not None:
-        where, s = _envelope(np.asarray(signal, dtype=np.float64).ravel(), columns)
-        signal_ax.plot(t0 + where / fs, s, lw=0.7, color="0.15")
-        signal_ax.set_ylabel(signal_label)
-        signal_ax.set_xlim(ax.get_xlim())
-    if global_ax is not None:
-        assert full is not None                  # (global_spectrum refuses TimeBlocks above)
-        full_mask = (analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi
-                     else None)
-        g = analysis.global_spectrum(full, full_mask)
-        global_ax.plot(g[order], yv[order], color="0.15", label="global")
-        if global_significance is not None:
-            global_ax.plot(np.asarray(global_significance)[order], yv[order], "--",
-                           color="0.4", label="significance")
-        global_ax.set_xscale("log")
-        global_ax.set_yscale("log")
-        global_ax.set_ylim(ax.get_ylim())
-        _plain_log_ticks(global_ax, yv.min(), yv.max())
-        global_ax.set_xlabel("time-mean power")
-        global_ax.tick_params(labelleft=False)
-    if title:
-        (signal_ax or ax).set_title(title, fontsize=10)
-    return ScalogramFigure(fig, ax, mesh, bar, coi_art, contours, signal_ax, global_ax)
+
+
+def _draw_coi(ax: Axes, t: np.ndarray, yv: np.ndarray, order: np.ndarray,
+              mask: np.ndarray | None) -> Any:
+    """The cone of influence hatched, with a white edge (None where there is no mask)."""
+    if mask is None:
+        return None
+    art = ax.contourf(t, yv[order], mask[order].astype(float), levels=[0.5, 1.5],
+                      colors="none", hatches=["//"])
+    ax.contour(t, yv[order], mask[order].astype(float), levels=[0.5], colors="white",
+               linewidths=0.8)
+    return art
+
+
+def _draw_significance(ax: Axes, t: np.ndarray, yv: np.ndarray, order: np.ndarray,
+                       significance: ArrayLike, full: np.ndarray | None, power: np.ndarray,
+                       columns: int) -> Any:
+    """The contour where the power reaches the significance level (ratio 1)."""
+    sig = np.asarray(significance, dtype=np.float64)
+    sig = sig[:, None] if sig.ndim == 1 else sig
+    ratio = reduce_time(full / sig, columns, "max").values if full is not None else power / sig
+    return ax.contour(t, yv[order], ratio[order], levels=[1.0], colors="black", linewidths=1.0)
+
+
+def _draw_signal(signal_ax: Axes, ax: Axes, signal: ArrayLike | None, label: str, columns: int,
+                 t0: float, fs: float) -> None:
+    """The signal's envelope above the scalogram, on its time axis."""
+    where, s = _envelope(np.asarray(signal, dtype=np.float64).ravel(), columns)
+    signal_ax.plot(t0 + where / fs, s, lw=0.7, color="0.15")
+    signal_ax.set_ylabel(label)
+    signal_ax.set_xlim(ax.get_xlim())
+
+
+def _draw_global(global_ax: Axes, ax: Axes, full: np.ndarray, f: np.ndarray, yv: np.ndarray,
+                 order: np.ndarray, n: int, decim: int, fs: float, xi: Any, coi: bool,
+                 global_significance: ArrayLike | None) -> None:
+    """The time-mean power outside the cone (and its significance) beside the scalogram."""
+    full_mask = (analysis.coi_mask(f, n * decim, fs, xi)[:, ::decim][:, :n] if coi else None)
+    g = analysis.global_spectrum(full, full_mask)
+    global_ax.plot(g[order], yv[order], color="0.15", label="global")
+    if global_significance is not None:
+        global_ax.plot(np.asarray(global_significance)[order], yv[order], "--",
+                       color="0.4", label="significance")
+    global_ax.set_xscale("log")
+    global_ax.set_yscale("log")
+    global_ax.set_ylim(ax.get_ylim())
+    _plain_log_ticks(global_ax, yv.min(), yv.max())
+    global_ax.set_xlabel("time-mean power")
+    global_ax.tick_params(labelleft=False)
 
 
 def _plain_log_ticks(ax: Axes, lo: float, hi: float) -> None:

@@ -299,7 +299,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     'long public function': {
         'sftwave.plans.fit.fit_plan': 'to do: 100 lines',
-        'sftwave.plot.scalogram': 'to do: 103 lines',
     },
     'ambient switch': {
     },
