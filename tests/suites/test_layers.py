@@ -298,7 +298,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     'returns Any': {
     },
     'long public function': {
-        'sftwave.plans.fit.fit_plan': 'to do: 100 lines',
     },
     'ambient switch': {
     },

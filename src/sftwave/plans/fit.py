@@ -624,15 +624,8 @@ def fit_plan(
         stride = int(max((scale if resolution is None else resolution) // 16, 1))
     j_fit, pw, A = _fit_basis(omegas, float(alpha), w, length, lag, stride, comp, parts, reference)
     k_fit = j_fit - lag
-    # constraint rows, most important first: the weights, then the moments (a
-    # small basis keeps only as many as leave the fit one degree of freedom)
-    rows = []
-    for entry in weights:
-        rows.append(_exponential_rows(w, length, lag, parts, comp, entry[0], entry[1]))
-    if moments:
-        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale,
-                                 head=pw if stride == 1 else None))
-    M = np.vstack(rows) if rows else None
+    M = _constraint_matrix(w, length, lag, parts, comp, weights, moments, scale,
+                           head=pw if stride == 1 else None)
 
     half = max(lag, length - 1 - lag)
     # Where every sum is exact (the fit's rows, the target's sums and the errors on
@@ -676,6 +669,17 @@ def fit_plan(
         else:
             errors.append(kernel_error(plan, target, scale, output=i, resolution=resolution, walk=walk))
     return SFTPlan(omegas, float(alpha), int(length), int(lag), coef, max(errors), dict(info or {}))
+
+
+def _constraint_matrix(w: np.ndarray, length: int, lag: int, parts: np.ndarray, comp: np.ndarray,
+                       weights: tuple, moments: tuple[int, ...], scale: float,
+                       head: np.ndarray | None) -> np.ndarray | None:
+    """The fit's constraint rows, most important first: the weights, then the moments (a
+    small basis keeps only as many as leave the fit one degree of freedom); None: none."""
+    rows = [_exponential_rows(w, length, lag, parts, comp, entry[0], entry[1]) for entry in weights]
+    if moments:
+        rows.append(_moment_rows(w, length, lag, parts, comp, moments, scale, head=head))
+    return np.vstack(rows) if rows else None
 
 
 def _fitted_kernel(pw: np.ndarray, A: np.ndarray, coef: np.ndarray, fitted: np.ndarray,
