@@ -39,14 +39,28 @@ PYTEST := OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(TEST_WOR
 test: $(VENV)/.stamp-test
 	$(PYTEST)
 
-# The whole suite with numba's bounds checks on (slower): no kernel may read or
-# write out of bounds on any tested input.  Its own kernel cache, so no kernel
-# compiled without the checks is loaded.  The tests marked simulator (CUDA kernels run by
-# numba-cuda's simulator: plain Python, which numba's bounds checks do not reach) run
-# in make test only.
+# numba's bounds checks on (slower): no kernel may read or write out of bounds on any
+# tested input.  Its own kernel cache, so no kernel compiled without the checks is loaded.
+# Every test that reaches a kernel runs: the whole suite less the tests marked simulator
+# (CUDA kernels run by numba-cuda's simulator: plain Python, which numba's bounds checks do
+# not reach; make test runs them) and the files marked no_kernel (tests/conftest.py,
+# NO_KERNEL_FILES).  Those files then run alone, in one process, with
+# SFTWAVE_CHECK_NO_KERNEL=1: the run fails if numba was imported, so the list stays true.
 test-boundscheck: $(VENV)/.stamp-test
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PYTEST) -q \
-	    -m "not simulator"
+	    -m "not simulator and not no_kernel"
+	SFTWAVE_CHECK_NO_KERNEL=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 0 -m no_kernel tests
+
+# The tests that make test-wheel and make test-oldest run (besides the package's doctests):
+# the conformance of every engine to the direct definitions, the public API and its errors,
+# the engines' own tests (the kernel cache, numba's internals, the array-API engine), the
+# shipped tables and data, and one test file per family.
+SUBSET_TESTS := tests/suites/test_conformance.py tests/suites/test_public_api.py \
+    tests/suites/test_errors.py tests/engines tests/plans/test_tables.py tests/test_datasets.py \
+    tests/test_ndimage_derivatives.py tests/test_wavelets_fft.py tests/test_inverse.py \
+    tests/test_feature.py tests/test_coherence.py tests/test_connectivity.py \
+    tests/test_synchrosqueeze.py tests/test_stream.py tests/test_pycwt.py tests/test_mne.py \
+    tests/test_xarray.py
 
 # Static checks, as CI runs them: pre-commit on every file (ruff with [tool.ruff],
 # mypy on src/sftwave with [tool.mypy], whitespace/final newlines, YAML, TOML).
@@ -99,7 +113,7 @@ clean:
 # test-wheel: the sdist, then the wheel built from it (python -m build), their contents
 # checked (.ci/check_dist.py: the wheel holds sftwave/, its tables and data, py.typed and
 # the licence, nothing else; the sdist holds the tests and every file they read); the
-# wheel installed with the test extras into a fresh .venv-wheel, and the tests of the
+# wheel installed with the test extras into a fresh .venv-wheel, and SUBSET_TESTS of the
 # unpacked sdist (build/test-wheel/sdist) run from an empty folder against the installed
 # package, with the installed package's doctests.  The sdist's pytest settings are used
 # (its pyproject.toml); the rootdir is this folder only so that the report names
@@ -137,10 +151,11 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 	    $(WHEEL_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -p installed_only \
 	    -c $(WHEEL_RUN)/sdist/pyproject.toml --rootdir $(CURDIR) --confcutdir $(WHEEL_RUN)/sdist \
-	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache -m "not simulator" $(WHEEL_RUN)/sdist/tests \
+	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache -m "not simulator" \
+	    $(addprefix $(WHEEL_RUN)/sdist/,$(SUBSET_TESTS)) \
 	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
 
-# test-oldest: the library's whole suite (tests/ and the doctests of src/sftwave) in
+# test-oldest: SUBSET_TESTS and the doctests of src/sftwave, in
 # .venv-oldest (made afresh whenever pyproject.toml or its .ci/ files change) with
 # sftwave's dependencies at the floors of pyproject.toml
 # (.ci/oldest-constraints.txt: numpy 1.24, scipy 1.10, numba 0.59, threadpoolctl 3.2,
@@ -175,4 +190,4 @@ $(OLDEST_VENV)/.stamp-oldest: pyproject.toml paper/pyproject.toml .ci/oldest-con
 test-oldest: $(OLDEST_VENV)/.stamp-oldest
 	$(OLDEST_PY) .ci/oldest.py check
 	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-	    $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile tests src/sftwave
+	    $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(SUBSET_TESTS) src/sftwave

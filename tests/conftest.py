@@ -10,6 +10,8 @@ import shutil
 import sys
 import tempfile
 
+import pytest
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
@@ -18,3 +20,47 @@ if "SFTWAVE_CACHE_DIR" not in os.environ:
     _CACHE = tempfile.mkdtemp(prefix="sftwave-test-plans-")
     os.environ["SFTWAVE_CACHE_DIR"] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- kernel-free files
+
+#: Test files that reach no numba kernel: they never import numba (nor start a process that
+#: could).  Marked ``no_kernel``; ``make test-boundscheck`` runs every other test with numba's
+#: bounds checks on, then these files alone with SFTWAVE_CHECK_NO_KERNEL=1, which fails the run
+#: if numba was imported (so the list stays true as the files change).
+NO_KERNEL_FILES = (
+    "tests/suites/test_layers.py",
+    "tests/suites/test_public_api.py",
+    "tests/suites/test_api_docs.py",
+    "tests/engines/test_registry.py",
+    "tests/engines/array_api/test_sliding.py",
+    "tests/plans/test_fit.py",
+    "tests/plans/test_tables.py",
+    "tests/plans/test_morlet_any_xi.py",
+    "tests/test_naive.py",
+    "tests/test_deprecation.py",
+)
+_ROOT = os.path.dirname(_HERE)
+_NO_KERNEL_PATHS = {os.path.join(_ROOT, *f.split("/")) for f in NO_KERNEL_FILES}
+_CHECK_NO_KERNEL = os.environ.get("SFTWAVE_CHECK_NO_KERNEL", "") not in ("", "0")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With SFTWAVE_CHECK_NO_KERNEL set, only the kernel-free files are collected (imported)."""
+    if _CHECK_NO_KERNEL and collection_path.is_file() and collection_path.suffix == ".py":
+        return str(collection_path) not in _NO_KERNEL_PATHS or None
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if str(item.path) in _NO_KERNEL_PATHS:
+            item.add_marker("no_kernel")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _CHECK_NO_KERNEL and "numba" in sys.modules:
+        sys.stderr.write("SFTWAVE_CHECK_NO_KERNEL: numba was imported while running the files of "
+                         "NO_KERNEL_FILES (tests/conftest.py); a file that reaches a kernel must "
+                         "leave that list (the bounds-checked stage then runs it)\n")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -322,9 +322,9 @@ def test_torch_cpu_tensor_in_torch_tensor_out(plans):
     x = np.random.default_rng(9).standard_normal(60)
     for dtype in (torch.float64, torch.float32):
         t = torch.as_tensor(x).to(dtype)
-        y = sftwave.gaussian_filter1d(t, 8.0, engine="cuda")
+        y = sftwave.gaussian_filter1d(t, 4.0, engine="cuda")    # an SFT plan: the kernels run
         assert isinstance(y, torch.Tensor) and y.dtype == dtype and y.device.type == "cpu"
-        ref = sftwave.gaussian_filter1d(t.numpy(), 8.0, engine="cuda")
+        ref = sftwave.gaussian_filter1d(t.numpy(), 4.0, engine="cuda")
         assert np.array_equal(y.numpy(), ref)
 
 
@@ -377,7 +377,7 @@ def test_second_call_copies_no_constants_and_allocates_no_buffers(ce, cuda, plan
     another shape, plan or dtype then gets its own, and every result stays exact."""
     ce.release_workspace()
     plan, other = plans["morlet-direct"], plans["gauss-s3"]
-    x = np.random.default_rng(9).standard_normal((2, 90))
+    x = np.random.default_rng(9).standard_normal((1, 90))
     d = cuda.to_device(x)
     first = ce.filter1d(d, plan).copy_to_host()
     counts = {"to_device": 0, "device_array": 0}
