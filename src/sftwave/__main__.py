@@ -1,4 +1,4 @@
-"""``python -m sftwave``: see :mod:`sftwave.cli`."""
+"""``python -m sftwave``: see ``sftwave.cli``."""
 
 from .cli import main
 

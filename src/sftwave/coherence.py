@@ -101,7 +101,7 @@ if TYPE_CHECKING:
 __all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"]
 
 #: The scale smoothings :func:`wct` and :func:`smooth` take (checked by
-#: :mod:`sftwave._checks.coherence`, which also holds :func:`checked_scales`, the one parser
+#: ``sftwave._checks.coherence``, which also holds :func:`checked_scales`, the one parser
 #: of the wavelet's ``xi`` here).
 SMOOTHINGS = _SMOOTHINGS
 
@@ -724,7 +724,7 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
     nbins : int, optional
         Histogram bins on ``[0, 1]``.  Default 1000 (pycwt's).
     cache : bool, optional
-        Keep the histogram on disk (plain data, :mod:`sftwave.plans.cache`,
+        Keep the histogram on disk (plain data, ``sftwave.plans.cache``,
         keyed by every argument but ``level``), so that a later call with
         the same arguments costs nothing.  Default True.
     engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional

@@ -24,7 +24,7 @@ Where sftwave differs from scipy, on purpose:
   support, and gives scipy's result.
 * A kernel many times wider than the signal (sigma far beyond the length
   along the axis) gives the exact, untruncated Gaussian's result, computed
-  by FFT at a cost bounded by the signal (:mod:`sftwave.engines.numba.wide`).
+  by FFT at a cost bounded by the signal (``sftwave.engines.numba.wide``).
   The choice is made from sigma and the length alone, before any design, so
   no call's cost grows with sigma.  Where that limit is not on offer (an
   engine without it, ``method='fir'`` or ``'bank'``, order 3 and higher), a
@@ -42,10 +42,10 @@ Where sftwave differs from scipy, on purpose:
 * :func:`gaussian_gradient_magnitude` neither overflows nor underflows in its
   squares (scipy's gives inf for gradients beyond about 1e154 and 0 below
   1e-154), and a derivative of data with a large offset does not carry it
-  (the offset is taken out exactly, :mod:`sftwave.engines.numba.filters`).
+  (the offset is taken out exactly, ``sftwave.engines.numba.filters``).
 * Values far from one (subnormal numbers, or near the largest float) are
   filtered scaled by a power of two, which is exact and keeps subnormal
-  arithmetic out of the work (:mod:`sftwave.engines.nonfinite`).
+  arithmetic out of the work (``sftwave.engines.nonfinite``).
 """
 
 from __future__ import annotations

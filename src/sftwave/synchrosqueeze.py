@@ -30,7 +30,7 @@ the two give the same numbers up to the differences below):
   signal's last three samples), which costs a few operations per
   coefficient; elsewhere the transform by the wavelet's exact time
   derivative, run on the same bank components as the wavelet
-  (:mod:`sftwave.plans.derivative`): the same cost per sample as the
+  (``sftwave.plans.derivative``): the same cost per sample as the
   transform itself (``derivative='transform'``: that transform on every
   scale the bank or FIR runs).  Scales whose wavelet is long against the
   signal run by FFT where that costs less and their band is slow

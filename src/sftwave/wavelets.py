@@ -4,7 +4,7 @@ Conventions (stated once, tested in ``tests/test_wavelets.py``):
 
 * The wavelet at scale ``sigma`` (samples) is the unit-energy
   ``psi_{sigma,xi}[n] = C_xi / (pi^{1/4} sqrt(sigma)) exp(-n^2/(2 sigma^2)) (exp(i xi n/sigma) - kappa_xi)``
-  (see :mod:`sftwave.plans.morlet`), and the transform is the convolution
+  (see ``sftwave.plans.morlet``), and the transform is the convolution
   ``y[n] = sum_k psi[k] x[n - k]`` with the signal extended at its borders by
   ``mode`` (as scipy.ndimage extends it).
 * The wavelet's centre frequency is ``xi / sigma`` radians per sample, so the

@@ -51,9 +51,9 @@ processes scheduler starts processes of its own: give them a budget with
 
 Layout.  One module per domain, each wrapper built from the in-memory function
 it wraps (its signature, defaults and Parameters by :func:`._wrap.lazy`):
-:mod:`.ndimage` (the Gaussian filters), :mod:`.wavelets` (the CWT),
-:mod:`.coherence`, :mod:`.synchrosqueeze`, :mod:`.feature`, :mod:`.blobs` and
-:mod:`.gabor` (the image features); the overlap machinery in ``_core``, the
+``.ndimage`` (the Gaussian filters), ``.wavelets`` (the CWT),
+``.coherence``, ``.synchrosqueeze``, ``.feature``, ``.blobs`` and
+``.gabor`` (the image features); the overlap machinery in ``_core``, the
 reaches (from the plans the in-memory call selects) in ``_reach``.
 """
 

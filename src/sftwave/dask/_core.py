@@ -1,7 +1,7 @@
 """The overlap machinery: chunks extended by a reach, blocks on their share of the threads.
 
 Every lazy wrapper runs the in-memory function block by block, each block
-extended by its reach (:mod:`._reach`: the samples the plans read from the
+extended by its reach (``._reach``: the samples the plans read from the
 neighbours) and cut back afterwards.  Nothing here knows a family.
 """
 

@@ -3,7 +3,7 @@ functions check them), and the image's working dtype.
 
 Until the features' request objects exist (issue 33, item 1: ``_checks/features.py``),
 this is the one place the dask wrappers of :mod:`sftwave.feature` check their
-arguments, with the shared parsers of :mod:`sftwave._checks`: swap
+arguments, with the shared parsers of ``sftwave._checks``: swap
 :func:`checked_image` and :func:`check_options` for the request builders then.
 """
 

@@ -15,7 +15,7 @@ from .._checks import check_input_array
 from .._checks.features import GaborRequest, gabor_request, numpy_only, real_scalars
 from ._common import op, threads
 
-#: The checked scalars (:mod:`sftwave._checks.features`), by their former names here.
+#: The checked scalars (``sftwave._checks.features``), by their former names here.
 _real_scalars = real_scalars
 
 

@@ -2,7 +2,7 @@
 
 A plan is a typed, frozen description that every engine can run:
 
-``SFTPlan`` (:mod:`sftwave.plans.fit`)
+``SFTPlan`` (``sftwave.plans.fit``)
     A fitted bank of damped exponentials: frequencies, decay, window, lag,
     coefficients, kernel sums and the kernel's error.
 ``FIRPlan``
@@ -12,10 +12,10 @@ A plan is a typed, frozen description that every engine can run:
 ``FFTPlan`` (``sftwave.plans.spectral``)
     The exact Morlet wavelet, applied by FFT (short signals, many scales).
 
-The fits and targets live in :mod:`~sftwave.plans.fit` (the generic
-least-squares machinery), :mod:`~sftwave.plans.gaussian` and
-:mod:`~sftwave.plans.morlet`; designs are cached in memory and on disk
-(:mod:`~sftwave.plans.cache`).  :mod:`~sftwave.plans.select` holds the one
+The fits and targets live in ``sftwave.plans.fit`` (the generic
+least-squares machinery), ``sftwave.plans.gaussian`` and
+``sftwave.plans.morlet``; designs are cached in memory and on disk
+(``sftwave.plans.cache``).  ``sftwave.plans.select`` holds the one
 selector per transform and the whole policy.  A new wavelet is a target
 function and a ``select_*`` here.
 """

@@ -373,7 +373,7 @@ class DOG(WaveletFamily):
     ``psi_0(eta) = (-1)^(m+1) Gamma(m + 1/2)^(-1/2) d^m/deta^m exp(-eta^2/2)``,
     real, of unit energy; ``DOG(2)`` is the Mexican hat.  The row of frequency
     ``f`` has the scale ``s = sqrt(m + 1/2) / (2 pi f)`` whose Fourier period is
-    ``1 / f`` (:mod:`sftwave.plans.dog`).  No ``xi``: any value but the default is
+    ``1 / f`` (``sftwave.plans.dog``).  No ``xi``: any value but the default is
     refused.
 
     Parameters

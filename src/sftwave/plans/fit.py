@@ -1,7 +1,7 @@
 r"""Kernel design: target kernels, least-squares fits on damped exponentials, K/P choice.
 
 Everything sftwave computes is a linear combination of the components of one
-bank (see :mod:`sftwave.engines.numba.bank`),
+bank (see ``sftwave.engines.numba.bank``),
 
 .. math::
 
@@ -606,7 +606,7 @@ def fit_plan(
         from one table of phases, :func:`_grid_powers`; the real and imaginary
         parts of a complex target solved at once by the normal equations,
         :func:`_lstsq`; the basis's columns laid out otherwise).  The layout
-        searches (:mod:`sftwave.plans.morlet`) run with it, so that ``make
+        searches (``sftwave.plans.morlet``) run with it, so that ``make
         plan-tables`` reproduces the shipped table to the last digit: a search
         minimises a step function of ``K / sigma``, and last-digit changes of
         tiny errors can move the end of its refinement.  Default False.

@@ -21,7 +21,7 @@ corrected form.  The transform is the convolution
 radians per sample, so frequency ``f`` at sampling rate ``fs`` has
 ``sigma = xi * fs / (2 pi f)`` samples.
 
-Two ways to put it on the bank (see :mod:`sftwave.plans.fit` for plans):
+Two ways to put it on the bank (see ``sftwave.plans.fit`` for plans):
 
 *direct* (III-A)
     fit ``psi`` itself by least squares on the components of orders
@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 #: Largest numbers of components tried for each method: those of the shipped
-#: layout table (:mod:`sftwave.plans.tables`).  More direct orders would only
+#: layout table (``sftwave.plans.tables``).  More direct orders would only
 #: serve targets below about 1e-7, where each would cost a layout search of
 #: seconds (the table stops at 20), and the multiplication method or the FIR
 #: serve them: a target below what these reach goes to the FIR at once.
@@ -430,7 +430,7 @@ def _keeps_kappa(xi: float, kappa_floor: float) -> bool:
 def direct_layout(xi: float, P_D: int, decay: float) -> tuple[float, int, float]:
     """The direct method's layout (K/sigma, P_S offset, error at sigma_ref): tabulated or searched.
 
-    From the shipped table (:mod:`sftwave.plans.tables`), which has a layout for
+    From the shipped table (``sftwave.plans.tables``), which has a layout for
     every accepted ``xi`` (its grid's nearest point, its lowest row below it, the
     asymptotic layout above it); searched (:func:`_best_direct_layout`) only for
     what it does not hold: more orders than :data:`P_D_MAX`, another decay, or a

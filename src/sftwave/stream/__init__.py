@@ -59,7 +59,7 @@ Only the CPU engine streams (``engine=`` as for
 ``'stream_advance'``, which only ``'numba'`` has); complex input is
 refused.  A chunk holding NaN or inf is refused (``ValueError``) and leaves
 the stream as it was: a recursion would carry it for ever, where the batch
-functions confine it (:mod:`sftwave.engines.nonfinite`).
+functions confine it (``sftwave.engines.nonfinite``).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ class _Stream:
         self.__dict__.update(checkpoint.restore(type(self), state, _CLASSES).__dict__)
 
     def _record(self) -> dict[str, np.ndarray]:
-        """The checkpoint (:mod:`sftwave.stream.checkpoint`): a JSON ``meta`` string, float64 arrays."""
+        """The checkpoint (``sftwave.stream.checkpoint``): a JSON ``meta`` string, float64 arrays."""
         scalars, arrays = self._arguments()
         kind = checkpoint.stream_class(type(self), _CLASSES)
         assert kind is not None                    # (every stream is one of the classes)

@@ -8,13 +8,13 @@ the array type:
 * :func:`as_float`, :func:`ridge_float`: scikit-image's dtype rules;
 * :func:`gradient`: ``np.gradient``;
 * :func:`structure_products`: the structure tensor's products of Sobel
-  derivatives (one fused pass in 2-D, :mod:`.gradients`);
+  derivatives (one fused pass in 2-D, ``.gradients``);
 * :func:`symmetric_eigenvalues`: the eigenvalues of a symmetric field
-  (closed form in 2-D and 3-D, :mod:`.eigen`);
+  (closed form in 2-D and 3-D, ``.eigen``);
 * :func:`ridge_accumulator`, :func:`frangi_scale`, :func:`sato_scale`,
   :func:`meijering_scale`, :func:`ridge_result`: the ridge filters' running
   maximum over the scales;
-* :func:`gabor_fir_groups`: the Gabor groups run as separable FIRs (:mod:`.gabor_fir`).
+* :func:`gabor_fir_groups`: the Gabor groups run as separable FIRs (``.gabor_fir``).
 
 numba is imported with the kernels' modules, on first use.
 """
