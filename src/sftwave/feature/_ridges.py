@@ -308,15 +308,17 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
 
 def meijering_response(image: Any, sigma: float, alpha: float | None = None,
                        black_ridges: bool = True, mode: str = "reflect", cval: float = 0, *,
-                       tol: float | None = None, engine: str | None = None) -> np.ndarray:
+                       tol: float | None = None, engine: str | None = None,
+                       workers: int | None = None) -> np.ndarray:
     """:func:`meijering`'s response at one ``sigma`` of an image, not normalised (the helper
     of :func:`sftwave.dask.meijering`, which normalises by a lazy maximum)."""
     name, arr = _ridge_image(image, engine)
     req = ridge_request("meijering", tuple(arr.shape), [sigma], black_ridges, mode, cval, tol,
-                        alpha=alpha, engine=name)
+                        alpha=alpha, engine=name, workers=workers)
     if not req.black_ridges:
         arr = -arr
-    return op(name, "meijering_response")(_hessian(arr, req.sigmas[0], req), req.alpha)
+    with threads(req.engine, req.workers):
+        return op(name, "meijering_response")(_hessian(arr, req.sigmas[0], req), req.alpha)
 
 
 for _f in (frangi, sato, meijering):
