@@ -37,7 +37,6 @@ DOG(m=2)
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 from collections.abc import Callable, Sequence
@@ -47,6 +46,7 @@ import numpy as np
 
 from .._checks import check_choice, check_positive, check_xi
 from .dog import DOG_METHODS, DOG_ORDERS, check_dog_order, select_dog_scales
+from .responses import gauss, morlet_cdelta, morlet_normalisation, morlet_response
 from .select import MORLET_METHODS, max_kernel_sigma, select_morlet_scales, wavelet_too_long
 
 __all__ = ["WaveletFamily", "Morlet", "DOG", "FAMILIES", "wavelet_family", "DEFAULT_XI"]
@@ -112,16 +112,82 @@ class WaveletFamily:
     # -- abstract: scales and xi ------------------------------------------------------------
 
     def check_xi(self, xi: Any, n: int, *, design: bool = True) -> np.ndarray:
-        """``xi`` checked, one value per row (``n``): the family's parameter, or NaN where it
-        has none.  ``design``: :func:`sftwave.cwt`'s range (the designs'), else any positive."""
+        """``xi`` checked, one value per row: the family's parameter, or NaN where it has none.
+
+        Parameters
+        ----------
+        xi : float or array_like
+            The ``xi=`` argument: one value, or one per row.
+        n : int
+            The number of rows.
+        design : bool, optional
+            Check against :func:`sftwave.cwt`'s range (the designs'), else any positive value.
+
+        Returns
+        -------
+        ndarray, shape (n,)
+
+        See Also
+        --------
+        scale : The rows' scales, which take these values.
+
+        Examples
+        --------
+        >>> Morlet().check_xi(6.0, 2), DOG(2).check_xi(6.0, 2)
+        (array([6., 6.]), array([nan, nan]))
+        """
         raise NotImplementedError
 
     def scale(self, freqs: Any, fs: float, xis: Any) -> np.ndarray:
-        """The scale ``sigma`` (in samples at ``fs``; in time units at ``fs = 1``) of each row."""
+        """The scale ``sigma`` (in samples at ``fs``; in time units at ``fs = 1``) of each row.
+
+        Parameters
+        ----------
+        freqs : array_like
+            The rows' frequencies, in the unit of ``fs``.
+        fs : float
+            The sampling rate.
+        xis : float or ndarray
+            The rows' ``xi`` (:meth:`check_xi`'s; ignored by a family without ``xi``).
+
+        Returns
+        -------
+        ndarray
+            ``sigma``, the shape of ``freqs``.
+
+        See Also
+        --------
+        sftwave.frequency_to_scale : The Morlet's, checked.
+
+        Examples
+        --------
+        >>> float(Morlet().scale(1.0, 2 * np.pi, 6.0)[()])
+        6.0
+        """
         raise NotImplementedError
 
     def fourier_factor(self, xi: Any = DEFAULT_XI) -> float | np.ndarray:
-        """Fourier period over scale (a float for a number, an array for an array)."""
+        """Fourier period over scale (Torrence & Compo's Table 1).
+
+        Parameters
+        ----------
+        xi : float or array_like, optional
+            The wavelet's ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        float or ndarray
+            A float for a number, an array for an array.
+
+        See Also
+        --------
+        fourier_period : The factor times each row's scale.
+
+        Examples
+        --------
+        >>> round(Morlet().fourier_factor(6.0), 4), round(DOG(2).fourier_factor(), 4)
+        (1.033, 3.9738)
+        """
         raise NotImplementedError
 
     # -- abstract: plans --------------------------------------------------------------------
@@ -129,83 +195,363 @@ class WaveletFamily:
     def select_plans(self, sigmas: Sequence[float], xis: np.ndarray, tol: float, *, method: str,
                      transform: str, n: int | None, fir_taps_per_order: float | None,
                      mode: str | None, fft_point_cost: float | None) -> Plans:
-        """One plan per row of scale ``sigmas`` (samples) and parameter ``xis``."""
+        """One plan per row of scale ``sigmas`` (samples) and parameter ``xis``.
+
+        Parameters
+        ----------
+        sigmas, xis : sequence of float, ndarray
+            The rows' scales (samples) and ``xi`` (:meth:`check_xi`'s).
+        tol : float
+            The relative RMSE each plan must meet.
+        method, transform : str
+            One of :attr:`methods`, and the bank's ``'sft'`` or ``'asft'``.
+        n, mode, fir_taps_per_order, fft_point_cost : optional
+            The signal's length and boundary mode, the engine's cost figures of
+            FIR taps and of the FFT; None where unknown (no FFT without them).
+
+        Returns
+        -------
+        list
+            One plan per row (``SFTPlan``, ``FIRPlan`` or ``FFTPlan``).
+
+        See Also
+        --------
+        sftwave.plans.select_morlet : The plan of one Morlet row.
+
+        Examples
+        --------
+        >>> unknown = dict.fromkeys(["n", "fir_taps_per_order", "mode", "fft_point_cost"])
+        >>> plans = Morlet().select_plans([50.0, 25.0], [6.0, 6.0], 1e-4, method="auto",
+        ...                               transform="sft", **unknown)
+        >>> [p.error <= 1e-4 for p in plans]
+        [True, True]
+        """
         raise NotImplementedError
 
     def too_long(self, what: str, sigma: float, xi: float, n: int) -> str:
-        """The message of a row whose wavelet is longer than :func:`max_kernel_sigma` allows."""
+        """The message of a row whose wavelet is longer than the signal allows.
+
+        Parameters
+        ----------
+        what : str
+            The argument it names (``'freqs'``).
+        sigma, xi : float
+            The row's scale (samples) and ``xi``.
+        n : int
+            The signal's length, which bounds ``sigma``.
+
+        Returns
+        -------
+        str
+
+        See Also
+        --------
+        select_plans : The plans of the rows that are not too long.
+
+        Examples
+        --------
+        >>> DOG(2).too_long("freqs", 1e6, 6.0, 300)[:45]
+        'freqs: the wavelet is longer than the signal:'
+        """
         raise NotImplementedError
 
     def uses_fft(self) -> bool:
-        """Whether ``method='auto'`` may run its rows by FFT (a plan without a window)."""
+        """Whether ``method='auto'`` may run its rows by FFT (a plan without a window).
+
+        Returns
+        -------
+        bool
+
+        See Also
+        --------
+        select_plans : Where the choice is made.
+
+        Examples
+        --------
+        >>> Morlet().uses_fft(), DOG(2).uses_fft()
+        (True, False)
+        """
         return False
 
     # -- abstract: reconstruction and significance ------------------------------------------
 
     def reconstruction_factor(self, xi: float = DEFAULT_XI) -> float:
-        """``C_delta`` (T&C's eq. 13) in the limit of dense scales reaching Nyquist."""
+        """``C_delta`` (T&C's eq. 13) in the limit of dense scales reaching Nyquist.
+
+        Parameters
+        ----------
+        xi : float, optional
+            The wavelet's ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        float
+
+        See Also
+        --------
+        sftwave.analysis.reconstruction_factor : The same, by the ``wavelet=`` argument.
+
+        Examples
+        --------
+        >>> round(Morlet().reconstruction_factor(6.0), 4), round(DOG(2).reconstruction_factor(), 3)
+        (0.7784, 3.616)
+        """
         raise NotImplementedError
 
     def psi0_at_zero(self, xi: float = DEFAULT_XI) -> float:
-        """``psi_0(0)``: the mother wavelet's (real part's) value at 0."""
+        """``psi_0(0)``: the mother wavelet's (real part's) value at 0.
+
+        Parameters
+        ----------
+        xi : float, optional
+            The wavelet's ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        float
+
+        See Also
+        --------
+        reconstruction_factor : ``C_delta``, which divides by it.
+
+        Examples
+        --------
+        >>> round(Morlet().psi0_at_zero(6.0), 4), round(DOG(2).psi0_at_zero(), 4)
+        (0.7511, 0.8673)
+        """
         raise NotImplementedError
 
     def response(self, sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
-        """Response of each row's real part (scales ``sigma``, samples) to a cosine of ``omega``
-        (radians per sample, positive): (rows, omegas), the wavelets' aliases included."""
+        """Response of each row's real part to a cosine, the wavelets' aliases included.
+
+        Parameters
+        ----------
+        sigma : ndarray
+            The rows' scales, in samples.
+        xi : float
+            The wavelet's ``xi`` (ignored by a family without ``xi``).
+        omega : ndarray
+            The cosines' frequencies, radians per sample (positive).
+
+        Returns
+        -------
+        ndarray, shape (len(sigma), len(omega))
+
+        See Also
+        --------
+        sftwave.inverse.reconstruction_weights : The weights that use it.
+
+        Examples
+        --------
+        >>> DOG(2).response(np.array([4.0, 8.0]), 6.0, np.array([0.5, 1.0, 1.5])).shape
+        (2, 3)
+        """
         raise NotImplementedError
 
     def decorrelation(self, xis: np.ndarray, test: str) -> tuple[float, float]:
-        """T&C's Table 2 ``(gamma, delta_j0)`` for averaged power (``ValueError`` where unknown)."""
+        """T&C's Table 2 ``(gamma, delta_j0)`` for averaged power (``ValueError`` where unknown).
+
+        Parameters
+        ----------
+        xis : ndarray
+            The rows' ``xi`` (ignored by a family without ``xi``).
+        test : str
+            The test that needs them (named in the ``ValueError``).
+
+        Returns
+        -------
+        gamma, delta_j0 : float
+
+        See Also
+        --------
+        sftwave.analysis.significance : The tests that use them.
+
+        Examples
+        --------
+        >>> Morlet().decorrelation(np.array([6.0]), "global"), DOG(6).decorrelation(None, "scale")
+        ((2.32, 0.6), (1.37, 0.97))
+        """
         raise NotImplementedError
 
     # -- shared -----------------------------------------------------------------------------
 
     def check_output(self, output: Any) -> str:
-        """``output`` checked; returns the engine's kind of result."""
+        """``output`` checked against :attr:`outputs`; returns the engine's kind of result.
+
+        Parameters
+        ----------
+        output : str
+            The ``output=`` argument of :func:`sftwave.cwt`.
+
+        Returns
+        -------
+        str
+
+        See Also
+        --------
+        check_method : The same for ``method``.
+
+        Examples
+        --------
+        >>> Morlet().check_output("power"), DOG(2).check_output("complex")
+        ('power', 'real')
+        """
         return check_choice(output, self.outputs, "output")
 
     def check_method(self, method: Any) -> str:
-        """``method`` checked against :attr:`methods`."""
+        """``method`` checked against :attr:`methods`.
+
+        Parameters
+        ----------
+        method : str
+            The ``method=`` argument of :func:`sftwave.cwt`.
+
+        Returns
+        -------
+        str
+
+        See Also
+        --------
+        check_output : The same for ``output``.
+
+        Examples
+        --------
+        >>> Morlet().check_method("auto")
+        'auto'
+        """
         return check_choice(method, self.methods, "method")
 
     def check_engine(self, engine: str) -> None:
-        """``ValueError`` where the (resolved) engine does not run this wavelet."""
+        """``ValueError`` where the (resolved) engine does not run this wavelet.
+
+        Parameters
+        ----------
+        engine : str
+            The engine's name, checked against :attr:`engines`.
+
+        See Also
+        --------
+        sftwave.engines.get : The engine registered under a name.
+
+        Examples
+        --------
+        >>> DOG(2).check_engine("xp")
+        Traceback (most recent call last):
+        ...
+        ValueError: the wavelet 'dog2' runs on the CPU engine only (engine='numba'); got engine='xp'
+        """
         if self.engines is not None and engine not in self.engines:
             only = ", ".join(f"engine={e!r}" for e in self.engines)
             raise ValueError(f"the wavelet {self.name!r} runs on the CPU engine only ({only}); "
                              f"got engine={engine!r}")
 
     def check_coefficients(self, W: np.ndarray) -> None:
-        """``TypeError`` where ``W`` is not of the kind of this wavelet's coefficients."""
+        """``TypeError`` where ``W`` is not of the kind of this wavelet's coefficients.
+
+        Parameters
+        ----------
+        W : ndarray
+            Coefficients, whose dtype kind must be :attr:`coefficient_kind`.
+
+        See Also
+        --------
+        sftwave.icwt : The inverse, which checks its ``W``.
+
+        Examples
+        --------
+        >>> DOG(2).check_coefficients(np.zeros(3, complex))
+        Traceback (most recent call last):
+        ...
+        TypeError: W must be the real coefficients of wavelet DOG(m=2) (cwt's output 'complex'); got dtype complex128
+        """
         if W.dtype.kind != self.coefficient_kind:
             kind = "complex" if self.coefficient_kind == "c" else "real"
             raise TypeError(f"W must be the {kind} coefficients of wavelet {self!r} (cwt's output "
                             f"{self.outputs[0]!r}); got dtype {W.dtype}")
 
     def fourier_period(self, freqs: Any, xis: Any = DEFAULT_XI) -> np.ndarray:
-        """T&C's Fourier period of each row: ``fourier_factor * scale`` (time units)."""
+        """T&C's Fourier period of each row: ``fourier_factor * scale`` (time units).
+
+        Parameters
+        ----------
+        freqs : array_like
+            The rows' frequencies.
+        xis : float or array_like, optional
+            The rows' ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        ndarray
+
+        See Also
+        --------
+        frequencies_for_periods : Its inverse.
+
+        Examples
+        --------
+        >>> DOG(2).fourier_period([2.0, 4.0])
+        array([0.5 , 0.25])
+        """
         f = np.asarray(freqs, dtype=np.float64)
         return self.fourier_factor(xis) * self.scale(f, 1.0, xis)
 
     def frequencies_for_periods(self, periods: Any, xis: Any = DEFAULT_XI) -> np.ndarray:
-        """The frequencies whose rows have these Fourier periods (inverse of :meth:`fourier_period`)."""
+        """The frequencies whose rows have these Fourier periods.
+
+        Parameters
+        ----------
+        periods : array_like
+            Fourier periods, in time units.
+        xis : float or array_like, optional
+            The rows' ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        ndarray
+
+        See Also
+        --------
+        fourier_period : Its inverse.
+
+        Examples
+        --------
+        >>> Morlet().frequencies_for_periods(Morlet().fourier_period([1.0, 2.0]))
+        array([1., 2.])
+        """
         p = np.asarray(periods, dtype=np.float64)
         return self.fourier_factor(xis) * self.scale(p, 1.0, xis)
 
     def cone_of_influence(self, n: int, fs: float, xi: float = DEFAULT_XI) -> np.ndarray:
-        """The cone as a Fourier period at each of ``n`` times (pycwt's ``coi``)."""
+        """The cone as a Fourier period at each of ``n`` times (pycwt's ``coi``).
+
+        Parameters
+        ----------
+        n : int
+            The number of times (samples).
+        fs : float
+            The sampling rate.
+        xi : float, optional
+            The wavelet's ``xi`` (ignored by a family without ``xi``).
+
+        Returns
+        -------
+        ndarray, shape (n,)
+
+        See Also
+        --------
+        sftwave.analysis.cone_of_influence : The same, by the ``wavelet=`` argument.
+
+        Examples
+        --------
+        >>> int(DOG(2).cone_of_influence(5, 1.0).argmax())
+        2
+        """
         k = np.arange(n)
         dist = np.minimum(k, n - 1 - k) + 0.5
         return self.fourier_factor(xi) / self.efolding * dist / fs
 
 
 # ----------------------------------------------------------------------------- Morlet
-
-
-def morlet_normalisation(xi: float) -> float:
-    """``C_xi = (1 + exp(-xi^2) - 2 exp(-3 xi^2 / 4))^(-1/2)``: sftwave's Morlet over the paper's."""
-    return 1.0 / math.sqrt(1.0 + math.exp(-xi * xi) - 2.0 * math.exp(-0.75 * xi * xi))
 
 
 class Morlet(WaveletFamily):
@@ -282,86 +628,19 @@ class Morlet(WaveletFamily):
         return True
 
     def reconstruction_factor(self, xi: float = DEFAULT_XI) -> float:
-        return _morlet_cdelta(check_positive(xi, "xi"))
+        return morlet_cdelta(check_positive(xi, "xi"))
 
     def psi0_at_zero(self, xi: float = DEFAULT_XI) -> float:
         return morlet_normalisation(xi) * math.pi ** -0.25 * (1 - math.exp(-0.5 * xi * xi))
 
     def response(self, sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
-        return _morlet_response(sigma, xi, omega)
+        return morlet_response(sigma, xi, omega)
 
     def decorrelation(self, xis: np.ndarray, test: str) -> tuple[float, float]:
         if np.any(xis != DEFAULT_XI):
             raise ValueError(f"test={test!r} uses Torrence & Compo's empirical decorrelation "
                              "factors, known for xi = 6 only")
         return self.GAMMA, self.DELTAJ0
-
-
-@functools.lru_cache(maxsize=64)
-def _morlet_cdelta(xi: float) -> float:
-    """``C_delta`` of a checked ``xi``, kept per process (a quadrature of about a millisecond,
-    asked for by every :func:`sftwave.icwt` and scale average)."""
-    from scipy.integrate import quad
-
-    kappa = math.exp(-0.5 * xi * xi)
-    norm = morlet_normalisation(xi) * math.pi ** -0.25
-
-    def h_over_u(u: float) -> float:
-        # psi_0's transform summed over +-u: norm exp(-(u - xi)^2 / 2) (1 - exp(-xi u))^2,
-        # without the cancellation of its two Gaussians and the kappa term at small u
-        return norm * math.exp(-0.5 * (u - xi) ** 2) * math.expm1(-xi * u) ** 2 / u if u > 0 else 0.0
-
-    # integral_0^inf F(a) / a^2 da = integral_0^inf h(u) / u du  (F(a) = integral_0^a h)
-    total = sum(quad(h_over_u, lo, hi, limit=200, epsabs=1e-13, epsrel=1e-11)[0]
-                for lo, hi in ((0.0, xi), (xi, xi + 10.0), (xi + 10.0, np.inf)))
-    psi0 = norm * (1.0 - kappa)
-    return float(math.pi / math.log(2.0) / math.sqrt(2 * math.pi) / psi0 * total)
-
-
-#: An exponent below this gives exactly 0.0 in float64 (``exp(-745.14)`` is the smallest
-#: subnormal): an alias of :func:`_morlet_response` whose exponents all lie below it adds nothing.
-_UNDERFLOW = -746.0
-
-#: :func:`gauss` sets ``exp(z)`` to zero below this exponent (1e-304: nothing that a sum
-#: of terms of order one keeps); numpy's vector ``exp`` falls to a slow path, some ten
-#: times slower, where its results are subnormal, as most of a response matrix's are.
-_NEGLIGIBLE = -700.0
-
-
-def gauss(z: np.ndarray) -> np.ndarray:
-    """``exp(z)`` for ``z <= 0``, zero where ``z`` is below :data:`_NEGLIGIBLE`."""
-    out = np.zeros_like(z)
-    return np.exp(z, out=out, where=z > _NEGLIGIBLE)
-
-
-def _morlet_response(sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
-    """``(Psi(omega) + Psi(-omega)) / 2``, ``Psi`` the sampled wavelet's transform, the
-    continuous one ``B sigma sqrt(2 pi) (exp(-(sigma w - xi)^2 / 2) - kappa exp(-(sigma w)^2 / 2))``
-    summed over its aliases ``w = omega + 2 pi m``, ``|m| <= 3`` (the highest rows reach
-    Nyquist).  ``m = 0`` on every row; the other aliases only on the rows where one of their
-    exponents is above float64's underflow (elsewhere they add exactly nothing)."""
-    kappa = math.exp(-0.5 * xi * xi)
-    B = morlet_normalisation(xi) / (math.pi ** 0.25 * np.sqrt(sigma))
-    u = sigma[:, None] * omega[None, :]
-    total = gauss(-0.5 * (u - xi) ** 2)
-    total += gauss(-0.5 * (u + xi) ** 2)            # the image at -omega
-    if kappa > 0.0:
-        total -= (2.0 * kappa) * gauss(-0.5 * u * u)
-    w_lo, w_hi = float(np.min(omega)), float(np.max(omega))
-    for sign in (1.0, -1.0):
-        for m in (-3, -2, -1, 1, 2, 3):
-            # sigma * w over the grid lies in sigma * [a, b]: its distance to xi (and to 0)
-            a, b = sorted((sign * w_lo + 2 * math.pi * m, sign * w_hi + 2 * math.pi * m))
-            near_xi = np.maximum(np.maximum(sigma * a - xi, xi - sigma * b), 0.0)
-            near_0 = np.maximum(np.maximum(sigma * a, -sigma * b), 0.0)
-            live = (-0.5 * near_xi ** 2 > _UNDERFLOW) | ((-0.5 * near_0 ** 2 > _UNDERFLOW)
-                                                         & (kappa > 0.0))
-            if not live.any():
-                continue
-            rows = np.flatnonzero(live)
-            so = sigma[rows, None] * (sign * omega[None, :] + 2 * math.pi * m)
-            total[rows] += gauss(-0.5 * (so - xi) ** 2) - kappa * gauss(-0.5 * so * so)
-    return (0.5 * B * sigma * math.sqrt(2 * math.pi))[:, None] * total
 
 
 # ----------------------------------------------------------------------------- DOG
@@ -489,8 +768,8 @@ class DOG(WaveletFamily):
         return float(math.pi / math.log(2.0) / math.sqrt(2 * math.pi) / psi00 * total)
 
     def response(self, sigma: np.ndarray, xi: float, omega: np.ndarray) -> np.ndarray:
-        """``sqrt(2 pi sigma) c (sigma u)^m exp(-(sigma u)^2 / 2)``, ``c = -(-1)^(m/2) /
-        sqrt(Gamma(m + 1/2))``, summed over the aliases ``u = omega - 2 pi j``, ``|j| <= 3``."""
+        # sqrt(2 pi sigma) c (sigma u)^m exp(-(sigma u)^2 / 2), c = -(-1)^(m/2) / sqrt(Gamma(m + 1/2)),
+        # summed over the aliases u = omega - 2 pi j, |j| <= 3
         m = self.m
         c = -((-1) ** (m // 2)) / math.sqrt(math.gamma(m + 0.5))
         total = np.zeros((sigma.size, omega.size))
