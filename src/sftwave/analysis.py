@@ -549,6 +549,15 @@ def red_noise_spectrum(periods: ArrayLike, alpha: float, dt: float = 1.0) -> np.
 class Significance(NamedTuple):
     """What :func:`significance` returns: a pair ``(signif, theoretical)``, unpacked as a tuple.
 
+    Parameters
+    ----------
+    signif : ndarray or float
+        The power at the significance level: per row for 'local' and 'global',
+        one number for 'scale'.
+    theoretical : ndarray or float
+        The background spectrum itself (variance times eq. 16), per row; for
+        'scale' its scale average.
+
     See Also
     --------
     significance : The function that returns it.

@@ -101,7 +101,7 @@ if TYPE_CHECKING:
 __all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"]
 
 #: The scale smoothings :func:`wct` and :func:`smooth` take (checked by
-#: ``sftwave._checks.coherence``, which also holds :func:`checked_scales`, the one parser
+#: ``sftwave._checks.coherence``, which also holds ``checked_scales``, the one parser
 #: of the wavelet's ``xi`` here).
 SMOOTHINGS = _SMOOTHINGS
 
@@ -114,7 +114,7 @@ _MC_BATCH_VALUES = 4_000_000
 class Coherence(NamedTuple):
     """The result of :func:`wct` (a named tuple).
 
-    Attributes
+    Parameters
     ----------
     coherence : ndarray
         ``R^2`` in ``[0, 1]``, shape ``(..., len(freqs), n)``.

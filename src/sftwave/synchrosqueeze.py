@@ -92,7 +92,7 @@ class SsqCwtResult(NamedTuple):
     It unpacks as the pair it was before it had names: ``T, W = ssq_cwt(...,
     return_cwt=True)``.
 
-    Attributes
+    Parameters
     ----------
     ssq : ndarray
         The synchrosqueezed transform, shape ``(..., len(bins), n)``.

@@ -44,6 +44,11 @@ engines.operation(_pool_engine(), "watch_threadpoolctl")()
 def get_workers() -> int:
     """The number of threads the CPU engine runs on here (in this thread, now).
 
+    Returns
+    -------
+    int
+        The thread count, at least 1.
+
     See Also
     --------
     set_workers : Set the count for the calling thread.
@@ -59,6 +64,17 @@ def get_workers() -> int:
 @contextlib.contextmanager
 def set_workers(workers: int) -> Iterator[None]:
     """Use ``workers`` threads (-1: all cores) for the calls in this ``with`` block, in this thread.
+
+    Parameters
+    ----------
+    workers : int or None
+        The thread count (positive), -1 for all cores, or None for all threads
+        (scipy.fft's convention).
+
+    Returns
+    -------
+    context manager
+        Sets the count on entry and restores it on exit.
 
     See Also
     --------

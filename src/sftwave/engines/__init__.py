@@ -89,7 +89,8 @@ __all__ = [
     "resolve_engine",
 ]
 
-class Engine(Protocol):
+# PR01: a protocol is never constructed; its signature is typing's (*args, **kwargs)
+class Engine(Protocol):  # numpydoc ignore=PR01
     """What every engine object offers (the protocol above, as a type).
 
     ``magnitude`` is called only where the engine's capabilities have
