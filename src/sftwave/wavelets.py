@@ -104,7 +104,7 @@ def parse_wavelet(wavelet: Any) -> int | None:
 def frequency_to_scale(freqs: ArrayLike, fs: float = 1.0, xi: float | np.ndarray = 6.0) -> np.ndarray:
     """Scale ``sigma`` (samples) of the Morlet wavelet centred on frequency ``freqs``.
 
-    ``sigma = xi * fs / (2 pi f)`` (:meth:`Morlet.scale`).
+    ``sigma = xi * fs / (2 pi f)`` (:meth:`Morlet.scale <sftwave.wavelets.Morlet.scale>`).
 
     Parameters
     ----------
@@ -669,7 +669,7 @@ def cwt(
         For a bad argument, naming it; and where at least one of the wavelets
         is far longer than the signal (as MNE refuses it): a scale
         ``sigma = xi fs / (2 pi f)`` beyond ``max(8 n, 16384)`` samples on ``n``
-        samples (:func:`sftwave.plans.select.max_kernel_sigma`), so that a call
+        samples (``sftwave.plans.select.max_kernel_sigma``), so that a call
         costs at most some tens of times its signal whatever ``freqs``.  A
         frequency given in Hz with ``fs`` left at 1 is the usual cause; to
         transform anyway, raise the frequency, lower ``xi`` (MNE's

@@ -50,7 +50,7 @@ processes scheduler starts processes of its own: give them a budget with
 ``OMP_NUM_THREADS`` or ``SFTWAVE_NUM_THREADS``.)
 
 Layout.  One module per domain, each wrapper built from the in-memory function
-it wraps (its signature, defaults and Parameters by :func:`._wrap.lazy`):
+it wraps (its signature, defaults and Parameters by ``._wrap.lazy``):
 ``.ndimage`` (the Gaussian filters), ``.wavelets`` (the CWT),
 ``.coherence``, ``.synchrosqueeze``, ``.feature``, ``.blobs`` and
 ``.gabor`` (the image features); the overlap machinery in ``_core``, the

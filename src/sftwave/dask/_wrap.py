@@ -70,7 +70,8 @@ def _sections(doc: str) -> tuple[str, dict[str, str]]:
 
 def _qualified(text: str, module: str) -> str:
     """``text`` with its short cross-references (``:func:`name```) made ``module``'s: in the
-    lazy wrapper's page they would name the wrapper's neighbours."""
+    lazy wrapper's page they would name the wrapper's neighbours.  ``module`` is the public
+    module (the one with a page), as :func:`lazy` is given it."""
     return re.sub(r"(:(?:func|class|data|obj|attr|meth):`)(?!~)([A-Za-z_]\w*)`",
                   rf"\1~{module}.\2`", text)
 
@@ -78,7 +79,9 @@ def _qualified(text: str, module: str) -> str:
 def merge_docstrings(in_memory: str | None, own: str | None, module: str | None = None) -> str:
     """The lazy wrapper's docstring: its own head, the in-memory sections, its own where it has them.
 
-    ``module``: the in-memory function's, whose short cross-references are made its own.
+    ``module``: the public module of the in-memory function (``sftwave.feature``, not the
+    private ``sftwave.feature._blobs`` that defines it), whose short cross-references are
+    made its own: they must name a documented page.
 
     Examples
     --------
@@ -130,6 +133,9 @@ def merge_docstrings(in_memory: str | None, own: str | None, module: str | None 
 def lazy(module: str, name: str) -> Callable[[Callable[[Call], Any]], Callable[..., Any]]:
     """The public wrapper of ``impl(call)`` for the in-memory function ``module.name``.
 
+    ``module`` is the public module that exports it (``sftwave.feature``), whose page
+    the wrapper's cross-references then name.
+
     Its signature is the in-memory function's (the implementation's return
     annotation), its docstring :func:`merge_docstrings`'s; a call binds the
     arguments to that signature (a ``TypeError`` as the in-memory function's
@@ -157,7 +163,7 @@ def lazy(module: str, name: str) -> Callable[[Callable[[Call], Any]], Callable[.
         wrapper.__qualname__ = name
         wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
             return_annotation=inspect.signature(impl).return_annotation)
-        wrapper.__doc__ = merge_docstrings(in_memory.__doc__, impl.__doc__, in_memory.__module__)
+        wrapper.__doc__ = merge_docstrings(in_memory.__doc__, impl.__doc__, module)
         return wrapper
 
     return decorate

@@ -88,7 +88,7 @@ DEFAULT_TOL_FACTOR = 0.25
 
 #: Without ``tol``, the target for each wavelet's kernel error: the larger of
 #: its relative RMSE (the error of a white-noise input's transform) and its
-#: random-walk error (a 1/f^2 input's; see :func:`sftwave.plans.fit.walk_error`).
+#: random-walk error (a 1/f^2 input's; see ``sftwave.plans.fit.walk_error``).
 #: On a real ECG, whose spectrum falls faster still, the weakest (highest) rows
 #: come out at about six times this target (docs/design.md), so 1e-4 keeps every
 #: row of the documented inputs within 1e-3.
@@ -209,13 +209,13 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
                     wide: bool = False) -> SFTPlan | FIRPlan | WidePlan:
     """The plan for one axis of a Gaussian filter (or its derivative of any order).
 
-    Orders above :data:`MAX_SFT_ORDER` are scipy's own truncated kernel (a FIR
+    Orders above ``MAX_SFT_ORDER`` are scipy's own truncated kernel (a FIR
     whose cost grows with sigma; results bit-identical to scipy's).
 
-    The accuracy target is ``tol`` or, without it, :func:`gaussian_tol`.  The
+    The accuracy target is ``tol`` or, without it, ``gaussian_tol``.  The
     FIR is scipy's own kernel for orders 0 and 1 without ``tol``
     (bit-identical results), otherwise the shortest moment-corrected kernel
-    meeting the target (:func:`sftwave.plans.gaussian.fir_kernel`): scipy's
+    meeting the target (``sftwave.plans.gaussian.fir_kernel``): scipy's
     second-derivative kernel leaks the signal's mean, and a user's ``tol``
     must hold on either path.
 
@@ -225,12 +225,12 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     ``method='bank'`` cannot honour a support (``ValueError``).
 
     ``n``, the signal's length along the axis, tightens the target for
-    signals shorter than the kernel's window (:data:`SHORT_SIGNAL_TIGHTENING`);
+    signals shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``);
     with ``method='auto'`` and ``wide`` (an engine that runs the exact limit),
     a plan whose window exceeds ``WIDE_FACTOR * n`` becomes a
     :class:`WidePlan`.  That choice is made from ``sigma`` and ``n`` alone,
     before any design, wherever every plan's window would exceed it
-    (:func:`sftwave.plans.gaussian.shortest_window`) and no FIR could be
+    (``sftwave.plans.gaussian.shortest_window``) and no FIR could be
     cheaper: so the design never runs for a Gaussian far wider than the
     signal, and the cost of the choice is bounded by the signal whatever
     ``sigma``.  With ``fir_taps_per_order`` (the engine's cost figure),
@@ -240,7 +240,7 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
 
     Bounds: ``sigma`` in ``[MIN_SIGMA, MAX_SIGMA]`` (``[1e-30, 1e100]``); a
     kernel sized by ``sigma`` (any plan but the wide limit and an explicit
-    ``radius``) at most :func:`max_kernel_sigma` ``(n)``; ``tol`` as the
+    ``radius``) at most ``max_kernel_sigma(n)``; ``tol`` as the
     public functions take it (``[1e-9, 0.1]``).  Every argument is checked
     (``ValueError`` or ``TypeError`` naming it).
 
@@ -461,10 +461,10 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     component updates).  A signal of
     ``n`` samples shorter than the wavelet's window sees mostly its middle,
     where the fit's pointwise error decides: the target is then tightened as
-    for the Gaussian filters (:data:`SHORT_SIGNAL_TIGHTENING`).
+    for the Gaussian filters (``SHORT_SIGNAL_TIGHTENING``).
 
     A wavelet far wider than the signal has no plan: with ``n``, a ``sigma``
-    beyond :func:`max_kernel_sigma` ``(n)`` (``max(8 n, 16384)`` samples) is a
+    beyond ``max_kernel_sigma(n)`` (``max(8 n, 16384)`` samples) is a
     ``ValueError`` saying that the wavelet is longer than the signal, as MNE
     refuses wavelets longer than the signal (MNE's limit, ten sigmas within
     the signal, is stricter: ``sigma <= n / 10``).  So the cost of the design
@@ -472,11 +472,11 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     longer than the signal (Torrence & Compo's scales reach about its length)
     is served.  To get a result anyway, pass a longer signal (pad it), or a
     smaller scale: a higher frequency or fewer cycles (``xi``).  Without ``n``,
-    ``sigma`` is at most :data:`MAX_DESIGN_SIGMA`.
+    ``sigma`` is at most ``MAX_DESIGN_SIGMA``.
 
     Bounds (``ValueError`` or ``TypeError`` naming the argument): ``sigma``
-    in ``[MIN_SIGMA, MAX_SIGMA]`` and at most :func:`max_kernel_sigma`; ``xi`` in
-    :data:`sftwave._checks.XI_RANGE` (``[0.01, 300]``) and ``xi / sigma`` at
+    in ``[MIN_SIGMA, MAX_SIGMA]`` and at most ``max_kernel_sigma(n)``; ``xi`` in
+    ``sftwave._checks.XI_RANGE`` (``[0.01, 300]``) and ``xi / sigma`` at
     most pi (the Nyquist frequency); ``tol`` in ``[1e-9, 0.1]`` (``None``: the
     default).
 

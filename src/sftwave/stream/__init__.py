@@ -3,7 +3,7 @@
 The SFT is a recursion, so it runs on a signal as it arrives, at a constant
 cost per sample and with constant memory: :class:`GaussianFilter1D` and
 :class:`CWT` take chunks of any length (one sample to millions; channels as
-leading axes) through :meth:`~_Stream.process`, and :meth:`~_Stream.flush`
+leading axes) through :meth:`CWT.process`, and :meth:`CWT.flush`
 ends the stream by extending its end with ``mode``.  The concatenated outputs
 equal :func:`sftwave.gaussian_filter1d` and :func:`sftwave.cwt` of the
 concatenated input (within 1e-12 relative in float64, ``tests/test_stream.py``;
@@ -18,9 +18,9 @@ plan's half-window after the sample, the largest over the CWT's scales); it
 is emitted by the call that brings that sample.  The start needs more: the
 extension before the first sample reads the first ``latency`` or so samples
 (``reflect``, ``mirror``, ``nearest``), so nothing comes out until
-:attr:`~_Stream.startup` samples have arrived (``constant`` needs none of
+:attr:`CWT.startup` samples have arrived (``constant`` needs none of
 them, but waits as long, for one rule).  A stream shorter than that is
-computed by the batch function at :meth:`~_Stream.flush`.
+computed by the batch function at :meth:`CWT.flush`.
 
 Modes.  ``reflect``, ``mirror``, ``nearest`` and ``constant`` (and scipy's
 ``grid-`` synonyms of the last); ``wrap`` cannot stream (its start is the
