@@ -72,49 +72,11 @@ numpydoc_validation_checks = {"PR01", "RT01", "SA01", "EX01"}
 #: Names that still fail the checks above, one regex per name, all in files being rewritten
 #: for issue 33.  THIS LIST MUST SHRINK TO EMPTY: fix a docstring, then delete its line.
 VALIDATION_PENDING = [
-    r"^sftwave\.analysis\.ar1$",
-    r"^sftwave\.analysis\.coi_mask$",
-    r"^sftwave\.analysis\.cone_of_influence$",
-    r"^sftwave\.analysis\.fourier_factor$",
-    r"^sftwave\.analysis\.fourier_period$",
-    r"^sftwave\.analysis\.frequencies_for_periods$",
-    r"^sftwave\.analysis\.global_spectrum$",
-    r"^sftwave\.analysis\.normalisation_factor$",
-    r"^sftwave\.analysis\.reconstruction_factor$",
-    r"^sftwave\.analysis\.red_noise_spectrum$",
-    r"^sftwave\.analysis\.scale_average$",
-    r"^sftwave\.analysis\.significance$",
-    r"^sftwave\.coherence\.Coherence$",
-    r"^sftwave\.dask\.blob_dog$",
-    r"^sftwave\.dask\.blob_log$",
-    r"^sftwave\.dask\.cwt$",
-    r"^sftwave\.dask\.difference_of_gaussians$",
-    r"^sftwave\.dask\.frangi$",
-    r"^sftwave\.dask\.gabor$",
-    r"^sftwave\.dask\.gabor_bank$",
-    r"^sftwave\.dask\.gaussian_filter$",
-    r"^sftwave\.dask\.gaussian_filter1d$",
-    r"^sftwave\.dask\.hessian_matrix$",
-    r"^sftwave\.dask\.hessian_matrix_eigvals$",
-    r"^sftwave\.dask\.meijering$",
-    r"^sftwave\.dask\.sato$",
-    r"^sftwave\.dask\.structure_tensor$",
-    r"^sftwave\.dask\.structure_tensor_eigenvalues$",
-    r"^sftwave\.dask\.wct$",
-    r"^sftwave\.dask\.xwt$",
-    r"^sftwave\.frequency_to_scale$",
-    r"^sftwave\.get_workers$",
-    r"^sftwave\.inverse\.reconstruction_weights$",
     r"^sftwave\.plans\.FIRPlan$",
     r"^sftwave\.plans\.SFTPlan$",
     r"^sftwave\.plans\.WidePlan$",
     r"^sftwave\.plans\.select_gaussian$",
     r"^sftwave\.plans\.select_morlet$",
-    r"^sftwave\.pycwt\.wct$",
-    r"^sftwave\.pycwt\.wct_significance$",
-    r"^sftwave\.pycwt\.xwt$",
-    r"^sftwave\.scale_to_frequency$",
-    r"^sftwave\.set_workers$",
     r"^sftwave\.stream\.CWT\.flush$",
     r"^sftwave\.stream\.CWT\.load$",
     r"^sftwave\.stream\.CWT\.process$",
@@ -133,10 +95,9 @@ VALIDATION_PENDING = [
 # -- nitpicky: every reference must resolve, external types are named here --------------------
 # An internal module (sftwave.engines.numba, sftwave.plans.fit, ...) or a private name has no
 # page, so a cross-reference to it is a dead anchor: write it as a literal (``sftwave.plans.fit``)
-# or link the public name that documents it.  Nothing of sftwave's is ignored here; the dead
-# references still in files being rewritten are listed, file by file, in
-# DEAD_REFERENCES_PENDING below, and _check_mod_roles() also reads the docstrings that are never
-# rendered (the internal modules') for :mod: roles to modules without a page.
+# or link the public name that documents it.  Nothing of sftwave's is ignored here (nor listed in
+# DEAD_REFERENCES_PENDING below, now empty), and _check_mod_roles() also reads the docstrings that
+# are never rendered (the internal modules') for :mod: roles to modules without a page.
 nitpicky = True
 # bare type names in docstrings; dotted names of other packages are matched by the regex below
 _EXTERNAL = ["ndarray", "array_like", "array-like", "dtype", "DataArray", "Dataset", "Figure",
@@ -152,47 +113,11 @@ nitpick_ignore_regex = [
                r"concurrent|os|pathlib)(\..*)?"),
 ]
 
-#: Dead cross-references still in files being rewritten for issue 33, as (file, target): the
-#: file the text comes from (relative to the repository) and the reference's target.  THIS LIST
-#: MUST SHRINK TO EMPTY: fix the reference (a literal, or the public name), then delete its line.
-DEAD_REFERENCES_PENDING: set[tuple[str, str]] = {
-    # the summary line of plans.DEFAULT_MORLET_TOL (its #: comment in plans/select.py:90)
-    ("docs/api/index.rst", "sftwave.plans.fit.walk_error"),
-    ("src/sftwave/__main__.py", "sftwave.cli"),
-    ("src/sftwave/coherence.py", "sftwave.plans.cache"),
-    ("src/sftwave/connectivity.py", "sftwave.engines.numba.connectivity_kernels"),
-    ("src/sftwave/dask.py", "_block_workers"),
-    ("src/sftwave/dask.py", "sftwave.engines.numba.fir_rows"),
-    ("src/sftwave/feature/_blobs.py", "sftwave.engines.numba.peaks"),
-    ("src/sftwave/ndimage.py", "sftwave.engines.nonfinite"),
-    ("src/sftwave/ndimage.py", "sftwave.engines.numba.filters"),
-    ("src/sftwave/ndimage.py", "sftwave.engines.numba.wide"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.cache"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.fit"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.fit.walk_error"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.gaussian"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.morlet"),
-    ("src/sftwave/plans/__init__.py", "sftwave.plans.select"),
-    ("src/sftwave/plans/fit.py", "sftwave.engines.numba.bank"),
-    ("src/sftwave/plans/fit.py", "sftwave.plans.morlet"),
-    ("src/sftwave/plans/morlet.py", "sftwave.plans.fit"),
-    ("src/sftwave/plans/morlet.py", "sftwave.plans.tables"),
-    ("src/sftwave/plans/select.py", "MAX_DESIGN_SIGMA"),
-    ("src/sftwave/plans/select.py", "MAX_SFT_ORDER"),
-    ("src/sftwave/plans/select.py", "SHORT_SIGNAL_TIGHTENING"),
-    ("src/sftwave/plans/select.py", "gaussian_tol"),
-    ("src/sftwave/plans/select.py", "max_kernel_sigma"),
-    ("src/sftwave/plans/select.py", "sftwave._checks.XI_RANGE"),
-    ("src/sftwave/plans/select.py", "sftwave.plans.gaussian.fir_kernel"),
-    ("src/sftwave/plans/select.py", "sftwave.plans.gaussian.shortest_window"),
-    ("src/sftwave/stream.py", "_Stream.flush"),
-    ("src/sftwave/stream.py", "_Stream.process"),
-    ("src/sftwave/stream.py", "_Stream.startup"),
-    ("src/sftwave/stream.py", "sftwave.engines.nonfinite"),
-    ("src/sftwave/synchrosqueeze.py", "sftwave.plans.derivative"),
-    ("src/sftwave/wavelets.py", "sftwave.plans.morlet"),
-    ("src/sftwave/wavelets.py", "sftwave.plans.select.max_kernel_sigma"),
-}
+#: Dead cross-references tolerated while a file is rewritten, as (file, target): the
+#: file the text comes from (relative to the repository) and the reference's target.  Empty:
+#: every reference resolves.  KEEP IT EMPTY: fix a new dead reference (a literal, or the public
+#: name) rather than listing it here.
+DEAD_REFERENCES_PENDING: set[tuple[str, str]] = set()
 
 
 def _pending_reference(app, domain, node) -> bool | None:
