@@ -62,23 +62,13 @@ from . import engines
 from ._checks import (
     apart_from,
     check_axes,
-    check_axis,
-    check_choice,
-    check_cval,
-    check_mode,
-    check_order,
-    check_positive,
-    check_radius,
-    check_sigma,
-    check_tol,
-    check_truncate,
     check_workers,
     per_axis,
 )
-from ._checks.ndimage import Array
+from ._checks.ndimage import Array, GaussianRequest, gaussian_request
 from ._docs import docfiller
 from .engines import nonfinite
-from .plans import GAUSSIAN_METHODS, FIRPlan, select_gaussian
+from .plans import FIRPlan, select_gaussian
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
@@ -125,12 +115,32 @@ def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncat
     return plan
 
 
-def _check_nan_policy(nan_policy: Any, min_weight: Any) -> tuple[str, float]:
-    nan_policy = check_choice(nan_policy, nonfinite.NAN_POLICIES, "nan_policy")
-    w = check_positive(min_weight, "min_weight")
-    if w > 1.0:
-        raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
-    return nan_policy, w
+def _engine_input(input: Any, engine: str | None, transform: str, bank_method: str, output: Any,
+                  workers: Any) -> tuple[str, Any, Any]:
+    """The engine that runs ``input`` (what it cannot do refused first) and its array."""
+    name = engines.resolve_engine(engine, input)
+    engines.check_request(name, transform=transform, bank_method=bank_method, output=output,
+                          workers=workers)
+    eng = engines.get(name)
+    return name, eng, eng.asarray(input, "input")
+
+
+def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: str,
+            bank_method: str) -> Any:
+    """The request's plans, one per axis (but those scipy skips: a sigma of zero in
+    :func:`gaussian_filter`), run by the engine."""
+    steps: list[tuple[int, Any, str]] = []
+    with worker_threads(req.engine, req.workers):
+        for ax, s, o, m, r in zip(req.axes, req.sigmas, req.orders, req.modes, req.radii):
+            if req.skip_zero_sigma and s <= _ZERO_SIGMA:
+                continue
+            plan = _plan_axis(eng, req.engine, s, o, int(x.shape[ax]), truncate=req.truncate,
+                              radius=r, method=req.method, transform=transform, tol=req.tol,
+                              dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
+                              scipy_arithmetic=req.scipy_arithmetic)
+            steps.append((ax, plan, m))
+        return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
+                    nan_policy=req.nan_policy, min_weight=req.min_weight)
 
 
 def _run(eng: Any, x: Any, steps: list[tuple[int, Any, str]], *, cval: float | complex, output: Any,
@@ -205,29 +215,12 @@ def gaussian_filter1d(
     >>> bool(np.sqrt(np.mean((y - ref) ** 2) / np.mean(ref ** 2)) < 1e-5)
     True
     """
-    name = engines.resolve_engine(engine, input)
-    engines.check_request(name, transform=transform, bank_method=bank_method, output=output,
-                          workers=workers)
-    eng = engines.get(name)
-    x = eng.asarray(input, "input")
-    workers = check_workers(workers)
-    sigma = check_sigma(sigma)
-    order = check_order(order)
-    mode = check_mode(mode)
-    cval = check_cval(cval, complex_ok=eng.is_complex(x))
-    truncate = check_truncate(truncate)
-    radius = check_radius(radius)
-    method = check_choice(method, GAUSSIAN_METHODS, "method")
-    tol = check_tol(tol)
-    axis = check_axis(axis, len(x.shape))
-    nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    with worker_threads(name, workers):
-        plan = _plan_axis(eng, name, sigma, order, int(x.shape[axis]), truncate=truncate,
-                          radius=radius, method=method, transform=transform, tol=tol,
-                          dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
-                          scipy_arithmetic=method == "fir" or radius is not None)
-        return _run(eng, x, [(axis, plan, mode)], cval=cval, output=output,
-                    bank_method=bank_method, nan_policy=nan_policy, min_weight=min_weight)
+    name, eng, x = _engine_input(input, engine, transform, bank_method, output, workers)
+    req = gaussian_request(len(x.shape), eng.is_complex(x), sigma, order, mode, cval, truncate,
+                           radius=radius, axis=axis, method=method, tol=tol,
+                           nan_policy=nan_policy, min_weight=min_weight, engine=name,
+                           workers=workers)
+    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method)
 
 
 @docfiller
@@ -289,37 +282,12 @@ def gaussian_filter(
     >>> round(float(blurred.sum()), 6)
     1.0
     """
-    name = engines.resolve_engine(engine, input)
-    engines.check_request(name, transform=transform, bank_method=bank_method, output=output,
-                          workers=workers)
-    eng = engines.get(name)
-    x = eng.asarray(input, "input")
-    workers = check_workers(workers)
-    axes = check_axes(axes, len(x.shape))
-    naxes = len(axes)
-    sigmas = [check_sigma(s, "sigma", allow_zero=True) for s in per_axis(sigma, naxes, "sigma")]
-    orders = [check_order(o) for o in per_axis(order, naxes, "order")]
-    modes = [check_mode(m) for m in per_axis(mode, naxes, "mode")]
-    radii = [check_radius(r) for r in per_axis(radius, naxes, "radius")]
-    cval = check_cval(cval, complex_ok=eng.is_complex(x))
-    truncate = check_truncate(truncate)
-    method = check_choice(method, GAUSSIAN_METHODS, "method")
-    tol = check_tol(tol)
-    nan_policy, min_weight = _check_nan_policy(nan_policy, min_weight)
-    steps: list[tuple[int, Any, str]] = []
-    # scipy's kernel asked for by name (method='fir', radius=): scipy's arithmetic too, its bits
-    scipy_kernel = method == "fir" or any(r is not None for r in radii)
-    with worker_threads(name, workers):
-        for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-            if s <= _ZERO_SIGMA:
-                continue        # scipy's rule: not filtered, whatever the order
-            plan = _plan_axis(eng, name, s, o, int(x.shape[ax]), truncate=truncate, radius=r,
-                              method=method, transform=transform, tol=tol,
-                              dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
-                              scipy_arithmetic=scipy_kernel)
-            steps.append((ax, plan, m))
-        return _run(eng, x, steps, cval=cval, output=output, bank_method=bank_method,
-                    nan_policy=nan_policy, min_weight=min_weight)
+    name, eng, x = _engine_input(input, engine, transform, bank_method, output, workers)
+    req = gaussian_request(len(x.shape), eng.is_complex(x), sigma, order, mode, cval, truncate,
+                           radius=radius, axes=axes, method=method, tol=tol,
+                           nan_policy=nan_policy, min_weight=min_weight, engine=name,
+                           workers=workers)
+    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method)
 
 
 def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],

@@ -478,7 +478,6 @@ RAISED_OUTSIDE_CHECKS = {
     "sftwave.dask.wavelets": 1,
     "sftwave.feature._gabor": 3,
     "sftwave.inverse": 5,
-    "sftwave.ndimage": 1,
     "sftwave.plot": 11,
     "sftwave.pycwt": 8,
     "sftwave.stream": 8,

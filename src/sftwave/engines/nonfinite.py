@@ -55,6 +55,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._checks import apart_from
+from .._checks.ndimage import NAN_POLICIES
 from ..plans.fit import FIRPlan, SFTPlan, WidePlan
 from ..plans.spectral import FFTPlan
 from ._boundary import MODE_CODES, source_index
@@ -578,9 +579,6 @@ def scalogram_confined(eng: Any, x: Any, plans, *, axis: int, mode: str, cval, k
 
 
 # ----------------------------------------------------------------------------- nan_policy='omit'
-
-#: ``nan_policy`` values of the public functions.
-NAN_POLICIES = ("propagate", "omit")
 
 
 def filter_omit(eng: Any, x: Any, steps, *, cval, output=None, bank_method: str = "auto",

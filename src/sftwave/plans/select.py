@@ -41,6 +41,7 @@ from .._checks import (
     check_truncate,
     check_xi,
 )
+from .._checks.ndimage import GAUSSIAN_METHODS
 from .cache import on_disk, one_file
 from .fit import TOL_FLOOR, FIRPlan, SFTPlan, WidePlan
 from .gaussian import (
@@ -74,7 +75,6 @@ __all__ = [
 ]
 
 #: ``method`` of the Gaussian filters.
-GAUSSIAN_METHODS = ("auto", "fir", "bank")
 
 #: ``method`` of the Morlet transforms (``'fft'``: the exact wavelet by FFT, ``sftwave.plans.spectral``).
 MORLET_METHODS = ("auto", "fir", "bank", "direct", "multiply", "fft")
