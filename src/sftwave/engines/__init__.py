@@ -464,10 +464,11 @@ def operation(name: str, op: str) -> Callable[..., Any]:
     >>> peaks = operation("numba", "local_peaks")
     >>> callable(peaks)
     True
-    >>> operation("xp", "local_peaks")
-    Traceback (most recent call last):
-    ...
-    sftwave.engines.UnsupportedOperation: engine='xp' has no operation 'local_peaks' (engines that have it: 'numba')
+    >>> try:
+    ...     operation("xp", "local_peaks")
+    ... except UnsupportedOperation as e:
+    ...     print(str(e).partition(": pass")[0])
+    engine='xp' has no operation 'local_peaks' (engines that have it: 'numba')
     """
     if name not in CAPABILITIES:
         check_choice(name, tuple(CAPABILITIES), "engine")
@@ -476,8 +477,10 @@ def operation(name: str, op: str) -> Callable[..., Any]:
     if op not in table:
         having = [n for n in CAPABILITIES if n != name and _offers(n, op)]
         where = ", ".join(repr(n) for n in having) or "none"
+        hint = (": pass a NumPy array (np.asarray(x) for a CPU tensor) or engine='numba'"
+                if "numba" in having else "")
         raise UnsupportedOperation(f"engine={name!r} has no operation {op!r} "
-                                   f"(engines that have it: {where})")
+                                   f"(engines that have it: {where}){hint}")
     del eng
     module, attr = table[op]
     return getattr(importlib.import_module(module, CAPABILITIES[name].module), attr)
