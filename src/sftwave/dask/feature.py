@@ -343,4 +343,3 @@ def _scaled(b: np.ndarray, sigma: float, top: Any, **k: Any) -> np.ndarray:
     if top > 0:
         vals /= top
     return vals
-

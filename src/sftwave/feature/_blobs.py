@@ -432,4 +432,3 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
 
 blob_log.__doc__ = (blob_log.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
 blob_dog.__doc__ = (blob_dog.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
-
