@@ -71,26 +71,7 @@ numpydoc_attributes_as_param_list = True
 numpydoc_validation_checks = {"PR01", "RT01", "SA01", "EX01"}
 #: Names that still fail the checks above, one regex per name, all in files being rewritten
 #: for issue 33.  THIS LIST MUST SHRINK TO EMPTY: fix a docstring, then delete its line.
-VALIDATION_PENDING = [
-    r"^sftwave\.plans\.FIRPlan$",
-    r"^sftwave\.plans\.SFTPlan$",
-    r"^sftwave\.plans\.WidePlan$",
-    r"^sftwave\.plans\.select_gaussian$",
-    r"^sftwave\.plans\.select_morlet$",
-    r"^sftwave\.stream\.CWT\.flush$",
-    r"^sftwave\.stream\.CWT\.load$",
-    r"^sftwave\.stream\.CWT\.process$",
-    r"^sftwave\.stream\.CWT\.save$",
-    r"^sftwave\.stream\.GaussianFilter1D\.flush$",
-    r"^sftwave\.stream\.GaussianFilter1D\.load$",
-    r"^sftwave\.stream\.GaussianFilter1D\.process$",
-    r"^sftwave\.stream\.GaussianFilter1D\.save$",
-    r"^sftwave\.xarray\.SftwaveAccessor$",
-    r"^sftwave\.xarray\.SftwaveAccessor\.cwt$",
-    r"^sftwave\.xarray\.SftwaveAccessor\.gaussian_filter$",
-    r"^sftwave\.xarray\.SftwaveAccessor\.gaussian_filter1d$",
-    r"^sftwave\.xarray\.SftwaveAccessor\.wct$",
-]
+VALIDATION_PENDING: list[str] = []
 
 # -- nitpicky: every reference must resolve, external types are named here --------------------
 # An internal module (sftwave.engines.numba, sftwave.plans.fit, ...) or a private name has no

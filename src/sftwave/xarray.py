@@ -12,71 +12,47 @@ same three are methods of every ``DataArray`` and ``Dataset``::
 and :func:`wct` (``x.sftwave.wct(y, freqs)``) gives the wavelet coherence of two
 ``DataArray`` objects, aligned by name, as a ``Dataset``.
 
-Each is built on :func:`xarray.apply_ufunc` (``dask="allowed"``): numpy data
-runs the in-memory functions (:func:`sftwave.cwt`,
-:func:`sftwave.gaussian_filter`, :func:`sftwave.gaussian_filter1d`) and
-dask-backed data the lazy ones of :mod:`sftwave.dask`, which give each time
-chunk exactly the overlap its plan reads, so a dask-backed object stays lazy
-and equals the in-memory result (``dask="parallelized"`` would cut the
-filtered dimension into independent chunks).  Other duck arrays go to the
-in-memory functions, which pick the engine by the array type.
+Each is built on :func:`xarray.apply_ufunc` (``dask="allowed"``): numpy data runs the in-memory
+functions (:func:`sftwave.cwt`, :func:`sftwave.gaussian_filter`, :func:`sftwave.gaussian_filter1d`)
+and dask-backed data the lazy ones of :mod:`sftwave.dask`, which give each time chunk exactly the
+overlap its plan reads, so a dask-backed object stays lazy and equals the in-memory result
+(``dask="parallelized"`` would cut the filtered dimension into independent chunks).  Other duck
+arrays go to the in-memory functions, which pick the engine by the array type.
 
-**Dimensions.**  ``cwt`` runs along ``dim`` (default ``'time'`` when there is
-one, else, for a ``DataArray``, its last dimension); its result has the other
-dimensions, then ``'freq'`` and ``dim``.  The filters keep the input's
-dimension order.  A name that is not a dimension is a ``ValueError`` naming
-the parameter (``dim``, ``dims`` or ``sigma``).  ``sigma`` is in samples
-along each dimension, as in the numpy-level functions, not in coordinate units.
+**Dimensions.**  ``cwt``'s result has the input's other dimensions, then ``'freq'`` and ``dim``;
+the filters keep the input's order.  A name that is not a dimension is a ``ValueError`` naming the
+parameter.  ``sigma`` is in samples along each dimension, as in numpy, not in coordinate units.
 
-**Datasets.**  As ``Dataset.rolling`` does, every data variable that has the
-dimension (for ``gaussian_filter``, any of the dimensions: it is filtered
-along those it has) is transformed, and the others are passed through
-unchanged (their attributes dropped too when ``keep_attrs`` is false).  For
-``cwt`` with ``decim > 1`` the ``dim`` coordinate is decimated for the whole
-``Dataset``; a variable without ``dim`` does not depend on it.
+**Datasets.**  As ``Dataset.rolling`` does, every data variable that has the dimension (for
+``gaussian_filter``, any of the dimensions: it is filtered along those it has) is transformed, and
+the others are passed through unchanged (their attributes dropped too when ``keep_attrs`` is false).
+For ``cwt`` with ``decim > 1`` the ``dim`` coordinate is decimated for the whole ``Dataset``; a
+variable without ``dim`` does not depend on it.
 
 **Attributes** (``keep_attrs``).  ``None`` (default) follows xarray's option
-``xr.set_options(keep_attrs=...)``; at its ``'default'`` the attributes are
-kept, as current xarray keeps them in ``apply_ufunc``, arithmetic,
-reductions and ``rolling``.  The filters keep the input's attributes (a
-smoothed signal has the input's units), except ``units`` when a derivative
+``xr.set_options(keep_attrs=...)``; at its ``'default'`` the attributes are kept, as current xarray
+keeps them in ``apply_ufunc``, arithmetic, reductions and ``rolling``.  The filters keep the input's
+attributes (a smoothed signal has the input's units), except ``units`` when a derivative
 (``order > 0``) is taken.  ``cwt`` gives a new quantity: it keeps the input's attributes but for
-``units``, ``long_name`` and ``standard_name``, and always sets its own:
-``units`` from ``output`` (``'power'``: the input's units squared, ``'uV'``
-giving ``'uV^2'`` and ``'m s-1'`` giving ``'(m s-1)^2'``; ``'abs'`` and
-``'complex'``: the input's units; ``'phase'``: ``'rad'``; absent where the
-input has no ``units``), ``long_name`` (``'Morlet wavelet power'``, ...),
-and ``wavelet``, ``xi``, ``fs``, ``mode``, ``output``, ``decim`` and
-``convention``.  ``keep_attrs=False`` drops the input's attributes (and the
-``Dataset``'s); coordinates always keep theirs.
+``units``, ``long_name`` and ``standard_name``, and always sets its own: ``units`` from ``output``
+(``'power'``: the input's units squared, ``'uV'`` giving ``'uV^2'`` and ``'m s-1'`` giving
+``'(m s-1)^2'``; ``'abs'`` and ``'complex'``: the input's units; ``'phase'``: ``'rad'``; absent
+where the input has no ``units``), ``long_name`` (``'Morlet wavelet power'``, ...), and ``wavelet``,
+``xi``, ``fs``, ``mode``, ``output``, ``decim`` and ``convention``.  ``keep_attrs=False`` drops the
+input's attributes (and the ``Dataset``'s); coordinates always keep theirs.
 
-**Sampling rate and the 'freq' coordinate.**  Unless ``fs`` is given, ``cwt``
-reads it from the ``dim`` coordinate, which must be evenly spaced and
-increasing (numbers, ``datetime64`` or ``timedelta64``), and takes 1 where
-there is none.  The ``'freq'`` coordinate has ``long_name='frequency'`` and
-``units``: ``'Hz'`` for a ``datetime64``/``timedelta64`` coordinate or one
-whose ``units`` are seconds (``'s'``, ``'seconds'``, ...; milliseconds give
-``'kHz'``, and another unit ``u`` gives ``'1/u'``, the ``' since ...'`` of a
-CF time unit left out); none for a numeric coordinate without ``units`` (its
-unit is unknown); ``'Hz'`` for an explicit ``fs`` (a sampling rate in
-samples per second, as the field writes it); ``'cycles per sample'`` with
-neither.  ``freq_units=`` overrides the rule.  The ``dim`` coordinate, and
-every coordinate along ``dim``, is decimated as the output (``[::decim]``).
+**Sampling rate and the 'freq' coordinate.**  Unless ``fs`` is given, ``cwt`` reads it from the
+``dim`` coordinate, which must be evenly spaced and increasing (numbers, ``datetime64`` or
+``timedelta64``), and takes 1 where there is none.  The ``'freq'`` coordinate has
+``long_name='frequency'`` and ``units``: ``'Hz'`` for a ``datetime64``/``timedelta64`` coordinate or
+one whose ``units`` are seconds (``'s'``, ``'seconds'``, ...; milliseconds give ``'kHz'``, and
+another unit ``u`` gives ``'1/u'``, the ``' since ...'`` of a CF time unit left out); none for a
+numeric coordinate without ``units`` (its unit is unknown); ``'Hz'`` for an explicit ``fs`` (a
+sampling rate in samples per second, as the field writes it); ``'cycles per sample'`` with neither.
+``freq_units=`` overrides the rule.  The ``dim`` coordinate, and every coordinate along ``dim``, is
+decimated as the output (``[::decim]``).
 
 xarray is an optional extra (``pip install 'sftwave[xarray]'``).
-
-Examples
---------
->>> import numpy as np, xarray as xr
->>> t = np.arange(2000) / 250.0
->>> x = xr.DataArray(np.sin(2 * np.pi * 10 * t)[None], dims=("channel", "time"),
-...                  coords={"channel": ["Cz"], "time": ("time", t, {"units": "s"})},
-...                  attrs={"units": "uV"}, name="eeg")
->>> p = cwt(x, [5.0, 10.0, 20.0], output="power", decim=5)
->>> p.dims, p.sizes["time"], p.attrs["units"], p["freq"].attrs["units"], float(p.attrs["fs"])
-(('channel', 'freq', 'time'), 400, 'uV^2', 'Hz', 250.0)
->>> x.sftwave.gaussian_filter1d(10.0, "time").attrs["units"]       # the accessor
-'uV'
 """
 
 from __future__ import annotations
@@ -280,9 +256,8 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
         Frequencies, in the unit of ``fs``, each in ``(0, fs/2]``: the
         ``'freq'`` coordinate of the result.
     fs : float, optional
-        Sampling rate.  Default: from the ``dim`` coordinate (evenly spaced;
-        ``datetime64`` and ``timedelta64`` in hertz), or 1 (cycles per sample)
-        where ``dim`` has no coordinate.
+        Sampling rate.  Default: from the ``dim`` coordinate (evenly spaced; ``datetime64`` and
+        ``timedelta64`` in hertz), or 1 (cycles per sample) where ``dim`` has no coordinate.
     dim : hashable, optional
         The time dimension.  Default ``'time'`` when ``obj`` has one, else
         the last dimension of a ``DataArray`` (a ``Dataset`` must name it).
@@ -303,16 +278,14 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
         The ``units`` of the ``'freq'`` coordinate; default by the module's
         rule (``'Hz'`` for a time coordinate in seconds or ``datetime64``).
     **kwargs
-        The other options of :func:`sftwave.cwt` (``mode``, ``cval``, ``tol``,
-        ``dtype``, ``method``, ``transform``, ``bank_method``, ``workers``,
-        ``nan_policy``, ``min_weight``, ``engine``); not ``axis`` (``dim``
-        names it) nor ``out``.
+        The other options of :func:`sftwave.cwt` (``mode``, ``cval``, ``tol``, ``dtype``,
+        ``method``, ``transform``, ``bank_method``, ``workers``, ``nan_policy``, ``min_weight``,
+        ``engine``); not ``axis`` (``dim`` names it) nor ``out``.
 
     Returns
     -------
     DataArray or Dataset
-        ``obj``'s other dimensions, then ``'freq'`` and ``dim``; lazy where
-        ``obj`` is dask-backed.
+        ``obj``'s other dimensions, then ``'freq'`` and ``dim``; lazy where ``obj`` is dask-backed.
 
     Raises
     ------
@@ -342,10 +315,6 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
     {'long_name': 'frequency', 'units': 'Hz'}
     >>> cwt(x, [0.2], output="phase").attrs["units"]
     'rad'
-    >>> ds = xr.Dataset({"x": x, "label": ("sensor", ["a", "b"])})
-    >>> p = ds.sftwave.cwt([0.05, 0.2], output="power")          # the accessor
-    >>> p["x"].attrs["units"], p["label"].dims
-    ('m^2', ('sensor',))
     """
     _check_obj(obj, "cwt")
     _refuse(kwargs, ("axis", "out"), "dim= names the time dimension and the result is new")
@@ -415,8 +384,7 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
         Sampling rate; default from ``x``'s ``dim`` coordinate, as for
         :func:`cwt` (``datetime64`` in hertz), or 1 where there is none.
     dim : hashable, optional
-        The time dimension; default ``'time'`` when ``x`` has one, else its
-        last dimension.
+        The time dimension; default ``'time'`` when ``x`` has one, else its last dimension.
     xi : float, optional
         The Morlet's ``xi`` (one value).  Default 6.
     keep_attrs : bool, optional
@@ -425,25 +393,22 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
     freq_units : str, optional
         The ``units`` of the ``'freq'`` coordinate (default as for :func:`cwt`).
     **kwargs
-        The other options of :func:`sftwave.coherence.wct` (``smoothing``,
-        ``scale_width``, ``mode``, ``cval``, ``tol``, ``workers``,
-        ``nan_policy``); not ``axis``.
+        The other options of :func:`sftwave.coherence.wct` (``smoothing``, ``scale_width``,
+        ``mode``, ``cval``, ``tol``, ``workers``, ``nan_policy``); not ``axis``.
 
     Returns
     -------
     Dataset
-        ``coherence`` (``R^2``), ``phase`` (radians, positive where ``x``
-        leads) and ``cross`` (the smoothed cross-spectrum, complex), each with
-        the broadcast other dimensions, then ``'freq'`` and ``dim``; ``coi``,
-        the cone of influence along ``dim`` (a Fourier period, in the unit of
+        ``coherence`` (``R^2``), ``phase`` (radians, positive where ``x`` leads) and ``cross`` (the
+        smoothed cross-spectrum, complex), each with the broadcast other dimensions, then ``'freq'``
+        and ``dim``; ``coi``, the cone of influence along ``dim`` (a Fourier period, in the unit of
         ``1 / fs``: seconds where ``'freq'`` is in hertz).
 
     Raises
     ------
     ValueError
-        If ``dim`` is not a dimension of both, their ``dim`` coordinates differ,
-        either already has a ``'freq'``, or :func:`sftwave.coherence.wct`
-        refuses an option.
+        If ``dim`` is not a dimension of both, their ``dim`` coordinates differ, either already has
+        a ``'freq'``, or :func:`sftwave.coherence.wct` refuses an option.
     TypeError
         If ``x`` or ``y`` is not a ``DataArray``, or for ``axis=``.
 
@@ -614,9 +579,8 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
     Parameters
     ----------
     obj : DataArray or Dataset
-        The data; numpy- or dask-backed.  Of a ``Dataset``, every data
-        variable with any of the dims is filtered along those it has, and the
-        others are passed through.
+        The data; numpy- or dask-backed.  Of a ``Dataset``, every data variable with any of the dims
+        is filtered along those it has, and the others are passed through.
     sigma : float, sequence of float or mapping
         Standard deviation in samples: one for every dim of ``dims``, one per
         entry of ``dims``, or a mapping ``{dim: sigma}`` (which then gives the
@@ -671,8 +635,6 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
     >>> ref = sftwave.gaussian_filter(img.values, (4.0, 2.0), axes=(2, 1))
     >>> out.dims, out.attrs["units"], bool(np.array_equal(out.values, ref))
     (('band', 'y', 'x'), 'K', True)
-    >>> img.sftwave.gaussian_filter(3.0, dims=("x", "y"), keep_attrs=False).attrs
-    {}
     """
     _check_obj(obj, "gaussian_filter")
     _refuse(kwargs, ("axes", "axis"), "dims= names the dimensions")
@@ -780,6 +742,11 @@ class SftwaveAccessor:
     Registered as ``sftwave`` on both by ``import sftwave.xarray``;
     ``obj.sftwave.f(...)`` is ``sftwave.xarray.f(obj, ...)``.
 
+    Parameters
+    ----------
+    obj : DataArray or Dataset
+        The object the methods transform (xarray passes it: ``obj.sftwave``).
+
     See Also
     --------
     sftwave.xarray.cwt : The Morlet transform of a DataArray.
@@ -789,10 +756,7 @@ class SftwaveAccessor:
 
     Examples
     --------
-    >>> import numpy as np, xarray as xr
     >>> x = xr.DataArray(np.ones((2, 300)), dims=("channel", "time"))
-    >>> x.sftwave.cwt([0.1], output="abs").dims
-    ('channel', 'freq', 'time')
     >>> xr.Dataset({"x": x}).sftwave.gaussian_filter1d(5.0, "time")["x"].dims
     ('channel', 'time')
     """
@@ -804,22 +768,113 @@ class SftwaveAccessor:
 
     def cwt(self, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
             **kwargs: Any) -> xr.DataArray | xr.Dataset:
-        """:func:`sftwave.xarray.cwt` of this object (the same parameters)."""
+        """:func:`sftwave.xarray.cwt` of this object (the same parameters).
+
+        Parameters
+        ----------
+        freqs, fs, dim, **kwargs
+            As :func:`sftwave.xarray.cwt`'s: ``freqs`` float or sequence of float, ``fs`` float
+            (optional), ``dim`` hashable (optional), then its keyword options.
+
+        Returns
+        -------
+        DataArray or Dataset
+            The transform: the other dimensions, then ``'freq'`` and ``dim``.
+
+        See Also
+        --------
+        sftwave.xarray.cwt : The function, which documents every option.
+
+        Examples
+        --------
+        >>> t = ("time", np.arange(2000) / 250.0, {"units": "s"})   # a time coordinate in seconds
+        >>> x = xr.DataArray(np.ones((1, 2000)), {"time": t}, ("channel", "time"), attrs={"units": "uV"})
+        >>> p = x.sftwave.cwt([5.0, 10.0, 20.0], output="power", decim=5)
+        >>> p.dims, p.sizes["time"], p.attrs["units"], p["freq"].attrs["units"], float(p.attrs["fs"])
+        (('channel', 'freq', 'time'), 400, 'uV^2', 'Hz', 250.0)
+        """
         return cwt(self._obj, freqs, fs, dim=dim, **kwargs)
 
     def wct(self, other: xr.DataArray, freqs: Any, fs: float | None = None, *,
             dim: Hashable | None = None, **kwargs: Any) -> xr.Dataset:
-        """:func:`sftwave.xarray.wct` of this ``DataArray`` (``x``) and ``other`` (``y``)."""
+        """:func:`sftwave.xarray.wct` of this ``DataArray`` (``x``) and ``other`` (``y``).
+
+        Parameters
+        ----------
+        other, freqs, fs, dim, **kwargs
+            As :func:`sftwave.xarray.wct`'s: ``other`` (``y``) a DataArray, ``freqs`` float or
+            sequence of float, ``fs`` float and ``dim`` hashable (optional), its keyword options.
+
+        Returns
+        -------
+        Dataset
+            ``coherence``, ``phase``, ``cross`` and ``coi``.
+
+        See Also
+        --------
+        sftwave.xarray.wct : The function, which documents every option.
+
+        Examples
+        --------
+        >>> x = xr.DataArray(np.random.default_rng(0).standard_normal(1000), dims="time")
+        >>> bool(np.allclose(x.sftwave.wct(x, [0.05, 0.1])["coherence"], 1.0))   # with itself
+        True
+        """
         return wct(self._obj, other, freqs, fs, dim=dim, **kwargs)
 
     def gaussian_filter(self, sigma: Any, *, dims: Any = None,
                         **kwargs: Any) -> xr.DataArray | xr.Dataset:
-        """:func:`sftwave.xarray.gaussian_filter` of this object (the same parameters)."""
+        """:func:`sftwave.xarray.gaussian_filter` of this object (the same parameters).
+
+        Parameters
+        ----------
+        sigma, dims, **kwargs
+            As :func:`sftwave.xarray.gaussian_filter`'s: ``sigma`` float, sequence of float or
+            mapping, ``dims`` hashable or sequence of hashable (optional), its keyword options.
+
+        Returns
+        -------
+        DataArray or Dataset
+            The filtered object, with this one's dimensions and coordinates.
+
+        See Also
+        --------
+        sftwave.xarray.gaussian_filter : The function, which documents every option.
+
+        Examples
+        --------
+        >>> img = xr.DataArray(np.ones((40, 60)), dims=("y", "x"), attrs={"units": "K"})
+        >>> out = img.sftwave.gaussian_filter(3.0, dims=("x", "y"), keep_attrs=False)
+        >>> out.attrs, bool(np.allclose(out, 1.0))
+        ({}, True)
+        """
         return gaussian_filter(self._obj, sigma, dims=dims, **kwargs)
 
     def gaussian_filter1d(self, sigma: float, dim: Hashable,
                           **kwargs: Any) -> xr.DataArray | xr.Dataset:
-        """:func:`sftwave.xarray.gaussian_filter1d` of this object (the same parameters)."""
+        """:func:`sftwave.xarray.gaussian_filter1d` of this object (the same parameters).
+
+        Parameters
+        ----------
+        sigma, dim, **kwargs
+            As :func:`sftwave.xarray.gaussian_filter1d`'s: ``sigma`` float (samples along
+            ``dim``), ``dim`` hashable, then its keyword options (``order``, ``mode``, ...).
+
+        Returns
+        -------
+        DataArray or Dataset
+            The filtered object, with this one's dimensions and coordinates.
+
+        See Also
+        --------
+        sftwave.xarray.gaussian_filter1d : The function, which documents every option.
+
+        Examples
+        --------
+        >>> x = xr.DataArray(np.arange(300.0), dims="time", attrs={"units": "uV"})
+        >>> x.sftwave.gaussian_filter1d(10.0, "time").attrs["units"]
+        'uV'
+        """
         return gaussian_filter1d(self._obj, sigma, dim, **kwargs)
 
 

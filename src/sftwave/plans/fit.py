@@ -179,7 +179,7 @@ def truncated_kernel(target, scale: float, tol: float, orders: tuple[int, ...],
 class SFTPlan:
     """A frozen description of one bank run and how its components combine.
 
-    Attributes
+    Parameters
     ----------
     omegas : ndarray, shape (P',)
         Frequencies of the components, radians per sample.
@@ -204,7 +204,17 @@ class SFTPlan:
     --------
     FIRPlan : A truncated kernel instead.
     WidePlan : A Gaussian wider than the signal.
+    select_gaussian : The selector that designs one.
     sftwave.apply_plan : Run a plan.
+
+    Examples
+    --------
+    The mean of three samples, one undamped component of frequency 0:
+
+    >>> plan = SFTPlan(omegas=np.array([0.0]), alpha=0.0, length=3, lag=1,
+    ...                coef=np.array([[[1 / 3], [0.0]]]), error=0.0)
+    >>> plan.pad_before, plan.pad_after, plan.kernel_sum.tolist()
+    (1, 1, [1.0])
     """
 
     omegas: np.ndarray
@@ -266,7 +276,7 @@ def window_sums(w: np.ndarray, L: int) -> np.ndarray:
 class FIRPlan:
     """A truncated convolution kernel: ``y[n] = sum_k h[k] x[n - k]`` for ``-r <= k <= r``.
 
-    Attributes
+    Parameters
     ----------
     kernel : ndarray, shape (2 r + 1,)
         ``h``, centred (real for the Gaussian family, complex for wavelets).
@@ -282,6 +292,12 @@ class FIRPlan:
     --------
     SFTPlan : The SFT bank instead.
     sftwave.apply_plan : Run a plan.
+
+    Examples
+    --------
+    >>> plan = FIRPlan(np.array([0.25, 0.5, 0.25]))
+    >>> plan.radius, plan.size, plan.error
+    (1, 3, None)
     """
 
     kernel: np.ndarray
@@ -303,7 +319,7 @@ class FIRPlan:
 class WidePlan:
     """A Gaussian far wider than the signal: its exact, untruncated filter, computed by FFT.
 
-    Attributes
+    Parameters
     ----------
     sigma : float
         Standard deviation in samples.
@@ -314,6 +330,12 @@ class WidePlan:
     --------
     select_gaussian : The selector that returns it.
     sftwave.apply_plan : Run a plan.
+
+    Examples
+    --------
+    >>> plan = WidePlan(sigma=1e7, order=0)    # what select_gaussian(1e7, 0, n=1000, wide=True) gives
+    >>> plan == WidePlan(1e7, 0), plan.sigma
+    (True, 10000000.0)
     """
 
     sigma: float

@@ -209,40 +209,56 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
                     wide: bool = False) -> SFTPlan | FIRPlan | WidePlan:
     """The plan for one axis of a Gaussian filter (or its derivative of any order).
 
-    Orders above ``MAX_SFT_ORDER`` are scipy's own truncated kernel (a FIR
-    whose cost grows with sigma; results bit-identical to scipy's).
-
-    The accuracy target is ``tol`` or, without it, ``gaussian_tol``.  The
-    FIR is scipy's own kernel for orders 0 and 1 without ``tol``
+    The FIR is scipy's own kernel for orders 0 and 1 without ``tol``
     (bit-identical results), otherwise the shortest moment-corrected kernel
     meeting the target (``sftwave.plans.gaussian.fir_kernel``): scipy's
     second-derivative kernel leaks the signal's mean, and a user's ``tol``
-    must hold on either path.
+    must hold on either path.  Every argument is checked (``ValueError`` or
+    ``TypeError`` naming it).
 
-    An explicit ``radius`` (without ``tol``) is the user's support: the kernel
-    is scipy's, truncated there, for every order, so the result is scipy's
-    bit for bit (for order 2 this includes scipy's leak of the signal's mean);
-    ``method='bank'`` cannot honour a support (``ValueError``).
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation in samples, in ``[MIN_SIGMA, MAX_SIGMA]``
+        (``[1e-30, 1e100]``); for a kernel sized by ``sigma`` (any plan but
+        the wide limit and an explicit ``radius``) at most
+        ``max_kernel_sigma(n)``.
+    order : int
+        Derivative order.  Orders above ``MAX_SFT_ORDER`` are scipy's own
+        truncated kernel (a FIR whose cost grows with sigma; results
+        bit-identical to scipy's).
+    truncate : float, optional
+        scipy's truncation, in standard deviations: the accuracy target
+        without ``tol`` is ``gaussian_tol(sigma, order, truncate)``.  Default 4.0.
+    radius : int, optional
+        An explicit support (without ``tol``): the kernel is scipy's, truncated
+        there, for every order, so the result is scipy's bit for bit (for order
+        2 this includes scipy's leak of the signal's mean); ``method='bank'``
+        cannot honour a support (``ValueError``).
+    method : {'auto', 'bank', 'fir'}, optional
+        The SFT bank, the FIR, or (``'auto'``, the default) the cheaper.
+    transform : {'sft', 'asft'}, optional
+        The bank's design: undamped (default) or damped components.
+    tol : float, optional
+        The kernel's relative RMSE target, in ``[1e-9, 0.1]``.
+    n : int, optional
+        The signal's length along the axis: tightens the target for signals
+        shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``).
+    fir_taps_per_order : float, optional
+        The engine's cost figure: ``'auto'`` takes the FIR where it has at most
+        that many taps per order of the bank (plus one for the bank's fixed
+        work); without it, the bank wherever one meets the target.
+    wide : bool, optional
+        The engine runs the exact limit: with ``method='auto'`` and ``n``, a
+        plan whose window exceeds ``WIDE_FACTOR * n`` becomes a
+        :class:`WidePlan`, chosen from ``sigma`` and ``n`` alone, before any
+        design, wherever every plan's window would exceed it and no FIR could
+        be cheaper (so the cost of the choice is bounded by the signal).
 
-    ``n``, the signal's length along the axis, tightens the target for
-    signals shorter than the kernel's window (``SHORT_SIGNAL_TIGHTENING``);
-    with ``method='auto'`` and ``wide`` (an engine that runs the exact limit),
-    a plan whose window exceeds ``WIDE_FACTOR * n`` becomes a
-    :class:`WidePlan`.  That choice is made from ``sigma`` and ``n`` alone,
-    before any design, wherever every plan's window would exceed it
-    (``sftwave.plans.gaussian.shortest_window``) and no FIR could be
-    cheaper: so the design never runs for a Gaussian far wider than the
-    signal, and the cost of the choice is bounded by the signal whatever
-    ``sigma``.  With ``fir_taps_per_order`` (the engine's cost figure),
-    ``'auto'`` takes the FIR where it has at most that many taps per order of
-    the bank (plus one for the bank's fixed work); without it, the bank
-    wherever one meets the target.
-
-    Bounds: ``sigma`` in ``[MIN_SIGMA, MAX_SIGMA]`` (``[1e-30, 1e100]``); a
-    kernel sized by ``sigma`` (any plan but the wide limit and an explicit
-    ``radius``) at most ``max_kernel_sigma(n)``; ``tol`` as the
-    public functions take it (``[1e-9, 0.1]``).  Every argument is checked
-    (``ValueError`` or ``TypeError`` naming it).
+    Returns
+    -------
+    SFTPlan or FIRPlan or WidePlan
+        The plan; its ``error`` (where it has one) meets the target.
 
     See Also
     --------
@@ -447,22 +463,6 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
                   fft_point_cost: float | None = None) -> SFTPlan | FIRPlan | FFTPlan:
     """The plan for the Morlet wavelet of scale ``sigma`` (samples) meeting ``tol``.
 
-    ``method``: ``'fir'``, the shortest zero-mean truncated wavelet meeting
-    ``tol`` (also below the SFT's floor, ``tol < 1e-9``); ``'direct'`` or
-    ``'multiply'``, the paper's bank designs; ``'bank'``, the one of them with
-    fewer components; ``'fft'``, the exact wavelet by FFT
-    (:class:`~sftwave.plans.spectral.FFTPlan`, within rounding of the exact
-    transform, whatever ``tol``); ``'auto'``, the bank or the FIR, whichever
-    costs less by the engine's ``fir_taps_per_order`` (a complex FIR tap costs
-    two real ones; without the figure, the bank wherever one meets ``tol``),
-    or the FFT where it costs less than that (``morlet_costs``; only with
-    the signal's length ``n``, its extension ``mode`` and the engine's
-    ``fft_point_cost``, the cost of a point-level of its FFT in bank
-    component updates).  A signal of
-    ``n`` samples shorter than the wavelet's window sees mostly its middle,
-    where the fit's pointwise error decides: the target is then tightened as
-    for the Gaussian filters (``SHORT_SIGNAL_TIGHTENING``).
-
     A wavelet far wider than the signal has no plan: with ``n``, a ``sigma``
     beyond ``max_kernel_sigma(n)`` (``max(8 n, 16384)`` samples) is a
     ``ValueError`` saying that the wavelet is longer than the signal, as MNE
@@ -472,13 +472,48 @@ def select_morlet(sigma: float, xi: float, tol: float = DEFAULT_MORLET_TOL, *, m
     longer than the signal (Torrence & Compo's scales reach about its length)
     is served.  To get a result anyway, pass a longer signal (pad it), or a
     smaller scale: a higher frequency or fewer cycles (``xi``).  Without ``n``,
-    ``sigma`` is at most ``MAX_DESIGN_SIGMA``.
+    ``sigma`` is at most ``MAX_DESIGN_SIGMA``.  Every argument is checked
+    (``ValueError`` or ``TypeError`` naming it).
 
-    Bounds (``ValueError`` or ``TypeError`` naming the argument): ``sigma``
-    in ``[MIN_SIGMA, MAX_SIGMA]`` and at most ``max_kernel_sigma(n)``; ``xi`` in
-    ``sftwave._checks.XI_RANGE`` (``[0.01, 300]``) and ``xi / sigma`` at
-    most pi (the Nyquist frequency); ``tol`` in ``[1e-9, 0.1]`` (``None``: the
-    default).
+    Parameters
+    ----------
+    sigma : float
+        Scale in samples, in ``[MIN_SIGMA, MAX_SIGMA]`` and at most
+        ``max_kernel_sigma(n)``.
+    xi : float
+        Radians per standard deviation, in ``sftwave._checks.XI_RANGE``
+        (``[0.01, 300]``), with ``xi / sigma`` at most pi (the Nyquist frequency).
+    tol : float, optional
+        The kernel's relative RMSE target, in ``[1e-9, 0.1]``.  Default
+        ``DEFAULT_MORLET_TOL`` (``None`` gives it too).
+    method : {'auto', 'bank', 'direct', 'multiply', 'fir', 'fft'}, optional
+        ``'fir'``, the shortest zero-mean truncated wavelet meeting ``tol``
+        (also below the SFT's floor, ``tol < 1e-9``); ``'direct'`` or
+        ``'multiply'``, the paper's bank designs; ``'bank'``, the one of them
+        with fewer components; ``'fft'``, the exact wavelet by FFT
+        (:class:`FFTPlan`, within rounding of the exact transform, whatever
+        ``tol``); ``'auto'`` (default), the bank or the FIR, whichever costs
+        less by ``fir_taps_per_order`` (a complex FIR tap costs two real
+        ones), or the FFT where it costs less than that (``morlet_costs``;
+        only with ``n``, ``mode`` and ``fft_point_cost``).
+    transform : {'sft', 'asft'}, optional
+        The bank's design: undamped (default) or damped components.
+    n : int, optional
+        The signal's length.  A signal shorter than the wavelet's window sees
+        mostly its middle, where the fit's pointwise error decides: the target
+        is then tightened as for the Gaussian filters (``SHORT_SIGNAL_TIGHTENING``).
+    fir_taps_per_order : float, optional
+        The engine's cost of a FIR tap per bank component; without it,
+        ``'auto'`` takes the bank wherever one meets ``tol``.
+    mode : str, optional
+        The signal's extension mode (the FFT's length depends on it).
+    fft_point_cost : float, optional
+        The engine's cost of a point-level of its FFT, in bank component updates.
+
+    Returns
+    -------
+    SFTPlan or FIRPlan or FFTPlan
+        The plan; an ``SFTPlan``'s or ``FIRPlan``'s ``error`` is at most ``tol``.
 
     See Also
     --------

@@ -206,6 +206,22 @@ class _Stream:
         ndarray
             The outputs this chunk completed, possibly none (a zero-length
             last axis), in the stream's dtype (set by its first chunk).
+
+        See Also
+        --------
+        flush : End the stream and return the outputs still held.
+        save : Checkpoint the stream between chunks.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> f = GaussianFilter1D(5.0)
+        >>> f.latency, f.startup
+        (23, 24)
+        >>> f.process(np.ones(10)).shape        # fewer than startup samples: nothing yet
+        (0,)
+        >>> f.process(np.ones(90)).shape        # outputs up to sample 100 - latency
+        (77,)
         """
         if self._finished:
             raise ValueError("the stream was flushed; start a new one")
@@ -233,6 +249,21 @@ class _Stream:
         ndarray
             The outputs not yet returned (all of them for a stream shorter
             than :attr:`startup`, computed by the batch function).
+
+        See Also
+        --------
+        process : Feed the next samples.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> f = GaussianFilter1D(5.0)
+        >>> f.process(np.ones(100)).shape, f.flush().shape      # the last latency outputs
+        ((77,), (23,))
+        >>> g = GaussianFilter1D(5.0)
+        >>> _ = g.process(np.ones(10))          # shorter than startup: the batch filter
+        >>> bool(np.allclose(g.flush(), 1.0))
+        True
         """
         if self._finished:
             raise ValueError("the stream was flushed already")
@@ -267,6 +298,11 @@ class _Stream:
         ----------
         path : str or os.PathLike
             The file to write (exactly this name: no suffix is added).
+
+        See Also
+        --------
+        load : Resume the stream from the file.
+        sftwave.stream.load : Resume a stream of either class.
 
         Examples
         --------
@@ -312,6 +348,11 @@ class _Stream:
             sftwave version or checkpoint format, or a field has another type,
             shape, dtype or range than the rebuilt stream expects (named in
             the message).
+
+        See Also
+        --------
+        save : Write the file.
+        sftwave.stream.load : The same for a file of either class.
 
         Examples
         --------
