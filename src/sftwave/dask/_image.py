@@ -1,39 +1,33 @@
-"""The image features' arguments, checked when the lazy result is made (as the in-memory
-functions check them), and the image's working dtype.
-
-Until the features' request objects exist (issue 33, item 1: ``_checks/features.py``),
-this is the one place the dask wrappers of :mod:`sftwave.feature` check their
-arguments, with the shared parsers of ``sftwave._checks``: swap
-:func:`checked_image` and :func:`check_options` for the request builders then.
+"""The image features' arguments, checked when the lazy result is made by the in-memory
+functions' own request builders (``sftwave._checks.features``), and the image's working dtype.
 """
 
 from __future__ import annotations
 
-import math
-import numbers
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._checks import (
-    check_axis,
-    check_choice,
-    check_cval,
-    check_mode,
-    check_positive,
-    check_tol,
-    check_truncate,
-    per_axis,
+from .._checks.features import (
+    DoGRequest,
+    GaborRequest,
+    HessianRequest,
+    RidgeRequest,
+    StructureTensorRequest,
+    dog_request,
+    gabor_request,
+    hessian_request,
+    ridge_request,
+    structure_tensor_request,
 )
 from ..feature._common import as_float
-from ._core import dask_array
+from ._core import dask_array, engine_of
 from ._wrap import Call
 
 if TYPE_CHECKING:
     import dask.array as da
 
-__all__ = ["checked_image", "check_options", "scales_of", "dog_sigmas"]
+__all__ = ["checked_image", "hessian_of", "structure_tensor_of", "dog_of", "ridge_of", "gabor_of"]
 
 
 def checked_image(call: Call, ndims: tuple[int, ...] | None = None,
@@ -52,62 +46,46 @@ def checked_image(call: Call, ndims: tuple[int, ...] | None = None,
     return da, x, dtype
 
 
-def scales_of(sigmas: Any) -> list[float]:
-    """The ridge filters' ``sigmas``: each positive and finite."""
-    scales = list(sigmas) if isinstance(sigmas, Iterable) else [sigmas]
-    return [check_positive(s, "sigmas") for s in scales]
+def _engine(call: Call, x: da.Array) -> dict[str, Any]:
+    """The request builders' ``engine`` (the blocks' engine) and ``workers``."""
+    return {"engine": engine_of(x, call["engine"]), "workers": call["workers"]}
 
 
-def _real_or_none(value: Any, name: str) -> None:
-    if value is None:
-        return
-    if not isinstance(value, (numbers.Real, np.floating, np.integer)) or isinstance(value, bool):
-        raise TypeError(f"{name} must be a real number or None; got {value!r}")
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be finite; got {value!r}")
+def hessian_of(call: Call, x: da.Array) -> HessianRequest:
+    """:func:`~sftwave.feature.hessian_matrix`'s request for this call."""
+    return hessian_request(x.ndim, call["sigma"], call["mode"], call["cval"], call["order"],
+                           call["use_gaussian_derivatives"], call["tol"], **_engine(call, x))
 
 
-def check_options(call: Call, ndim: int) -> None:
-    """The options of a feature call that it has, checked as in memory (names, wording)."""
+def structure_tensor_of(call: Call, x: da.Array) -> StructureTensorRequest:
+    """:func:`~sftwave.feature.structure_tensor`'s request for this call (the image's
+    length-1 axes left out, as in memory)."""
+    shape = tuple(int(d) for d in x.shape if d != 1)
+    return structure_tensor_request(shape, call["sigma"], call["mode"], call["cval"],
+                                    call["order"], call["tol"], **_engine(call, x))
+
+
+def dog_of(call: Call, x: da.Array) -> DoGRequest:
+    """:func:`~sftwave.feature.difference_of_gaussians`'s request for this call."""
+    return dog_request(x.ndim, call["low_sigma"], call["high_sigma"], mode=call["mode"],
+                       cval=call["cval"], channel_axis=call["channel_axis"],
+                       truncate=call["truncate"], tol=call["tol"], **_engine(call, x))
+
+
+def ridge_of(kind: str, call: Call, x: da.Array) -> RidgeRequest:
+    """The request of the ridge filter ``kind`` for this call (its scales in ``sigmas``)."""
     a = call.args
-    if "mode" in a:
-        check_mode(a["mode"])
-    if "cval" in a:
-        check_cval(a["cval"])
-    if "tol" in a:
-        check_tol(a["tol"])
-    if "truncate" in a:
-        check_truncate(a["truncate"])
-    if "sigma" in a:
-        for s in per_axis(a["sigma"], ndim, "sigma"):
-            check_positive(s, "sigma")
-    if "order" in a:
-        if check_choice(a["order"], ("rc", "xy"), "order") == "xy" and ndim != 2:
-            raise ValueError(f"order='xy' is only supported for 2-D images; got a {ndim}-D image")
-    ugd = a.get("use_gaussian_derivatives")
-    if ugd is not None and not isinstance(ugd, (bool, np.bool_)):
-        raise TypeError(f"use_gaussian_derivatives must be True, False or None; got {ugd!r}")
-    for name in ("beta", "gamma") if "beta" in a else ():       # frangi's weights
-        if a[name] is not None:
-            check_positive(a[name], name)
-    if "beta" in a:
-        check_positive(a["alpha"], "alpha")
-    elif "alpha" in a:                                          # meijering's
-        _real_or_none(a["alpha"], "alpha")
+    return ridge_request(kind, tuple(x.shape), a["sigmas"], a["black_ridges"], a["mode"], a["cval"],
+                         a["tol"], alpha=a.get("alpha"), beta=a.get("beta"), gamma=a.get("gamma"),
+                         scale_range=a.get("scale_range"), scale_step=a.get("scale_step"),
+                         **_engine(call, x))
 
 
-def dog_sigmas(call: Call, x: da.Array) -> tuple[list[int], list[float], list[float]]:
-    """:func:`~sftwave.feature.difference_of_gaussians`'s spatial axes and its two sigmas per
-    axis (``high_sigma`` None: 1.6 ``low_sigma``), checked."""
-    spatial = list(range(x.ndim))
-    if call["channel_axis"] is not None:
-        spatial.remove(check_axis(call["channel_axis"], x.ndim, "channel_axis"))
-    low = [check_positive(s, "low_sigma", allow_zero=True)
-           for s in per_axis(call["low_sigma"], len(spatial), "low_sigma")]
-    high = ([1.6 * s for s in low] if call["high_sigma"] is None
-            else [check_positive(s, "high_sigma", allow_zero=True)
-                  for s in per_axis(call["high_sigma"], len(spatial), "high_sigma")])
-    if any(h < lo for h, lo in zip(high, low)):
-        raise ValueError(f"high_sigma must be at least low_sigma on every axis; got "
-                         f"low_sigma={call['low_sigma']!r}, high_sigma={call['high_sigma']!r}")
-    return spatial, low, high
+def gabor_of(call: Call, x: da.Array, *, single: bool = False) -> GaborRequest:
+    """:func:`~sftwave.feature.gabor_bank`'s (``single``: :func:`~sftwave.feature.gabor`'s)
+    request for this call."""
+    freqs, thetas = ((call["frequency"], call["theta"]) if single
+                     else (call["frequencies"], call["thetas"]))
+    return gabor_request(freqs, thetas, call["bandwidth"], call["sigma_x"], call["sigma_y"],
+                         call["n_stds"], call["offset"], call["mode"], call["cval"], call["tol"],
+                         single=single, **_engine(call, x))

@@ -7,8 +7,8 @@ the one the in-memory function selects for the whole length with the same
 arguments and the same engine cost figures.  Per axis of an image, a list
 (None: that axis whole).
 
-Everything that depends on the wavelet family is in :func:`family_reach`
-(one place to hand to the family objects of issue 33, item 2).
+What depends on the wavelet is asked of its family object, in one place:
+:func:`family_reach`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from .._scale_space import frangi_gamma, hessian_norm2
 from ..feature._common import nan_extreme
 from ..feature._ridges import meijering_response
 from ._core import block_threads, extended, overlapped, pointwise_stack
-from ._image import check_options, checked_image, dog_sigmas, scales_of
+from ._image import checked_image, dog_of, hessian_of, ridge_of, structure_tensor_of
 from ._reach import add_reach, filter_reach, hessian_reach, max_reach
 from ._wrap import Call, lazy
 
@@ -56,7 +56,7 @@ def hessian_matrix(call: Call) -> list[da.Array]:
     True
     """
     _, x, dtype = checked_image(call)
-    check_options(call, x.ndim)
+    hessian_of(call, x)
     reach = hessian_reach(x.shape, call["sigma"], call["use_gaussian_derivatives"], call["tol"])
     return overlapped(call.fn, x, reach, dtype, x.ndim * (x.ndim + 1) // 2, _wraps(call),
                       **call.without("image"))
@@ -117,8 +117,8 @@ def structure_tensor(call: Call) -> list[da.Array]:
     True
     """
     _, x, dtype = checked_image(call)
+    structure_tensor_of(call, x)
     ndim = x.ndim
-    check_options(call, ndim)
     smooth = filter_reach(x.shape, per_axis(call["sigma"], ndim, "sigma"), [0] * ndim,
                           list(range(ndim)), 4.0, call["tol"])
     return overlapped(call.fn, x, add_reach(smooth, [1] * ndim), dtype, ndim * (ndim + 1) // 2,
@@ -179,10 +179,10 @@ def difference_of_gaussians(call: Call) -> da.Array:
     True
     """
     _, x, dtype = checked_image(call)
-    check_options(call, x.ndim)
-    spatial, low, high = dog_sigmas(call, x)
-    reach = max_reach(*(filter_reach(x.shape, s, [0] * len(spatial), spatial, call["truncate"],
-                                     call["tol"]) for s in (low, high)))
+    req = dog_of(call, x)
+    spatial = list(req.axes)
+    reach = max_reach(*(filter_reach(x.shape, list(s), [0] * len(spatial), spatial, req.truncate,
+                                     call["tol"]) for s in (req.low, req.high)))
     return overlapped(call.fn, x, reach, dtype, None, _wraps(call), **call.without("image"))
 
 
@@ -219,11 +219,7 @@ def frangi(call: Call) -> da.Array:
 
 
     da, x, dtype = checked_image(call, (2, 3))
-    check_options(call, x.ndim)
-    sigmas = call["sigmas"]
-    if call["scale_range"] is not None and call["scale_step"] is not None:
-        sigmas = np.arange(call["scale_range"][0], call["scale_range"][1], call["scale_step"])
-    scales = scales_of(sigmas)
+    scales = list(ridge_of("frangi", call, x).sigmas)
     kw = dict(call.without("image", "scale_range", "scale_step"), sigmas=scales)
     reach = max_reach(*(hessian_reach(x.shape, s, True, call["tol"]) for s in scales))
     if kw["gamma"] is None:
@@ -264,8 +260,7 @@ def sato(call: Call) -> da.Array:
     True
     """
     _, x, dtype = checked_image(call, (2, 3))
-    check_options(call, x.ndim)
-    scales = scales_of(call["sigmas"])
+    scales = list(ridge_of("sato", call, x).sigmas)
     reach = max_reach(*(hessian_reach(x.shape, s, True, call["tol"]) for s in scales))
     return overlapped(call.fn, x, reach, dtype, None, _wraps(call),
                       **dict(call.without("image"), sigmas=scales))
@@ -306,11 +301,11 @@ def meijering(call: Call) -> da.Array:
 
 
     da, x, dtype = checked_image(call, (2, 3))
-    check_options(call, x.ndim)
+    scales = ridge_of("meijering", call, x).sigmas
     kw = call.without("image", "sigmas")
     wraps = _wraps(call)
     out = da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
-    for sigma in scales_of(call["sigmas"]):
+    for sigma in scales:
         reach = hessian_reach(x.shape, sigma, True, call["tol"])
         g, depth = extended(x, reach, wraps)          # first pass: each block's own largest
         tops = g.map_blocks(_block_top, dtype=dtype, chunks=tuple((1,) * len(c) for c in g.chunks),

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._checks import check_mode, check_positive
+from .._checks import check_mode
 from ..feature._gabor import gabor_reach
 from ._core import overlapped
-from ._image import check_options, checked_image
+from ._image import checked_image, gabor_of
 from ._wrap import Call, lazy
 
 if TYPE_CHECKING:
@@ -21,14 +21,7 @@ __all__ = ["gabor_bank", "gabor"]
 def _checked(call: Call) -> tuple[Any, da.Array, np.dtype]:
     """``(dask.array, the image, the bank's complex dtype)``, the options checked."""
     da, x, real = checked_image(call, (2,))
-    check_options(call, x.ndim)
-    check_positive(call["bandwidth"], "bandwidth")
-    check_positive(call["n_stds"], "n_stds")
-    for name in ("sigma_x", "sigma_y"):
-        if call[name] is not None:
-            check_positive(call[name], name)
-    if not np.isfinite(float(call["offset"])):
-        raise ValueError(f"offset must be finite; got {call['offset']!r}")
+    gabor_of(call, x)
     return da, x, np.dtype(np.complex64 if real == np.float32 else np.complex128)
 
 
@@ -103,7 +96,7 @@ def gabor(call: Call) -> tuple[da.Array, da.Array]:
     >>> bool(np.allclose(real.compute(), r0, atol=1e-12) and np.allclose(imag.compute(), i0, atol=1e-12))
     True
     """
-    check_positive(call["frequency"], "frequency")
+    gabor_of(call, checked_image(call, (2,))[1], single=True)
     kw = call.without("image", "frequency", "theta")
     z = gabor_bank(call["image"], [call["frequency"]], [call["theta"]], **kw)[0, 0]
     return z.real, z.imag
