@@ -262,6 +262,7 @@ def register(name: str, capabilities: Capabilities, engine: Engine | None = None
     """
     CAPABILITIES[name] = capabilities
     _LOADED.pop(name, None)
+    _FOUND.clear()
     if engine is not None:
         _LOADED[name] = engine
 
@@ -287,6 +288,7 @@ def unregister(name: str) -> None:
     """
     CAPABILITIES.pop(name, None)
     _LOADED.pop(name, None)
+    _FOUND.clear()
 
 
 def _is_xp_array(x: Any) -> bool:
@@ -427,9 +429,7 @@ def operations(name: str) -> tuple[str, ...]:
     >>> "local_peaks" in operations("numba")
     True
     """
-    caps = CAPABILITIES[name]
-    table = getattr(importlib.import_module(caps.module), "OPERATIONS", {})
-    return tuple(sorted(table))
+    return tuple(sorted(_table(name)))
 
 
 def operation(name: str, op: str) -> Callable[..., Any]:
@@ -470,10 +470,13 @@ def operation(name: str, op: str) -> Callable[..., Any]:
     ...     print(str(e).partition(": pass")[0])
     engine='xp' has no operation 'local_peaks' (engines that have it: 'numba')
     """
+    found = _FOUND.get((name, op))
+    if found is not None:
+        return found
     if name not in CAPABILITIES:
         check_choice(name, tuple(CAPABILITIES), "engine")
-    eng = get(name)
-    table = getattr(importlib.import_module(CAPABILITIES[name].module), "OPERATIONS", {})
+    get(name)                           # installed, or an ImportError naming the extra
+    table = _table(name)
     if op not in table:
         having = [n for n in CAPABILITIES if n != name and _offers(n, op)]
         where = ", ".join(repr(n) for n in having) or "none"
@@ -481,17 +484,26 @@ def operation(name: str, op: str) -> Callable[..., Any]:
                 if "numba" in having else "")
         raise UnsupportedOperation(f"engine={name!r} has no operation {op!r} "
                                    f"(engines that have it: {where}){hint}")
-    del eng
     module, attr = table[op]
-    return getattr(importlib.import_module(module, CAPABILITIES[name].module), attr)
+    found = getattr(importlib.import_module(module, CAPABILITIES[name].module), attr)
+    _FOUND[(name, op)] = found
+    return found
+
+
+#: The operations looked up so far, by (engine, operation); emptied when engines change.
+_FOUND: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def _table(name: str) -> dict[str, tuple[str, str]]:
+    """Engine ``name``'s ``OPERATIONS`` table (its package imported: light, no numba)."""
+    return getattr(importlib.import_module(CAPABILITIES[name].module), "OPERATIONS", {})
 
 
 def _offers(name: str, op: str) -> bool:
     try:
-        table = getattr(importlib.import_module(CAPABILITIES[name].module), "OPERATIONS", {})
+        return op in _table(name)
     except ImportError:
         return False
-    return op in table
 
 
 def available(name: str) -> bool:
