@@ -1,0 +1,1 @@
+"""Route calls of scipy, scikit-image, MNE, mne-connectivity and pycwt to sftwave, unedited."""

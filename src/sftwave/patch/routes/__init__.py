@@ -1,0 +1,1 @@
+"""The routes of each anchor library: ``routes.<target>.routes() -> list[Route]``."""
