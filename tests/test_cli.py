@@ -413,7 +413,8 @@ def test_csv_time_column_gives_fs_and_is_never_the_signal(tmp_path, capsys):
     code, err = _main(capsys, "scalogram", path, "--fmin", "2", "--fmax", "50", "--nfreqs", "8",
                       "-o", "none", "--save-npy", tmp_path / "p.npy")
     assert code == 0, err
-    assert len(err) == 1 and "fs = 250 from the time column 'time'" in err[0], err
+    assert len(err) == 1 and "fs = 250 Hz from the time column 'time'" in err[0], err
+    assert "--fs 250000" in err[0]          # its header names no unit: the ms reading is offered
     ref = sftwave.cwt(signals["Cz"], np.geomspace(2, 50, 8), 250.0, output="power")
     assert np.allclose(np.load(tmp_path / "p.npy"), ref)
     # --fs that agrees is fine; one that disagrees is an error
@@ -546,5 +547,102 @@ def test_sigterm_removes_temporary_files(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 143, err
-    assert err.strip().splitlines() == ["sftwave: terminated"]
+    said = [line for line in err.strip().splitlines() if not line.startswith("sftwave: note:")]
+    assert said == ["sftwave: terminated"]
     assert _files_in(tmp_path) == ["long.npy"]
+
+
+# ----------------------------------------------------------------------------- a first-time user
+
+
+def test_help_is_plain_text():
+    out = _run("--help").stdout
+    assert "``" not in out and ":class:" not in out and ":func:" not in out, out
+    assert "sftwave scalogram FILE" in out
+
+
+def test_numpy_scalars_are_written_as_numbers():
+    from sftwave.cli.files import plain
+
+    assert plain("got np.float64(-2.5) and np.int64(3), np.True_") == "got -2.5 and 3, np.True_"
+    assert plain("x\n  y") == "x y"
+
+
+def test_default_band_hears_like_a_listener_for_sound():
+    from sftwave.cli.commands import default_band
+
+    assert default_band(44100 * 60, 44100.0, 6.0, audio=True) == (20.0, 19845.0)
+    assert default_band(48000 * 60, 96000.0, 6.0, audio=True)[1] == 20000.0
+    # a short sound: never below the lowest frequency whose wavelet fits
+    lo, _ = default_band(4410, 44100.0, 6.0, audio=True)
+    assert lo == pytest.approx(3 * 6.0 * 44100 / (np.pi * 4410))
+    # other recordings: ten octaves below fmax (or what fits)
+    lo, hi = default_band(250 * 600, 250.0, 6.0)
+    assert hi == 112.5 and lo == pytest.approx(112.5 / 1024)
+    # fmax given below 20 Hz for a sound: ten octaves below it
+    lo, hi = default_band(44100 * 600, 44100.0, 6.0, audio=True, fmax=10.0)
+    assert hi == 10.0 and lo == pytest.approx(10.0 / 1024)
+
+
+def test_a_wav_scalogram_without_options_covers_the_audible_band(recordings, capsys):
+    code, err = _main(capsys, "scalogram", recordings / "tone.wav", "-o", "none", "--save-npy",
+                      recordings / "p.npy")
+    assert code == 0, err
+    # 20 Hz to 0.45 * 8000 = 3600 Hz at 12 per octave
+    assert np.load(recordings / "p.npy").shape[0] == round(12 * np.log2(3600 / 20)) + 1
+
+
+def test_an_image_given_to_scalogram_names_the_command_for_images(tmp_path, capsys):
+    np.save(tmp_path / "x.npy", np.ones(10))
+    (tmp_path / "photo.png").write_bytes(b"not read")
+    code, err = _main(capsys, "scalogram", tmp_path / "photo.png")
+    assert code == 1 and len(err) == 1
+    assert "an image" in err[0] and "sftwave smooth" in err[0] and " -o " not in err[0], err
+
+
+def test_a_long_run_says_what_and_how_long_and_reports_progress_without_a_terminal(
+        recordings, capsys, monkeypatch):
+    from sftwave.cli import commands
+
+    monkeypatch.setattr(commands, "_PROGRESS_WORK", 1e4)     # the tone is "long" here
+    code, err = _main(capsys, "scalogram", recordings / "noise.npy", "--fs", "1000", "--fmin",
+                      "5", "--fmax", "400", "--nfreqs", "40", "-o", "none", "--save-npy",
+                      recordings / "p.npy")
+    assert code == 0, err
+    assert "40 frequencies from 5 Hz to 400 Hz" in err[0] and "2,000 samples" in err[0], err
+    assert any(line.startswith("sftwave: note: about ") and line.endswith(" in all")
+               for line in err), err
+    progress = [line for line in err if line.startswith("sftwave: progress: ")]
+    assert len(progress) >= 5 and all("of 40 frequencies" in line for line in progress), err
+    # asked off: silent
+    code, err = _main(capsys, "scalogram", recordings / "noise.npy", "--fs", "1000", "--fmin",
+                      "5", "--fmax", "400", "--nfreqs", "40", "-o", "none", "--save-npy",
+                      recordings / "q.npy", "--no-progress")
+    assert code == 0 and not [line for line in err if "progress" in line], err
+
+
+def test_a_derivative_is_never_written_black(tmp_path, capsys):
+    Image = pytest.importorskip("PIL.Image")
+    import sftwave
+
+    img = np.zeros((40, 50), np.uint8)
+    img[15:25, 20:30] = 200                 # a square: the mixed derivative (order 1 on both
+                                            # axes) is non-zero at its corners, zero far away
+    Image.fromarray(img).save(tmp_path / "in.png")
+    code, err = _main(capsys, "smooth", tmp_path / "in.png", "--sigma", "2", "--order", "1",
+                      "-o", tmp_path / "d.png")
+    assert code == 0 and len(err) == 1 and "rescaled to 0-255" in err[0], err
+    got = np.asarray(Image.open(tmp_path / "d.png")).astype(int)
+    exact = sftwave.gaussian_filter(img, 2, order=1, axes=(0, 1), output=np.float32)
+    flat = np.abs(exact) < 1e-6
+    assert flat.any() and np.all(got[flat] == 128)                 # zero is mid-grey
+    assert got.max() == 255                                        # the largest magnitude
+    assert np.all(np.sign(got - 128) == np.sign(np.rint(exact / np.abs(exact).max() * 127)))
+    # .npy and a one-channel .tif hold the values themselves
+    for name in ("d.npy", "d.tif"):
+        code, err = _main(capsys, "smooth", tmp_path / "in.png", "--sigma", "2", "--order", "1",
+                          "-o", tmp_path / name)
+        assert code == 0 and err == [], err
+        vals = (np.load(tmp_path / name) if name.endswith(".npy")
+                else np.asarray(Image.open(tmp_path / name)))
+        assert vals.dtype == np.float32 and np.array_equal(vals, exact)

@@ -25,18 +25,35 @@ import sys
 import threading
 import warnings
 
+#: ``--help``'s description: the module docstring without its markup.
+_DESCRIPTION = """\
+Gaussian smoothing and Morlet scalograms from the command line.
+
+  sftwave scalogram FILE        the Morlet scalogram of a WAV, CSV/TXT, NPY or NPZ file:
+                                a figure (PNG, PDF, SVG, ... by -o's suffix) and optionally
+                                the array (--save-npy, --save-csv)
+  sftwave smooth IMAGE -o OUT   Gaussian smoothing (or a derivative) of an image
+
+Errors are one line on stderr (exit status 1; 2 for a usage error).  Outputs are
+written together at the end, never over an input, and never half-written.
+"""
+
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sftwave", description=__doc__)
+    parser = argparse.ArgumentParser(prog="sftwave", description=_DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
     sc = sub.add_parser("scalogram", help="the Morlet scalogram of a WAV, CSV/TXT, NPY or NPZ "
                                           "file: a PNG, and optionally the array")
     sc.add_argument("file", help="the recording (.wav, .csv, .txt, .tsv, .dat, .npy, .npz)")
     sc.add_argument("--fs", type=_positive, help="sampling rate (read from a WAV file)")
-    sc.add_argument("--fmin", type=_positive, help="lowest frequency (default: the lowest whose "
-                                                   "wavelet fits the signal)")
-    sc.add_argument("--fmax", type=_positive, help="highest frequency (default 0.45 fs)")
+    sc.add_argument("--fmin", type=_positive,
+                    help="lowest frequency (default: for a WAV file 20 Hz, the lowest a listener "
+                         "hears; otherwise ten octaves below --fmax; never lower than the "
+                         "lowest whose wavelet fits the signal)")
+    sc.add_argument("--fmax", type=_positive,
+                    help="highest frequency (default 0.45 fs; for a WAV file at most 20 kHz)")
     sc.add_argument("--per-octave", type=_count, default=12,
                     help="frequencies per octave, geometric (default 12)")
     sc.add_argument("--nfreqs", type=_count, help="number of frequencies instead")
@@ -62,7 +79,8 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="non-finite samples: refuse (default), NaN where the wavelet reads them, "
                          "or omit them (normalised)")
     sc.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                    help="a progress bar (tqdm); default: on long files at a terminal")
+                    help="progress and the time left (a bar at a terminal with tqdm, lines "
+                         "otherwise); default: on for a long run")
     sc.add_argument("--max-memory", type=_size, metavar="SIZE",
                     help="memory budget, e.g. 2G, 500M (binary units; default a quarter of the "
                          "machine's memory): a saved array that needs more is refused, with "
@@ -74,7 +92,10 @@ def _build_parser() -> argparse.ArgumentParser:
     sm.add_argument("image", help="the image (.npy, or .png/.tif/.jpg/.bmp through Pillow)")
     sm.add_argument("--sigma", type=_sigmas, required=True,
                     help="standard deviation in pixels, or 'rows,cols'")
-    sm.add_argument("--order", type=_index, default=0, help="derivative order (default 0)")
+    sm.add_argument("--order", type=_index, default=0,
+                    help="derivative order (default 0); a derivative is written as float32 "
+                         "values to .npy or a one-channel .tif, and rescaled, zero at mid-grey, "
+                         "to the other formats")
     sm.add_argument("--mode", default="reflect",
                     choices=("reflect", "mirror", "nearest", "wrap", "constant"))
     sm.add_argument("-o", "--out", required=True, help="the result (its suffix sets the format)")
@@ -135,8 +156,9 @@ def _sigmas(text: str) -> list[float]:
 
 def _error(text: str) -> int:
     """Print one error line; status 1."""
-    text = " ".join(str(text).split())
-    print(f"sftwave: error: {text}", file=sys.stderr)
+    from .files import plain
+
+    print(f"sftwave: error: {plain(text)}", file=sys.stderr)
     return 1
 
 
@@ -193,8 +215,9 @@ def _on_sigterm(signum, frame) -> None:
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    text = " ".join(str(message).split())
-    print(f"sftwave: warning: {text} ({category.__name__})", file=sys.stderr)
+    from .files import plain
+
+    print(f"sftwave: warning: {plain(message)} ({category.__name__})", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,8 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"out of memory{detail}; try a larger --decim, fewer frequencies or a "
                       "smaller --max-memory")
     except Exception as exc:                          # noqa: BLE001 - the last line of defence
-        text = " ".join(str(exc).split()) or "no message"
-        return _error(f"unexpected {type(exc).__name__}: {text}")
+        return _error(f"unexpected {type(exc).__name__}: {str(exc) or 'no message'}")
     finally:
         if main_thread and previous is not None:       # None: a handler set outside Python
             signal.signal(signal.SIGTERM, previous)

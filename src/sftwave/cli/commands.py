@@ -27,6 +27,7 @@ import sftwave
 
 from .files import (
     IMAGE_SUFFIXES,
+    SIGNAL_SUFFIXES,
     FileProblem,
     Signal,
     StagedOutputs,
@@ -34,6 +35,7 @@ from .files import (
     check_outputs,
     check_suffix,
     image_writer,
+    plain,
     read_image,
     read_signal,
 )
@@ -120,15 +122,40 @@ def _smallest_decim(n: int, nfreqs: int, budget: int, *, rows: int, nonfinite: b
     return d if scalogram_bytes(n, nfreqs, d, rows=rows, nonfinite=nonfinite) <= budget else None
 
 
-def default_band(n: int, fs: float, xi: float) -> tuple[float, float]:
-    """``(fmin, fmax)`` when not given: the lowest frequency whose wavelet (+-3 sigma) fits in
-    the signal, and 0.45 fs."""
-    fmin = 3.0 * xi * fs / (math.pi * n)
-    return fmin, 0.45 * fs
+#: The band a listener hears, for sound (a WAV file).
+AUDIBLE = (20.0, 20000.0)
+#: The default band's width in octaves for other recordings (below the highest frequency).
+DEFAULT_OCTAVES = 10
+
+
+def default_band(n: int, fs: float, xi: float, *, audio: bool = False,
+                 fmax: float | None = None) -> tuple[float, float]:
+    """``(fmin, fmax)`` when not given.
+
+    ``fmax`` (if not given) is 0.45 fs, at most 20 kHz for sound.  ``fmin``
+    is 20 Hz for sound (if below ``fmax``) and :data:`DEFAULT_OCTAVES`
+    octaves below ``fmax`` otherwise, but never below the lowest frequency
+    whose wavelet (+-3 sigma) fits in the signal.
+
+    Examples
+    --------
+    >>> default_band(44100 * 60, 44100.0, 6.0, audio=True)
+    (20.0, 19845.0)
+    >>> lo, hi = default_band(250 * 600, 250.0, 6.0)      # ten minutes of EEG at 250 Hz
+    >>> round(lo, 3), hi
+    (0.11, 112.5)
+    """
+    fits = 3.0 * xi * fs / (math.pi * n)
+    if fmax is None:
+        fmax = min(0.45 * fs, AUDIBLE[1]) if audio else 0.45 * fs
+    low = fmax / 2.0**DEFAULT_OCTAVES
+    if audio and AUDIBLE[0] < fmax:
+        low = AUDIBLE[0]
+    return max(fits, low), fmax
 
 
 def _say(kind: str, text: str) -> None:
-    print(f"sftwave: {kind}: {' '.join(text.split())}", file=sys.stderr)
+    print(f"sftwave: {kind}: {plain(text)}", file=sys.stderr)
 
 
 def _rate(path: str, fs: float | None, sig: Signal) -> float:
@@ -143,9 +170,11 @@ def _rate(path: str, fs: float | None, sig: Signal) -> float:
     if fs is None:
         if sig.fs is None:
             raise FileProblem(f"{path}: the file gives no sampling rate; pass --fs")
-        if from_time:
-            _say("note", f"{path}: fs = {sig.fs:.6g} from the {sig.fs_from} (a step of "
-                         f"{sig.time_step:.6g}, read as seconds)")
+        if from_time and not sig.unit_named:
+            _say("note", f"{path}: fs = {sig.fs:.6g} Hz from the {sig.fs_from}, whose header "
+                         f"names no unit: its step of {sig.time_step:.6g} is read as seconds. "
+                         f"If the times are milliseconds, pass --fs {sig.fs * 1e3:.6g} (or name "
+                         "the column 'time (ms)')")
         return sig.fs
     if sig.fs is None or math.isclose(fs, sig.fs, rel_tol=1e-3):
         return fs
@@ -169,6 +198,7 @@ def scalogram_command(path: str, *, fs: float | None, fmin: float | None, fmax: 
                       nan: str, progress: bool | None, max_memory: int | None = None,
                       dpi: int = 110) -> list[Path]:
     """Compute a file's scalogram and write what was asked; returns the paths written."""
+    _check_recording(path)
     outputs = check_outputs({"FILE": path}, {"--save-npy": save_npy, "--save-csv": save_csv,
                                              "-o": out})
     if not outputs:
@@ -188,16 +218,15 @@ def scalogram_command(path: str, *, fs: float | None, fmin: float | None, fmax: 
                           "all); pass --nan propagate or --nan omit to accept them")
     if x.size < 8:
         raise FileProblem(f"{path}: {x.size} samples are too few for a scalogram")
-    lo, hi = default_band(x.size, fs, xi)
-    fmin = lo if fmin is None else fmin
-    fmax = hi if fmax is None else fmax
-    if not 0 < fmin < fmax <= fs / 2:
-        raise ValueError(f"the band must satisfy 0 < fmin < fmax <= fs/2 = {fs / 2:g}; got "
-                         f"fmin={fmin:g}, fmax={fmax:g}")
+    fmin, fmax = _band(path, x.size, fs, xi, fmin, fmax)
     count = nfreqs if nfreqs is not None else max(2, round(per_octave * math.log2(fmax / fmin)) + 1)
     freqs = np.geomspace(fmin, fmax, count)
     columns = 2 * round(_FIGURE_WIDTH_IN * dpi)
     bar = _wants_progress(progress, x.size * freqs.size)
+    if bar or x.size * freqs.size > _PROGRESS_WORK:
+        _say("note", f"{freqs.size} frequencies from {_hz(freqs[0])} to {_hz(freqs[-1])} (xi "
+                     f"{xi:g}) on {x.size:,} samples at {fs:g} Hz: {x.size * freqs.size:.2g} "
+                     "values (the time left is said once the first frequencies are done)")
     with StagedOutputs() as stage:
         for p in outputs.values():               # temporary files now: an unwritable folder
             stage.stage(p)                       # fails before the work
@@ -229,38 +258,120 @@ def scalogram_command(path: str, *, fs: float | None, fmin: float | None, fmax: 
     return [Path(p) for p in (save_npy, save_csv, out) if p]
 
 
-def _wants_progress(progress: bool | None, work: float) -> bool:
-    """Whether to show a progress bar: asked for, or by default on long work at a terminal."""
-    if not (progress or (progress is None and work > _PROGRESS_WORK and sys.stderr.isatty())):
-        return False
-    try:
-        import tqdm  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def _hz(f: float) -> str:
+    """A frequency for a person: ``'20 Hz'``, ``'19.8 kHz'``, ``'0.0312 Hz'``."""
+    return f"{f / 1e3:.3g} kHz" if f >= 1e3 else f"{f:.3g} Hz"
+
+
+def _band(path: str, n: int, fs: float, xi: float, fmin: float | None, fmax: float | None
+          ) -> tuple[float, float]:
+    """The band analysed: ``--fmin``/``--fmax``, the defaults (:func:`default_band`) for the
+    rest."""
+    lo, hi = default_band(n, fs, xi, audio=Path(path).suffix.lower() == ".wav", fmax=fmax)
+    fmin = lo if fmin is None else fmin
+    fmax = hi if fmax is None else fmax
+    if not 0 < fmin < fmax <= fs / 2:
+        raise ValueError(f"the band must satisfy 0 < fmin < fmax <= fs/2 = {fs / 2:g}; got "
+                         f"fmin={fmin:g}, fmax={fmax:g}")
+    return fmin, fmax
+
+
+def _check_recording(path: str) -> None:
+    """A file ``scalogram`` reads, or one line saying which command takes it."""
+    suffix = Path(path).suffix.lower()
+    if suffix in IMAGE_SUFFIXES and suffix not in SIGNAL_SUFFIXES:
+        raise FileProblem(f"{path}: an image; sftwave scalogram reads recordings "
+                          f"({', '.join(SIGNAL_SUFFIXES)}); sftwave smooth filters images")
+    check_suffix(Path(path), SIGNAL_SUFFIXES, "format", "reads")
+
+
+def _wants_progress(progress: bool | None, work: float) -> str | None:
+    """How to report progress: ``'bar'`` (tqdm, at a terminal), ``'lines'`` (plain lines on
+    stderr, e.g. into a log file) or None: asked for, or by default on long work."""
+    if not (progress or (progress is None and work > _PROGRESS_WORK)):
+        return None
+    if sys.stderr.isatty():
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            return "lines"
+        return "bar"
+    return "lines"
+
+
+class _Progress:
+    """Progress of ``total`` frequencies: a tqdm bar, or a line at every tenth done; and, after
+    the second block, the estimated time of the whole run (timed from the end of the first,
+    which also pays for loading the kernels)."""
+
+    def __init__(self, how: str | None, total: int) -> None:
+        import time
+
+        self.how, self.total, self.done, self.tenths, self.blocks = how, total, 0, 0, 0
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.first: tuple[float, int] | None = None     # (time, frequencies) after block one
+        self.bar = None
+        if how == "bar":
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="freq", desc="scalogram", file=sys.stderr)
+
+    def left(self) -> float | None:
+        """Seconds left, from the blocks after the first (None before the second)."""
+        if self.first is None or self.done <= self.first[1]:
+            return None
+        t0, n0 = self.first
+        return (self.clock() - t0) * (self.total - self.done) / (self.done - n0)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        self.blocks += 1
+        if self.blocks == 1:
+            self.first = (self.clock(), self.done)
+        if self.how is None:
+            return
+        left = self.left()
+        if self.blocks == 2 and left is not None and self.done < self.total:
+            _say("note", f"about {_duration(self.clock() - self.start + left)} in all")
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        tenths = 10 * self.done // self.total
+        if tenths > self.tenths and self.done < self.total:
+            self.tenths = tenths
+            eta = f", about {_duration(left)} left" if left is not None else ""
+            _say("progress", f"{100 * self.done // self.total}% ({self.done} of {self.total} "
+                             f"frequencies){eta}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    """``'45 s'``, ``'3 min'``, ``'1.5 h'``."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _rows(x, freqs, fs, out, *, xi, decim, mode, nan, rows, bar):
     """Yield ``(i, j, power of freqs[i:j])``, ``rows`` frequencies at a time (into ``out[i:j]``
-    when ``out`` is given), with a progress bar if ``bar``."""
+    when ``out`` is given), reporting progress as ``bar`` says (:func:`_wants_progress`)."""
     policy = "omit" if nan == "omit" else "propagate"
-    if bar:
-        from tqdm import tqdm
-
-        bar = tqdm(total=freqs.size, unit="freq", desc="scalogram", file=sys.stderr)
-    else:
-        bar = None
+    progress = _Progress(bar, freqs.size)
     try:
         for i in range(0, freqs.size, rows):
             j = min(freqs.size, i + rows)
             block = sftwave.cwt(x, freqs[i:j], fs, xi=xi, mode=mode, decim=decim, output="power",
                                 nan_policy=policy, out=None if out is None else out[i:j])
-            if bar is not None:
-                bar.update(j - i)
+            progress.update(j - i)
             yield i, j, block
     finally:
-        if bar is not None:
-            bar.close()
+        progress.close()
 
 
 def _saved_scalogram(path, x, freqs, fs, *, xi, decim, mode, nan, nonfinite, budget, columns,
@@ -366,17 +477,51 @@ def _figure(display, freqs, fs, xi, decim, x, name, output, columns):
 
 
 def smooth_command(path: str, *, sigma: list[float], order: int, mode: str, out: str) -> Path:
-    """Smooth an image (its two spatial axes; colour channels apart) and write it."""
+    """Smooth an image (its two spatial axes; colour channels apart) and write it.
+
+    A derivative (``order`` > 0) is computed in float32; it is written as its
+    values to ``.npy`` and to a one-channel ``.tif``, and to the other formats
+    (8 or 16 bits) rescaled so that zero is mid-grey and the largest magnitude
+    reaches black or white (said on stderr): cast as it is, every negative
+    value would be black.
+    """
     check_outputs({"IMAGE": path}, {"-o": out})
-    check_suffix(Path(out), IMAGE_SUFFIXES, "image format", "writes")
+    suffix = check_suffix(Path(out), IMAGE_SUFFIXES, "image format", "writes")
     img = read_image(path)
     axes = (0, 1)
     if img.dtype == np.bool_:
         img = img.astype(np.uint8) * 255
+    s = sigma if len(sigma) > 1 else sigma[0]
     with StagedOutputs() as stage:
         stage.stage(out)
-        # a NumPy image on the CPU engine: a NumPy array
-        result = cast(np.ndarray, sftwave.gaussian_filter(img, sigma if len(sigma) > 1 else sigma[0],
-                                                          order=order, mode=mode, axes=axes))
+        if order == 0:
+            # a NumPy image on the CPU engine: a NumPy array
+            result = cast(np.ndarray, sftwave.gaussian_filter(img, s, order=order, mode=mode,
+                                                              axes=axes))
+        else:
+            values = cast(np.ndarray, sftwave.gaussian_filter(img, s, order=order, mode=mode,
+                                                              axes=axes, output=np.float32))
+            result = _derivative_image(out, suffix, values, img.dtype)
         stage.write(out, image_writer(Path(out), result))
     return Path(out)
+
+
+def _derivative_image(out: str, suffix: str, values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A derivative as written to ``out``: its values where the format holds them, else
+    rescaled to the input's integer type (8 bits for a float input), zero at mid-grey."""
+    if suffix == ".npy" or (suffix in (".tif", ".tiff") and values.ndim == 2):
+        return values
+    kind = np.dtype(dtype) if np.dtype(dtype).kind == "u" and np.dtype(dtype).itemsize <= 2 \
+        else np.dtype(np.uint8)
+    top = np.iinfo(kind).max
+    mid = (top + 1) // 2
+    finite = values[np.isfinite(values)]
+    scale = float(np.abs(finite).max()) if finite.size else 0.0
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+    _say("note", f"{out}: the derivative's values ({lo:.4g} to {hi:.4g}) are rescaled to "
+                 f"0-{top}: zero at {mid}, -{scale:.4g} at 1 and +{scale:.4g} at {top}; write "
+                 ".npy (or a one-channel .tif) for the values themselves")
+    if scale == 0.0:
+        return np.full(values.shape, mid, dtype=kind)
+    scaled = mid + (mid - 1) * np.nan_to_num(values, nan=0.0) / scale
+    return np.clip(np.rint(scaled), 0, top).astype(kind)

@@ -26,7 +26,7 @@ from .._atomic import atomic_path, new_file_mode
 __all__ = ["FileProblem", "Signal", "read_signal", "read_image", "write_atomically",
            "write_image", "image_writer", "check_outputs", "check_figure_suffix",
            "check_suffix", "StagedOutputs",
-           "SIGNAL_SUFFIXES", "IMAGE_SUFFIXES"]
+           "SIGNAL_SUFFIXES", "IMAGE_SUFFIXES", "plain"]
 
 #: What ``sftwave scalogram`` reads, by suffix.
 SIGNAL_SUFFIXES = (".wav", ".csv", ".txt", ".tsv", ".dat", ".npy", ".npz")
@@ -55,6 +55,9 @@ class Signal:
     time_step: float | None = None
     fs_problem: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: Whether the time column's header names its unit (``time (ms)``, ``seconds``); if not,
+    #: its values were read as seconds.
+    unit_named: bool = False
 
 
 def _check_exists(path: Path) -> None:
@@ -195,6 +198,13 @@ def _time_unit(name: str) -> float | None:
     return _TIME_UNITS.get(unit)
 
 
+def _names_unit(name: str) -> bool:
+    """Whether a time column's header names its unit (``seconds``, ``t_ms``), not only a time."""
+    m = re.fullmatch(r"([a-zµ]+)(?:\s*[_\-\s]?\s*[\(\[]?\s*([a-zµ]+)\s*[\)\]]?)?",
+                     name.strip().lower())
+    return m is not None and (m[2] is not None or m[1] in _TIME_UNITS)
+
+
 def _read_text(path: Path, column: str | None, found: Signal) -> np.ndarray:
     """The signal column of a CSV/TXT file; a time column gives ``found.fs``.
 
@@ -259,6 +269,7 @@ def _read_text(path: Path, column: str | None, found: Signal) -> np.ndarray:
         u = _time_unit(names[i])
         if u is not None:
             time_col, unit = i, u
+            found.unit_named = _names_unit(names[i])
             break
     times = None
     if time_col is None and sum(numeric) >= 2 and numeric[0] and len(rows) >= 2:
@@ -298,7 +309,7 @@ def _time_rate(path: Path, t: np.ndarray, unit: float, what: str, found: Signal)
     if not np.all(np.isfinite(t)) or np.any(steps <= 0):
         bad = int(np.flatnonzero(~(np.isfinite(steps) & (steps > 0)))[0]) if t.size > 1 else 0
         found.fs_problem = (f"{path}: the {what} does not increase (at its value {bad + 1}: "
-                            f"{t[bad + 1]!r} after {t[bad]!r}); pass --fs to analyse the samples "
+                            f"{float(t[bad + 1])!r} after {float(t[bad])!r}); pass --fs to analyse the samples "
                             "as evenly spaced")
         return
     step = (t[-1] - t[0]) / (t.size - 1)
@@ -309,7 +320,7 @@ def _time_rate(path: Path, t: np.ndarray, unit: float, what: str, found: Signal)
                             "to analyse the samples as evenly spaced")
         return
     found.time_step = float(step)
-    found.fs = 1.0 / (step * unit)
+    found.fs = float(1.0 / (step * unit))
 
 
 def _is_number(text: str) -> bool:
@@ -366,6 +377,22 @@ def _pillow(path: Path):
         raise FileProblem(f"{path}: reading and writing {path.suffix} needs Pillow: pip install "
                           "pillow (or use .npy)") from None
     return Image
+
+
+#: NumPy's repr of a scalar, ``np.float64(0.25)``: a person reads ``0.25``.
+_NUMPY_SCALAR = re.compile(r"\bnp\.(?:float|int|uint|complex)\d*\(([^()]*)\)|\bnp\.(?:bool_?|str_)\(([^()]*)\)")
+
+
+def plain(text: object) -> str:
+    r"""``text`` on one line, NumPy scalars written as numbers (``np.float64(0.25)`` -> ``0.25``).
+
+    Examples
+    --------
+    >>> plain("fs must be positive, got np.float64(-2.0)\n  (or None)")
+    'fs must be positive, got -2.0 (or None)'
+    """
+    one = " ".join(str(text).split())
+    return _NUMPY_SCALAR.sub(lambda m: m[1] if m[1] is not None else m[2], one)
 
 
 def _one_line(exc: BaseException | str) -> str:
@@ -478,9 +505,8 @@ def check_figure_suffix(path: str | os.PathLike) -> str:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        raise FileProblem(f"{path}: drawing the figure needs matplotlib: pip install "
-                          "'sftwave[plot]' (or pass -o none with --save-npy / --save-csv)"
-                          ) from None
+        raise FileProblem(f"{path}: drawing the figure needs matplotlib: pip install matplotlib "
+                          "(or pass -o none with --save-npy / --save-csv)") from None
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in formats:
