@@ -698,6 +698,10 @@ def epochs_request(source: DataSource, names: Any, method: Any, indices: Any, sf
         fmin_ = _default_fmin(fmin_, t1 - t0, sfreq)
         freqs, nc, bands, mask = _epoch_freqs(_cwt_freqs(cwt_freqs, sfreq), cwt_n_cycles, fmin_,
                                               fmax_, fdecim)
+        # the transform's refusals (a wavelet longer than the window: MNE-Connectivity's cwt
+        # warns and computes) before any work
+        tfr_request(np.empty((0, 1, t1 - t0)), sfreq, freqs, nc, True, True, 1, "complex", n_jobs,
+                    tol)
     return EpochsRequest(want_object, shape, sfreq, methods, src, tgt, indices,
                          source.names if source.is_mne else names, (t0, t1), times[t0:t1], freqs,
                          nc, bands, bool(faverage), source.tfr_method or mode, workers, tol,

@@ -70,14 +70,15 @@ def _mne_class(obj: Any, *names: str) -> bool:
 
 
 def is_one_shot(data: Any) -> bool:
-    """Whether ``data`` is an iterator that reading would consume (a generator, ``iter(list)``).
+    """Whether ``data`` is an iterator that reading would consume (a generator, ``iter(list)``;
+    not MNE's Epochs, iterators that can be read again).
 
     Examples
     --------
     >>> is_one_shot(x for x in []), is_one_shot([]), is_one_shot(np.zeros(3))
     (True, False, False)
     """
-    return isinstance(data, Iterator)
+    return isinstance(data, Iterator) and not _mne_class(data, "BaseEpochs", "EpochsTFR")
 
 
 def _epochs_metadata(inst: Any) -> Any:
@@ -112,7 +113,7 @@ def _mne_source(data: Any, indices: Any, function: str) -> DataSource:
                          "only; use mne_connectivity for these")
     coefs = data.data
     if not np.iscomplexobj(coefs):
-        raise TypeError(f"if `data` is an EpochsTFR object, it must contain complex-valued "
+        raise TypeError("if `data` is an EpochsTFR object, it must contain complex-valued "
                         "Fourier coefficients, such as that returned from Epochs.compute_tfr() "
                         "with `output='complex'`")
     method = "cwt_morlet" if function == "time" else data.method
@@ -148,9 +149,9 @@ def _sequence_source(data: Iterable[Any]) -> DataSource:
     epochs = list(data)
     if not epochs:
         raise ValueError("data must hold at least one epoch; got an empty sequence")
-    shapes = []
+    shapes: list[tuple[int, int]] = []
     times = None
-    for k, epoch in enumerate(epochs):
+    for epoch in epochs:
         parts, t = _epoch_parts(epoch)
         times = t if times is None else times
         n_signals = sum(int(p.shape[0]) for p in parts)
