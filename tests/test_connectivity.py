@@ -663,7 +663,8 @@ def test_epochs_refuse_a_result_beyond_the_limit(monkeypatch):
     monkeypatch.setattr(connectivity_checks, "_MAX_VALUES", 10_000)
     data = _epochs(2, 3, 400)
     with pytest.raises(ValueError, match="more than sftwave returns"):
-        spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS[:3], method="wpli")
+        spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS[1:4],
+                                     method="wpli")   # (10-30 Hz: wavelets shorter than 400)
     con = spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[30.0, 45.0], method="wpli",
                                        tmin=0.0, tmax=0.5, output="array")   # 9 x 2 x 126: fits
     assert con.shape == (9, 2, 126)
