@@ -491,7 +491,7 @@ def test_epoch_sums_are_the_sums_over_epochs():
 @pytest.mark.parametrize("method", EPOCH_METHODS)
 def test_epoch_scores_match_the_dense_definition(method):
     data = _epochs(6, 3, 500)
-    got = spectral_connectivity_epochs(data, method=method, sfreq=SFREQ, cwt_freqs=FREQS,
+    got = spectral_connectivity_epochs(data, method=method, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS,
                                        output="array", tol=1e-6)
     got = got.reshape(3, 3, FREQS.size, 500)[np.tril_indices(3, -1)]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -518,7 +518,7 @@ def test_spectral_connectivity_epochs_matches_mne_connectivity(kw):
         want = mnec.spectral_connectivity_epochs(data, method=methods, sfreq=SFREQ,
                                                  mode="cwt_morlet", cwt_freqs=FREQS,
                                                  verbose=False, **kw)
-    got = spectral_connectivity_epochs(data, method=methods, sfreq=SFREQ, cwt_freqs=FREQS,
+    got = spectral_connectivity_epochs(data, method=methods, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS,
                                        output="object", **kw)
     # MNE's own coefficients on the window, for the conditioning of each score
     t0 = int(round(kw.get("tmin", 0.0) * SFREQ))
@@ -552,7 +552,7 @@ def test_spectral_connectivity_epochs_matches_mne_connectivity(kw):
 
 def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
     data = _epochs(5, 4, 600)
-    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS, method=["coh", "cohy", "plv", "ppc", "dpli",
+    kw = dict(sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS, method=["coh", "cohy", "plv", "ppc", "dpli",
                                                       "wpli2_debiased"], output="array")
     one = spectral_connectivity_epochs(data, n_jobs=1, **kw)
     for n_jobs in (2, 8):
@@ -568,7 +568,7 @@ def test_epochs_bits_do_not_depend_on_threads_or_blocks(monkeypatch):
 
 def test_epochs_nan_makes_its_channels_pairs_nan_where_the_wavelets_reach():
     data = _epochs(4, 4, 800)
-    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS, method=["coh", "plv", "wpli"], output="array",
+    kw = dict(sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS, method=["coh", "plv", "wpli"], output="array",
               indices=([1, 2, 3], [0, 0, 2]))
     clean = spectral_connectivity_epochs(data, **kw)
     bad = data.copy()
@@ -581,7 +581,7 @@ def test_epochs_nan_makes_its_channels_pairs_nan_where_the_wavelets_reach():
 
 def test_epochs_data_rules():
     data = _epochs(3, 3, 600)
-    kw = dict(sfreq=SFREQ, cwt_freqs=FREQS[:3], method=["coh", "wpli"], output="array")
+    kw = dict(sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS[:3], method=["coh", "wpli"], output="array")
     ints = np.round(data).astype(np.int32)
     for a, b in zip(spectral_connectivity_epochs(ints, **kw),
                     spectral_connectivity_epochs(ints.astype(float), **kw)):
@@ -600,8 +600,8 @@ def test_epochs_data_rules():
     (dict(method="gc"), "not recognized.*multivariate"),
     (dict(method="coherence"), "not recognized"),
     (dict(method=[]), "method"),
-    (dict(mode="multitaper"), "mode"),
-    (dict(mode="fourier"), "mode"),
+    (dict(mode="multitaper"), "mode='cwt_morlet'"),
+    (dict(mode="fourier"), "mode='cwt_morlet'"),
     (dict(sfreq=None), "sfreq"),
     (dict(sfreq=-1.0), "sfreq"),
     (dict(cwt_freqs=None), "cwt_freqs"),
@@ -624,7 +624,7 @@ def test_epochs_data_rules():
     (dict(data=np.zeros((2, 400))), "shape"),
 ])
 def test_epochs_bad_arguments_are_refused_by_name(kw, match):
-    args = dict(data=_epochs(2, 3, 400), cwt_freqs=[10.0, 20.0], sfreq=SFREQ)
+    args = dict(data=_epochs(2, 3, 400), mode="cwt_morlet", cwt_freqs=[10.0, 20.0], sfreq=SFREQ)
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         spectral_connectivity_epochs(**args)
@@ -632,7 +632,7 @@ def test_epochs_bad_arguments_are_refused_by_name(kw, match):
 
 def test_epochs_bad_types_and_warnings():
     data = _epochs(2, 2, 400)
-    kw = dict(sfreq=SFREQ, cwt_freqs=[10.0, 20.0], output="array")
+    kw = dict(sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[10.0, 20.0], output="array")
     with pytest.raises(TypeError, match="real numeric"):
         spectral_connectivity_epochs(data + 1j, **kw)
     with pytest.raises(TypeError, match="integers"):
@@ -640,21 +640,21 @@ def test_epochs_bad_types_and_warnings():
     with pytest.raises(TypeError, match="fdecim"):
         spectral_connectivity_epochs(data, fdecim=1.5, **kw)
 
-    class Epochs:
+    class Epochs:      # not MNE's: its get_data is not what MNE's means
         def get_data(self):
             return data
 
-    with pytest.raises(TypeError, match="get_data"):
+    with pytest.raises(TypeError, match="data must be an array, an Epochs"):
         spectral_connectivity_epochs(Epochs(), **kw)
     with pytest.warns(RuntimeWarning, match="5 cycles"):
         spectral_connectivity_epochs(data, fmin=2.0, **kw)
     with pytest.warns(RuntimeWarning, match="5 cycles"), \
             pytest.raises(ValueError, match="longer than the signal"):
-        spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[1.5], fmin=1.0)
+        spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[1.5], fmin=1.0)
     with pytest.warns(RuntimeWarning, match="tmax"):
         spectral_connectivity_epochs(data, tmax=10.0, **kw)
     # the default fmin (five cycles in the window, 3.1 Hz here) leaves the lower frequencies out
-    con = spectral_connectivity_epochs(data, method="coh", sfreq=SFREQ, cwt_freqs=[3.0, 20.0],
+    con = spectral_connectivity_epochs(data, method="coh", sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[3.0, 20.0],
                                        cwt_n_cycles=3.0, output="object")
     assert list(con.freqs) == [20.0]
 
@@ -663,8 +663,9 @@ def test_epochs_refuse_a_result_beyond_the_limit(monkeypatch):
     monkeypatch.setattr(connectivity_checks, "_MAX_VALUES", 10_000)
     data = _epochs(2, 3, 400)
     with pytest.raises(ValueError, match="more than sftwave returns"):
-        spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=FREQS[:3], method="wpli")
-    con = spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[30.0, 45.0], method="wpli",
+        spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=FREQS[1:4],
+                                     method="wpli")   # (10-30 Hz: wavelets shorter than 400)
+    con = spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[30.0, 45.0], method="wpli",
                                        tmin=0.0, tmax=0.5, output="array")   # 9 x 2 x 126: fits
     assert con.shape == (9, 2, 126)
 
@@ -680,7 +681,7 @@ def test_engine_selects_the_pair_kernels():
         lambda **kw: csd_array_morlet(data, SFREQ, [10.0], output="array", **kw),
         lambda **kw: spectral_connectivity_time(data, [10.0, 20.0], sfreq=SFREQ, method="plv",
                                                 output="array", **kw),
-        lambda **kw: spectral_connectivity_epochs(data, sfreq=SFREQ, cwt_freqs=[10.0, 20.0],
+        lambda **kw: spectral_connectivity_epochs(data, sfreq=SFREQ, mode="cwt_morlet", cwt_freqs=[10.0, 20.0],
                                                   output="array", **kw),
     ]
     for call in calls:

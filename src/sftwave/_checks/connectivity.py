@@ -22,13 +22,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .connectivity_data import DataSource
 from .spectral import check_n_cycles, check_sfreq, tfr_request
 
 __all__ = ["METHODS", "EPOCH_METHODS", "SM_KERNELS", "PHASE_METHODS", "MULTIVARIATE", "OUTPUT_KINDS",
            "CsdRequest", "TimeRequest", "EpochsRequest", "csd_request", "time_request",
            "epochs_request", "check_epoch_result_size", "check_output", "check_n_jobs",
            "float_epochs", "check_methods", "check_bands", "check_connections", "time_window",
-           "smoothing_kernel"]
+           "smoothing_kernel", "mode_message", "check_source_dtype"]
 
 #: The bivariate measures of ``spectral_connectivity_time`` (MNE-Connectivity's names).
 METHODS = ("coh", "cohy", "imcoh", "plv", "ciplv", "pli", "wpli")
@@ -52,7 +53,37 @@ OUTPUT_KINDS = ("auto", "object", "array")
 #: Most (connections x frequencies x epochs or samples) values a call may return.
 _MAX_VALUES = 1 << 31
 
-_MODE_MESSAGE = "mode must be 'cwt_morlet' (sftwave computes MNE-Connectivity's Morlet mode only); got {!r}"
+def mode_message(mode: Any, function: str) -> str:
+    """The refusal of a ``mode`` sftwave does not compute (naming ``mode='cwt_morlet'``).
+
+    Examples
+    --------
+    >>> mode_message("fourier", "spectral_connectivity_epochs")[:40]
+    "mode='fourier' is not computed by sftwav"
+    """
+    default = (" (MNE-Connectivity's default for spectral_connectivity_epochs, taken here "
+               "too)" if function == "spectral_connectivity_epochs" and mode == "multitaper"
+               else "")
+    return (f"mode={mode!r}{default} is not computed by sftwave, which computes MNE-Connectivity's "
+            f"Morlet mode only: pass mode='cwt_morlet' to {function}, or use mne_connectivity "
+            f"for mode={mode!r}")
+
+
+def check_source_dtype(source: DataSource) -> None:
+    """Refuse time series that are not real numbers (coefficients must be complex: checked where
+    they are unpacked)."""
+    if source.tfr_freqs is None and source.dtype is not None and source.dtype.kind not in "biuf":
+        raise TypeError(f"data must be a real numeric array; got dtype {source.dtype}")
+
+
+def _source_shape(source: DataSource) -> tuple[int, int, int]:
+    """``(n_epochs, n_signals, n_times)`` of ``source`` (time series or coefficients)."""
+    shape = source.shape
+    ndim = 3 if source.tfr_freqs is None else 4
+    if len(shape) != ndim:
+        raise ValueError("data must be of shape (n_epochs, n_channels, n_times); got shape "
+                         f"{tuple(shape)}")
+    return int(shape[0]), int(shape[1]), int(shape[-1])
 
 
 # ----------------------------------------------------------------------------- parsers
@@ -161,17 +192,22 @@ def check_bands(fmin: Any, fmax: Any, fdecim: Any) -> tuple[np.ndarray, np.ndarr
     return fmin_, fmax_
 
 
-def check_connections(indices: Any, n_signals: int) -> tuple[np.ndarray, np.ndarray]:
-    """MNE-Connectivity's bivariate ``indices`` (None: ``i > j``) as int64 seeds and targets.
+def check_connections(indices: Any, n_signals: int,
+                      picks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """MNE-Connectivity's bivariate ``indices`` (None: ``i > j`` among ``picks``, the good
+    channels, or all) as int64 seeds and targets.
 
     Examples
     --------
     >>> check_connections(None, 3)
     (array([1, 2, 2]), array([0, 0, 1]))
+    >>> check_connections(None, 3, picks=np.array([0, 2]))
+    (array([2]), array([0]))
     """
     if indices is None:
-        src, tgt = np.tril_indices(n_signals, k=-1)
-        return src.astype(np.int64), tgt.astype(np.int64)
+        good = np.arange(n_signals) if picks is None else np.asarray(picks, np.int64)
+        src, tgt = np.tril_indices(good.size, k=-1)
+        return good[src].astype(np.int64), good[tgt].astype(np.int64)
     if not isinstance(indices, tuple) or len(indices) != 2:
         raise ValueError("indices must be a tuple of length 2")
     if len(indices[0]) != len(indices[1]):
@@ -191,9 +227,10 @@ def check_connections(indices: Any, n_signals: int) -> tuple[np.ndarray, np.ndar
     return src % n_signals, tgt % n_signals
 
 
-def time_window(n_times: int, sfreq: float, tmin: Any, tmax: Any, *,
+def time_window(n_times: int, sfreq: float, tmin: Any, tmax: Any, *, times: Any = None,
                 stacklevel: int = 2) -> tuple[int, int]:
-    """MNE's ``_time_mask`` on ``arange(n_times) / sfreq``: the kept samples ``[start, stop)``.
+    """MNE's ``_time_mask`` on ``times`` (None: ``arange(n_times) / sfreq``): the kept samples
+    ``[start, stop)``.
 
     Warns (``RuntimeWarning``, at ``stacklevel`` above this function) where
     ``tmin`` or ``tmax`` is outside the data, as MNE does.
@@ -203,7 +240,7 @@ def time_window(n_times: int, sfreq: float, tmin: Any, tmax: Any, *,
     >>> time_window(100, 100.0, 0.2, 0.5)
     (20, 51)
     """
-    times = np.arange(n_times) / sfreq
+    times = np.arange(n_times) / sfreq if times is None else np.asarray(times, float)
     for name, t in (("tmin", tmin), ("tmax", tmax)):
         if t is not None and (isinstance(t, bool) or not isinstance(t, numbers.Real)
                               or math.isnan(t)):
@@ -413,6 +450,9 @@ class TimeRequest:
     workers: int | None
     tol: float
     engine: str
+    names: Any
+    freq_mask: np.ndarray
+    source: DataSource
 
     @property
     def n_out(self) -> int:
@@ -438,9 +478,11 @@ def _time_smoothing(sm_times: Any, sm_freqs: Any, sm_kernel: Any, sfreq: float, 
     return m_t, k_t, k_f
 
 
-def _time_padding(padding: float, sfreq: float, decim: int, n_times: int) -> tuple[int, int, int]:
-    """The (decimated) samples cut off each end, the decimated length and what is kept."""
-    n_dec = -(-n_times // decim)
+def _time_padding(padding: float, sfreq: float, decim: int, n_times: int,
+                  coefficients: bool) -> tuple[int, int, int]:
+    """The (decimated) samples cut off each end, the decimated length (``n_times`` for given
+    coefficients, which are not decimated) and what is kept."""
+    n_dec = n_times if coefficients else -(-n_times // decim)
     pad = 0
     if padding:
         if padding >= n_times / sfreq / 2:
@@ -452,28 +494,34 @@ def _time_padding(padding: float, sfreq: float, decim: int, n_times: int) -> tup
     return pad, n_dec, n_kept
 
 
-def time_request(data: Any, freqs: Any, method: Any, average: Any, indices: Any, sfreq: Any,
-                 fmin: Any, fmax: Any, fdecim: Any, faverage: Any, sm_times: Any, sm_freqs: Any,
-                 sm_kernel: Any, padding: Any, mode: Any, n_cycles: Any, decim: Any, n_jobs: Any,
-                 output: Any, tol: Any, engine: str | None) -> TimeRequest:
+def time_request(source: DataSource, freqs: Any, method: Any, average: Any, indices: Any,
+                 sfreq: Any, fmin: Any, fmax: Any, fdecim: Any, faverage: Any, sm_times: Any,
+                 sm_freqs: Any, sm_kernel: Any, padding: Any, mode: Any, n_cycles: Any,
+                 decim: Any, n_jobs: Any, output: Any, tol: Any,
+                 engine: str | None) -> TimeRequest:
     """The request of ``spectral_connectivity_time`` (MNE-Connectivity's messages, in its order).
 
     Examples
     --------
-    >>> req = time_request(np.zeros((2, 3, 500)), [10.0, 20.0], "coh", False, None, 250.0,
-    ...                    None, None, 1, False, 0.0, 1, "hanning", 0.0, "cwt_morlet", 7.0, 1,
-    ...                    1, "array", 1e-4, None)
+    >>> from sftwave._checks.connectivity_data import connectivity_data
+    >>> req = time_request(connectivity_data(np.zeros((2, 3, 500)), None, "time"), [10.0, 20.0],
+    ...                    "coh", False, None, 250.0, None, None, 1, False, 0.0, 1, "hanning",
+    ...                    0.0, "cwt_morlet", 7.0, 1, 1, "array", 1e-4, None)
     >>> req.methods, req.n_out, req.src.tolist(), req.tgt.tolist()
     (('coh',), 2, [1, 2, 2], [0, 0, 1])
     """
     want_object = check_output(output, "mne_connectivity")
-    if mode != "cwt_morlet":
-        raise ValueError(_MODE_MESSAGE.format(mode))
-    n_epochs, n_signals, n_times = float_epochs(data, "data").shape
-    sfreq = check_sfreq(sfreq, required=True)
+    coefficients = source.tfr_freqs is not None
+    if coefficients:
+        freqs, mode = source.tfr_freqs, source.tfr_method     # (MNE-Connectivity's: mode ignored)
+    elif mode != "cwt_morlet":
+        raise ValueError(mode_message(mode, "spectral_connectivity_time"))
+    elif freqs is None:
+        raise TypeError("`freqs` must be specified when `data` is not an EpochsTFR object")
+    check_source_dtype(source)
+    n_epochs, n_signals, n_times = _source_shape(source)
+    sfreq = check_sfreq(sfreq if source.sfreq is None else source.sfreq, required=True)
     methods = check_methods(method, METHODS, "always")
-    if freqs is None:
-        raise ValueError("freqs must be given with array input")
     freqs = np.atleast_1d(np.asarray(freqs, dtype=float))
     if freqs.ndim != 1 or freqs.size == 0 or not np.all(np.isfinite(freqs)):
         raise ValueError(f"freqs must be a non-empty 1-D array of finite floats; got {freqs!r}")
@@ -492,7 +540,7 @@ def time_request(data: Any, freqs: Any, method: Any, average: Any, indices: Any,
     workers = check_n_jobs(n_jobs)
     m_t, k_t, k_f = _time_smoothing(sm_times, sm_freqs, sm_kernel, sfreq, decim, n_times,
                                     freqs.size, methods)
-    src, tgt = check_connections(indices, n_signals)
+    src, tgt = check_connections(indices, n_signals, source.picks)
     nc = check_n_cycles(n_cycles, freqs.size)
     if np.any(freqs < nc / (float(n_times) / sfreq)):
         raise ValueError("At least one value in n_cycles corresponds to a wavelet longer than the "
@@ -510,11 +558,13 @@ def time_request(data: Any, freqs: Any, method: Any, average: Any, indices: Any,
     if float(src.size) * n_out * (1 if average else n_epochs) > _MAX_VALUES:
         raise ValueError(f"{src.size} connections x {n_out} frequencies x {n_epochs} epochs is more "
                          "than sftwave returns at once; pass fewer indices or average=True")
-    pad, n_dec, n_kept = _time_padding(padding, sfreq, decim, n_times)
+    pad, n_dec, n_kept = _time_padding(padding, sfreq, decim, n_times, coefficients)
+    names = np.arange(0, n_signals) if source.names is None else source.names
     return TimeRequest(want_object, (n_epochs, n_signals, n_times), sfreq, methods, freqs, nc,
                        foi_idx, freqs[foi_idx].mean(1) if faverage else freqs, bool(faverage),
                        bool(average), decim, sm_kernel, m_t, k_t, k_f, pad, n_dec, n_kept, src, tgt,
-                       indices, mode, workers, tol, "auto" if engine is None else engine)
+                       indices, mode, workers, tol, "auto" if engine is None else engine, names,
+                       mask, source)
 
 
 # ----------------------------------------------------------------------------- across epochs
@@ -547,6 +597,8 @@ class EpochsRequest:
     workers: int | None
     tol: float
     engine: str
+    freq_mask: np.ndarray
+    source: DataSource
 
     @property
     def n_out(self) -> int:
@@ -573,18 +625,10 @@ def _default_fmin(fmin: np.ndarray, n_times: int, sfreq: float) -> np.ndarray:
     return fmin
 
 
-def _epoch_freqs(cwt_freqs: Any, cwt_n_cycles: Any, sfreq: float, fmin: np.ndarray,
-                 fmax: np.ndarray,
-                 fdecim: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
-    """The frequencies used, their cycles and the bands (MNE-Connectivity's checks)."""
-    if cwt_freqs is None:
-        raise ValueError("define frequencies of interest using cwt_freqs")
-    freqs_all = np.atleast_1d(np.asarray(cwt_freqs, dtype=float))
-    if freqs_all.ndim != 1 or freqs_all.size == 0 or not np.all(np.isfinite(freqs_all)):
-        raise ValueError(f"cwt_freqs must be a non-empty 1-D array of finite floats; got "
-                         f"{cwt_freqs!r}")
-    if np.any(freqs_all > sfreq / 2.0):
-        raise ValueError("entries in cwt_freqs cannot be larger than Nyquist (sfreq / 2)")
+def _epoch_freqs(freqs_all: np.ndarray, cwt_n_cycles: Any, fmin: np.ndarray, fmax: np.ndarray,
+                 fdecim: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], np.ndarray]:
+    """The frequencies used, their cycles, the bands and the mask of ``freqs_all``
+    (MNE-Connectivity's checks)."""
     mask = _band_mask(freqs_all, fmin, fmax, fdecim)
     freqs = freqs_all[mask]
     bands = tuple(np.flatnonzero((freqs >= lo_f) & (freqs <= hi_f)) for lo_f, hi_f in zip(fmin, fmax))
@@ -598,13 +642,26 @@ def _epoch_freqs(cwt_freqs: Any, cwt_n_cycles: Any, sfreq: float, fmin: np.ndarr
     nc = check_n_cycles(cwt_n_cycles, freqs_all.size, "cwt_n_cycles", keep=mask,
                         length_message="cwt_n_cycles must be float or an array with the same size "
                         "as cwt_freqs")
-    return freqs, nc, bands
+    return freqs, nc, bands, mask
 
 
-def epochs_request(data: Any, names: Any, method: Any, indices: Any, sfreq: Any, mode: Any,
-                   fmin: Any, fmax: Any, fdecim: Any, faverage: Any, tmin: Any, tmax: Any,
-                   cwt_freqs: Any, cwt_n_cycles: Any, n_jobs: Any, output: Any, tol: Any,
-                   engine: str | None) -> EpochsRequest:
+def _cwt_freqs(cwt_freqs: Any, sfreq: float) -> np.ndarray:
+    """``cwt_freqs`` checked (required, finite, at most Nyquist)."""
+    if cwt_freqs is None:
+        raise ValueError("define frequencies of interest using cwt_freqs")
+    freqs_all = np.atleast_1d(np.asarray(cwt_freqs, dtype=float))
+    if freqs_all.ndim != 1 or freqs_all.size == 0 or not np.all(np.isfinite(freqs_all)):
+        raise ValueError(f"cwt_freqs must be a non-empty 1-D array of finite floats; got "
+                         f"{cwt_freqs!r}")
+    if np.any(freqs_all > sfreq / 2.0):
+        raise ValueError("entries in cwt_freqs cannot be larger than Nyquist (sfreq / 2)")
+    return freqs_all
+
+
+def epochs_request(source: DataSource, names: Any, method: Any, indices: Any, sfreq: Any,
+                   mode: Any, fmin: Any, fmax: Any, fdecim: Any, faverage: Any, tmin: Any,
+                   tmax: Any, cwt_freqs: Any, cwt_n_cycles: Any, n_jobs: Any, output: Any,
+                   tol: Any, engine: str | None) -> EpochsRequest:
     """The request of ``spectral_connectivity_epochs`` (MNE-Connectivity's messages, in its order).
 
     Warns (``RuntimeWarning``) where MNE-Connectivity does, at the caller of
@@ -612,33 +669,43 @@ def epochs_request(data: Any, names: Any, method: Any, indices: Any, sfreq: Any,
 
     Examples
     --------
-    >>> req = epochs_request(np.zeros((4, 2, 500)), None, ["coh", "pli"], None, 250.0,
-    ...                      "cwt_morlet", None, np.inf, 1, False, None, None, [10.0, 20.0], 7,
-    ...                      1, "array", 1e-5, None)
+    >>> from sftwave._checks.connectivity_data import connectivity_data
+    >>> req = epochs_request(connectivity_data(np.zeros((4, 2, 500)), None, "epochs"), None,
+    ...                      ["coh", "pli"], None, 250.0, "cwt_morlet", None, np.inf, 1, False,
+    ...                      None, None, [10.0, 20.0], 7, 1, "array", 1e-5, None)
     >>> req.methods, req.n_full, req.window, req.freqs.tolist()
     (('coh', 'pli'), 4, (0, 500), [10.0, 20.0])
     """
     want_object = check_output(output, "mne_connectivity")
-    if mode != "cwt_morlet":
-        raise ValueError(_MODE_MESSAGE.format(mode))
-    if hasattr(data, "get_data"):
-        raise TypeError("data must be an array (n_epochs, n_signals, n_times); for MNE's objects "
-                        "pass data.get_data() and sfreq=data.info['sfreq']")
-    shape = float_epochs(data, "data").shape
-    n_epochs, n_signals, n_times_in = shape
+    coefficients = source.tfr_freqs is not None
+    if not coefficients and mode != "cwt_morlet":    # (coefficients: MNE-Connectivity ignores it)
+        raise ValueError(mode_message(mode, "spectral_connectivity_epochs"))
+    check_source_dtype(source)
+    n_epochs, n_signals, n_times_in = shape = _source_shape(source)
     if n_epochs == 0 or n_signals == 0 or n_times_in == 0:
         raise ValueError(f"data must hold epochs, signals and samples; got shape {shape}")
-    sfreq = check_sfreq(sfreq, required=True)
+    sfreq = check_sfreq(sfreq if source.sfreq is None else source.sfreq, required=True)
     methods = check_methods(method, EPOCH_METHODS, "multivariate")
     fmin_, fmax_ = check_bands(-np.inf if fmin is None else fmin, fmax, fdecim)
     workers = check_n_jobs(n_jobs)
-    src, tgt = check_connections(indices, n_signals)
-    t0, t1 = time_window(n_times_in, sfreq, tmin, tmax, stacklevel=3)
-    fmin_ = _default_fmin(fmin_, t1 - t0, sfreq)
-    freqs, nc, bands = _epoch_freqs(cwt_freqs, cwt_n_cycles, sfreq, fmin_, fmax_, fdecim)
-    return EpochsRequest(want_object, shape, sfreq, methods, src, tgt, indices, names, (t0, t1),
-                         np.arange(t0, t1) / sfreq, freqs, nc, bands, bool(faverage), mode, workers,
-                         tol, "auto" if engine is None else engine)
+    src, tgt = check_connections(indices, n_signals, source.picks)
+    t0, t1 = time_window(n_times_in, sfreq, tmin, tmax, times=source.times, stacklevel=3)
+    times = np.arange(n_times_in) / sfreq if source.times is None else source.times
+    if coefficients:
+        assert source.tfr_freqs is not None
+        freqs, nc, bands, mask = _epoch_freqs(source.tfr_freqs, 1.0, fmin_, fmax_, fdecim)
+    else:
+        fmin_ = _default_fmin(fmin_, t1 - t0, sfreq)
+        freqs, nc, bands, mask = _epoch_freqs(_cwt_freqs(cwt_freqs, sfreq), cwt_n_cycles, fmin_,
+                                              fmax_, fdecim)
+        # the transform's refusals (a wavelet longer than the window: MNE-Connectivity's cwt
+        # warns and computes) before any work
+        tfr_request(np.empty((0, 1, t1 - t0)), sfreq, freqs, nc, True, True, 1, "complex", n_jobs,
+                    tol)
+    return EpochsRequest(want_object, shape, sfreq, methods, src, tgt, indices,
+                         source.names if source.is_mne else names, (t0, t1), times[t0:t1], freqs,
+                         nc, bands, bool(faverage), source.tfr_method or mode, workers, tol,
+                         "auto" if engine is None else engine, mask, source)
 
 
 def check_epoch_result_size(req: EpochsRequest, rows_per_pair: int) -> None:
@@ -647,8 +714,10 @@ def check_epoch_result_size(req: EpochsRequest, rows_per_pair: int) -> None:
 
     Examples
     --------
-    >>> req = epochs_request(np.zeros((4, 2, 500)), None, "coh", None, 250.0, "cwt_morlet",
-    ...                      None, np.inf, 1, False, None, None, [10.0], 7, 1, "array", 1e-5, None)
+    >>> from sftwave._checks.connectivity_data import connectivity_data
+    >>> req = epochs_request(connectivity_data(np.zeros((4, 2, 500)), None, "epochs"), None,
+    ...                      "coh", None, 250.0, "cwt_morlet", None, np.inf, 1, False, None,
+    ...                      None, [10.0], 7, 1, "array", 1e-5, None)
     >>> check_epoch_result_size(req, 2)
     """
     n_times = req.window[1] - req.window[0]

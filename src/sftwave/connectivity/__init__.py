@@ -10,7 +10,15 @@ They take the same arguments and return the same objects (MNE's
 ``CrossSpectralDensity``, MNE-Connectivity's ``SpectralConnectivity``,
 ``EpochSpectralConnectivity`` or ``SpectroTemporalConnectivity``) where those
 packages are installed, plain arrays otherwise (or with ``output='array'``).
-None of them is imported by ``import sftwave``.
+The connectivity functions take what MNE-Connectivity takes in Morlet mode:
+arrays, MNE's ``Epochs`` (their bad channels left out, their names, events and
+metadata kept), ``EpochsTFR`` of complex Morlet coefficients, and (for
+``spectral_connectivity_epochs``) lists and generators of arrays,
+``SourceEstimate`` objects or tuples of them; and every keyword it takes.  The
+other modes are not computed: ``spectral_connectivity_epochs``' default
+``mode`` is MNE-Connectivity's ``'multitaper'``, refused by a ``ValueError``
+that names ``mode='cwt_morlet'``.  None of them is imported by
+``import sftwave``.
 
 How.  The complex Morlet coefficients of one block of epochs (all the used
 channels and frequencies, at most about 16 MB, or one epoch) are MNE's own

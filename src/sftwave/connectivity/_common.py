@@ -68,7 +68,8 @@ def coefficient_blocks(data: np.ndarray, sfreq: float, freqs: np.ndarray, n_cycl
 
 
 def unit_scale(x: np.ndarray) -> tuple[np.ndarray, int]:
-    """``x`` times ``2**k`` (exact) with its largest finite magnitude near 1, and ``k``.
+    """``x`` times ``2**k`` (exact) with its largest finite magnitude (of a real or imaginary
+    part) near 1, and ``k``.
 
     Cross spectra are products of two coefficients: at the data's own scale
     they could overflow (beyond about 1e154) or underflow; at a power of two
@@ -78,11 +79,20 @@ def unit_scale(x: np.ndarray) -> tuple[np.ndarray, int]:
     --------
     >>> unit_scale(np.array([3.0, -6.0]))
     (array([ 0.375, -0.75 ]), -3)
+    >>> unit_scale(np.array([1 + 6j]))
+    (array([0.125+0.75j]), -3)
     """
-    finite = np.abs(x[np.isfinite(x)]) if x.size else x
-    top = float(finite.max()) if finite.size else 0.0
+    parts = (x.real, x.imag) if np.iscomplexobj(x) else (x,)
+    top = 0.0
+    for part in parts:
+        finite = np.abs(part[np.isfinite(part)]) if part.size else part
+        top = max(top, float(finite.max()) if finite.size else 0.0)
     k = -math.frexp(top)[1] if top > 0 else 0
-    return (np.ldexp(x, k) if k else x), k
+    if not k:
+        return x, 0
+    if len(parts) == 2:
+        return np.ldexp(x.real, k) + 1j * np.ldexp(x.imag, k), k
+    return np.ldexp(x, k), k
 
 
 def kernel_threads(workers: int | None) -> contextlib.AbstractContextManager:

@@ -38,10 +38,11 @@ def time_object(con: np.ndarray, method: str,
     import mne_connectivity
 
     n_signals = req.shape[1]
+    source = req.source
     params = dict(data=con, patterns=None, freqs=req.out_freqs, n_nodes=n_signals,
-                  names=np.arange(0, n_signals), indices=req.indices, method=method,
-                  spec_method=req.mode, events=None, event_id=None, metadata=None, rank=None,
-                  n_lags=None)
+                  names=req.names, indices=req.indices, method=method, spec_method=req.mode,
+                  events=source.events, event_id=source.event_id, metadata=source.metadata,
+                  rank=None, n_lags=None)
     return (mne_connectivity.SpectralConnectivity(**params) if req.average
             else mne_connectivity.EpochSpectralConnectivity(**params))
 
@@ -56,8 +57,10 @@ def epochs_object(con: np.ndarray, method: str, req: EpochsRequest) -> SpectroTe
         freqs_used: Any = [[float(np.min(freqs[b])), float(np.max(freqs[b]))] for b in req.bands]
     else:
         out_freqs = freqs_used = freqs
+    source = req.source
     return mne_connectivity.SpectroTemporalConnectivity(
         data=con, patterns=None, names=req.names, freqs=out_freqs, method=method,
         n_nodes=req.shape[1], spec_method=req.mode, indices=req.indices,
         n_epochs_used=req.shape[0], freqs_used=freqs_used, times_used=req.times, n_tapers=None,
-        metadata=None, events=None, event_id=None, rank=None, n_lags=None, times=req.times)
+        metadata=source.metadata, events=source.events, event_id=source.event_id, rank=None,
+        n_lags=None, times=req.times)
