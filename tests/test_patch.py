@@ -48,9 +48,15 @@ def test_the_names_and_the_callable_module():
         sftwave.no_such_name  # noqa: B018
 
 
-@pytest.mark.parametrize("name, args", [("gaussian_filter", (3.0,)), ("gaussian_filter1d", (2.5, 0)),
-                                        ("gaussian_laplace", (2.0,)),
-                                        ("gaussian_gradient_magnitude", ((1.5, 3.0),))])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("gaussian_filter", (3.0,)),
+        ("gaussian_filter1d", (2.5, 0)),
+        ("gaussian_laplace", (2.0,)),
+        ("gaussian_gradient_magnitude", ((1.5, 3.0),)),
+    ],
+)
 def test_in_scope_calls_are_sftwaves(name, args):
     patch("scipy")
     wrapper = getattr(ndi, name)
@@ -58,8 +64,8 @@ def test_in_scope_calls_are_sftwaves(name, args):
     assert inspect.signature(wrapper) == inspect.signature(ORIGINALS[name])
     assert wrapper.__doc__ == ORIGINALS[name].__doc__
     got = wrapper(IMG, *args)
-    np.testing.assert_array_equal(got, getattr(sndi, name)(IMG, *args))      # sftwave's, bit for bit
-    exact = ORIGINALS[name](IMG, *args, truncate=12.0)        # scipy's kernel, untruncated in practice
+    np.testing.assert_array_equal(got, getattr(sndi, name)(IMG, *args))  # sftwave's, bit for bit
+    exact = ORIGINALS[name](IMG, *args, truncate=12.0)  # scipy's kernel, untruncated in practice
     # the documented bound: never less accurate than scipy's own call (its kernel cut at 4 sigma)
     assert np.abs(got - exact).max() <= np.abs(ORIGINALS[name](IMG, *args) - exact).max()
 
@@ -68,23 +74,27 @@ def _uses_sftwave(monkeypatch, name) -> list:
     """Calls that reached sftwave's ``name`` (the replacement looked up on first routed call)."""
     seen: list = []
     real = getattr(sndi, name)
-    monkeypatch.setitem(_switch._REPLACEMENTS, f"sftwave.ndimage:{name}",
-                        lambda *a, **k: seen.append(1) or real(*a, **k))
+    monkeypatch.setitem(
+        _switch._REPLACEMENTS, f"sftwave.ndimage:{name}", lambda *a, **k: seen.append(1) or real(*a, **k)
+    )
     return seen
 
 
-@pytest.mark.parametrize("call, routed", [
-    (lambda f: f(np.ones(16, np.float16), 2.0), False),                      # scipy refuses float16
-    (lambda f: f(np.ones((8, 8)), 2.0, order=3), False),                     # scipy's kernel anyway
-    (lambda f: f(np.ones((8, 8)), 2.0, mode="constant", cval=1j), False),    # scipy refuses it
-    (lambda f: f(np.ones((8, 8)), 2.0, output=np.zeros((8, 9))), False),     # scipy's RuntimeError
-    (lambda f: f(np.ones((8, 8)), 2.0, method="fir"), False),                # not scipy's keyword
-    (lambda f: f(np.matrix(np.ones((8, 8))), 2.0), False),                   # an ndarray subclass
-    (lambda f: f([[1.0, 2.0], [3.0, 4.0]], 1.0), False),                     # a list
-    (lambda f: f(np.ones((8, 8)), 2.0, mode="bogus"), False),                # scipy's own error
-    (lambda f: f(np.ones((8, 8), np.complex64), 2.0, output=np.float64), False),
-    (lambda f: f(np.arange(64.0).reshape(8, 8), (0.0, 2.0), order=1), True),  # scipy's zero-sigma rule
-])
+@pytest.mark.parametrize(
+    "call, routed",
+    [
+        (lambda f: f(np.ones(16, np.float16), 2.0), False),  # scipy refuses float16
+        (lambda f: f(np.ones((8, 8)), 2.0, order=3), False),  # scipy's kernel anyway
+        (lambda f: f(np.ones((8, 8)), 2.0, mode="constant", cval=1j), False),  # scipy refuses it
+        (lambda f: f(np.ones((8, 8)), 2.0, output=np.zeros((8, 9))), False),  # scipy's RuntimeError
+        (lambda f: f(np.ones((8, 8)), 2.0, method="fir"), False),  # not scipy's keyword
+        (lambda f: f(np.matrix(np.ones((8, 8))), 2.0), False),  # an ndarray subclass
+        (lambda f: f([[1.0, 2.0], [3.0, 4.0]], 1.0), False),  # a list
+        (lambda f: f(np.ones((8, 8)), 2.0, mode="bogus"), False),  # scipy's own error
+        (lambda f: f(np.ones((8, 8), np.complex64), 2.0, output=np.float64), False),
+        (lambda f: f(np.arange(64.0).reshape(8, 8), (0.0, 2.0), order=1), True),  # scipy's zero-sigma rule
+    ],
+)
 def test_out_of_scope_calls_reach_scipy_unchanged(monkeypatch, call, routed):
     seen = _uses_sftwave(monkeypatch, "gaussian_filter")
     try:
@@ -117,7 +127,7 @@ def test_the_predicates():
 
     assert not routes.accepts_gaussian_filter(_DeviceArray(), 2.0)
     assert not routes.accepts_gaussian_laplace(_DeviceArray(), 2.0)
-    assert not routes.accepts_gaussian_laplace(np.ones((8, 8)), 2.0, order=1)    # scipy: TypeError
+    assert not routes.accepts_gaussian_laplace(np.ones((8, 8)), 2.0, order=1)  # scipy: TypeError
     assert routes.accepts_gaussian_laplace(np.ones((8, 8)), 2.0, truncate=3.0, mode=("wrap", "nearest"))
     assert routes.accepts_gaussian_gradient_magnitude(np.ones((4, 8, 8), np.uint8), (0.0, 2.0, 2.0))
     assert routes.accepts_gaussian_filter(np.ones((8, 8), np.complex128), 2.0, output=np.complex64)
@@ -142,24 +152,24 @@ def test_an_attribute_replaced_since_is_left_alone():
         assert ndi.gaussian_filter is other
     finally:
         ndi.gaussian_filter = ORIGINALS["gaussian_filter"]
-    assert mine(IMG, 1.0) is not None       # a wrapper kept by someone: the original once unpatched
+    assert mine(IMG, 1.0) is not None  # a wrapper kept by someone: the original once unpatched
 
 
 def test_announced_once_per_function_at_its_first_routed_call():
     patch("scipy")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ndi.gaussian_filter1d(np.ones(8, np.float32), 1.0, order=3)     # not routed: no warning
+        ndi.gaussian_filter1d(np.ones(8, np.float32), 1.0, order=3)  # not routed: no warning
         for _ in range(3):
             ndi.gaussian_filter(IMG, 1.0)
             ndi.gaussian_laplace(IMG, 1.0)
     messages = [str(w.message) for w in caught if w.category is RoutedWarning]
     assert len(messages) == 2 and "scipy.ndimage.gaussian_filter is computed by sftwave" in messages[0]
-    assert caught[0].filename == __file__           # points at the caller's line
+    assert caught[0].filename == __file__  # points at the caller's line
     unpatch()
     patch("scipy")
     with warnings.catch_warnings():
-        warnings.simplefilter("error", RoutedWarning)   # announced again after a new patch
+        warnings.simplefilter("error", RoutedWarning)  # announced again after a new patch
         with pytest.raises(RoutedWarning):
             ndi.gaussian_filter(IMG, 1.0)
         warnings.simplefilter("ignore", RoutedWarning)
@@ -177,12 +187,12 @@ def test_patched_restores_on_exit_even_by_an_exception_and_nests():
         outer = ndi.gaussian_filter
         with patched("scipy"):
             assert ndi.gaussian_filter is outer
-        assert ndi.gaussian_filter is outer              # the inner block turned nothing on
+        assert ndi.gaussian_filter is outer  # the inner block turned nothing on
     assert ndi.gaussian_filter is ORIGINALS["gaussian_filter"]
     patch("scipy")
     with patched("scipy"):
         pass
-    assert ndi.gaussian_filter is not ORIGINALS["gaussian_filter"]    # on before the block: stays
+    assert ndi.gaussian_filter is not ORIGINALS["gaussian_filter"]  # on before the block: stays
 
 
 def test_bad_targets(monkeypatch):
@@ -193,10 +203,10 @@ def test_bad_targets(monkeypatch):
     with pytest.raises(ValueError, match="'sklearn'"):
         with patched("sklearn"):
             pass
-    monkeypatch.setitem(sys.modules, "pycwt", None)                  # as if not installed
+    monkeypatch.setitem(sys.modules, "pycwt", None)  # as if not installed
     with pytest.raises(ModuleNotFoundError, match="'pycwt' is not installed"):
         patch("pycwt")
-    monkeypatch.setitem(sys.modules, "sftwave.patch.routes.mne", None)   # as if it had no routes
+    monkeypatch.setitem(sys.modules, "sftwave.patch.routes.mne", None)  # as if it had no routes
     with pytest.raises(ImportError, match="no routes for 'mne'"):
         patch("mne")
     with pytest.warns(RoutedWarning, match="no routes for 'mne'"):
@@ -217,10 +227,16 @@ def fake(tmp_path, monkeypatch):
     (tmp_path / "fakeroutes.py").write_text(
         "def replacement(x, how='fast'):\n    return ('sftwave', x)\n"
         "def accepts(x, how='fast'):\n    if how == 'boom':\n        raise RuntimeError(how)\n"
-        "    return how == 'fast'\n")
+        "    return how == 'fast'\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
-    yield Route("pycwt", "blur", ("fakeanchor.core", "fakeanchor", "fakeanchor.gone"),
-                "fakeroutes:replacement", "fakeroutes:accepts")
+    yield Route(
+        "pycwt",
+        "blur",
+        ("fakeanchor.core", "fakeanchor", "fakeanchor.gone"),
+        "fakeroutes:replacement",
+        "fakeroutes:accepts",
+    )
     for name in ("fakeanchor", "fakeanchor.core", "fakeroutes"):
         sys.modules.pop(name, None)
 
@@ -231,15 +247,15 @@ def test_a_module_not_yet_imported_is_routed_when_imported(fake):
     import fakeanchor
     import fakeanchor.core
 
-    assert fakeanchor.blur is fakeanchor.core.blur          # the package copied the wrapper
+    assert fakeanchor.blur is fakeanchor.core.blur  # the package copied the wrapper
     assert fakeanchor.blur(1) == ("sftwave", 1)
     assert fakeanchor.blur(1, how="slow") == ("anchor", 1)
-    assert fakeanchor.blur(1, how="boom") == ("anchor", 1)   # the predicate failed: the original
+    assert fakeanchor.blur(1, how="boom") == ("anchor", 1)  # the predicate failed: the original
     original = fakeanchor.blur.__sftwave_original__
     assert sorted(unpatch()) == ["fakeanchor.blur", "fakeanchor.core.blur"]
     assert fakeanchor.blur is original and fakeanchor.core.blur is original
     assert _switch._WATCHER not in sys.meta_path
-    assert not isinstance(fakeanchor.__spec__.loader, _switch._AfterExec)   # its own loader
+    assert not isinstance(fakeanchor.__spec__.loader, _switch._AfterExec)  # its own loader
 
 
 def test_eager_routes_skip_a_module_missing_from_the_version(fake):
@@ -259,7 +275,7 @@ def test_patch_and_unpatch_from_threads(fake):
                 patch("scipy")
                 ndi.gaussian_filter(IMG[:8, :8], 1.0)
                 unpatch("scipy")
-        except Exception as exc:        # pragma: no cover - the assertion below reports it
+        except Exception as exc:  # pragma: no cover - the assertion below reports it
             errors.append(exc)
 
     threads = [threading.Thread(target=work) for _ in range(4)]
@@ -292,10 +308,15 @@ def test_python_m_sftwave_patch_runs_the_script_as_main(tmp_path):
         "assert __name__ == '__main__'\n"
         "print(sys.argv[1:], hasattr(gaussian_filter, '__sftwave_route__'))\n"
         "y = gaussian_filter(np.ones((16, 16)), 3.0)\n"
-        "sys.exit(int(sys.argv[1]))\n")
-    (tmp_path / "helper.py").write_text("")          # the script's directory is on sys.path
-    proc = subprocess.run([sys.executable, "-m", "sftwave.patch", "--only", "scipy", str(script),
-                           "3", "--flag"], capture_output=True, text=True, cwd=tmp_path)
+        "sys.exit(int(sys.argv[1]))\n"
+    )
+    (tmp_path / "helper.py").write_text("")  # the script's directory is on sys.path
+    proc = subprocess.run(
+        [sys.executable, "-m", "sftwave.patch", "--only", "scipy", str(script), "3", "--flag"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 3, proc.stderr
     assert proc.stdout.strip() == "['3', '--flag'] True"
     assert proc.stderr.count("RoutedWarning") == 1 and "user_script.py:6" in proc.stderr

@@ -10,8 +10,6 @@ sample that does not depend on the width:
 True
 """
 
-import sys
-
 from .apply import apply_plan
 from .inverse import icwt
 from .ndimage import (
@@ -45,8 +43,7 @@ def __getattr__(name: str) -> object:
     """``sftwave.patch`` (callable: the zero-edit switch), ``sftwave.unpatch`` and
     ``sftwave.patched``, imported on first use so that ``import sftwave`` stays light."""
     if name in ("patch", "unpatch", "patched"):
-        import sftwave.patch    # not ``from . import patch``, which asks this function again
+        import sftwave.patch as switch  # ``from . import patch`` would ask this function again
 
-        switch = sys.modules["sftwave.patch"]
         return switch if name == "patch" else getattr(switch, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,7 +40,7 @@ def pytest_collection_finish(session):
         import warnings
 
         switch = sftwave.patch
-        for name in NAMES:      # the replacements the switch calls, counted
+        for name in NAMES:  # the replacements the switch calls, counted
             switch._REPLACEMENTS[f"sftwave.ndimage:{name}"] = _counted(name)
         switch("scipy")
         warnings.simplefilter("ignore", switch.RoutedWarning)

@@ -18,9 +18,9 @@ differs from scipy.ndimage"):
 
 The same file's Gaussian tests (``-k gaussian``) also run under the zero-edit switch,
 ``sftwave.patch("scipy")``, which routes only the calls in sftwave's scope: every one
-passes but the two that assert scipy's truncation (``test_gaussian_truncate``: sftwave's
-response reaches 49 x 49 samples where scipy's stops at 21 x 21, beyond it below 1e-9 of
-the peak; ``test_multiple_modes_gaussian_laplace``: 6.8e-5); float16 stays with scipy,
+passes but the two that assert scipy's truncation (``test_gaussian_truncate``: at sigma 5,
+``truncate=2``, sftwave's response has 49 x 49 nonzero samples where scipy's stops at
+21 x 21; ``test_multiple_modes_gaussian_laplace``: 6.8e-5); float16 stays with scipy,
 which refuses it.
 """
 

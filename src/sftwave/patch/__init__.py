@@ -75,9 +75,9 @@ class _Installed:
 
 
 _LOCK = threading.RLock()
-_ACTIVE: dict[Route, Callable[..., Any]] = {}           # route -> its loaded predicate
-_INSTALLED: dict[tuple[str, str], _Installed] = {}       # (module, attribute) -> record
-_WATCHED: dict[str, list[Route]] = {}                   # module not yet imported -> routes
+_ACTIVE: dict[Route, Callable[..., Any]] = {}  # route -> its loaded predicate
+_INSTALLED: dict[tuple[str, str], _Installed] = {}  # (module, attribute) -> record
+_WATCHED: dict[str, list[Route]] = {}  # module not yet imported -> routes
 _ANNOUNCED: set[Route] = set()
 _REPLACEMENTS: dict[str, Callable[..., Any]] = {}
 
@@ -95,9 +95,12 @@ def _announce(route: Route) -> None:
         if route in _ANNOUNCED:
             return
         _ANNOUNCED.add(route)
-    warnings.warn(f"{route.where[0]}.{route.name} is computed by sftwave ({route.replacement}) "
-                  "where the call is in sftwave's scope; sftwave.unpatch() restores it",
-                  RoutedWarning, stacklevel=3)
+    warnings.warn(
+        f"{route.where[0]}.{route.name} is computed by sftwave ({route.replacement}) "
+        "where the call is in sftwave's scope; sftwave.unpatch() restores it",
+        RoutedWarning,
+        stacklevel=3,
+    )
 
 
 def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -108,15 +111,15 @@ def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
         accepts = _ACTIVE.get(route)
         try:
             inside = accepts is not None and bool(accepts(*args, **kwargs))
-        except Exception:           # a predicate's failure is never the user's: the original runs
+        except Exception:  # a predicate's failure is never the user's: the original runs
             inside = False
         if not inside:
             return original(*args, **kwargs)
         _announce(route)
         return _replacement(route)(*args, **kwargs)
 
-    routed.__sftwave_route__ = route          # type: ignore[attr-defined]
-    routed.__sftwave_original__ = original    # type: ignore[attr-defined]
+    routed.__sftwave_route__ = route  # type: ignore[attr-defined]
+    routed.__sftwave_original__ = original  # type: ignore[attr-defined]
     return routed
 
 
@@ -126,7 +129,7 @@ def _install(route: Route, module: types.ModuleType) -> None:
     if key in _INSTALLED or not hasattr(module, route.name):
         return
     current = getattr(module, route.name)
-    original = getattr(current, "__sftwave_original__", current)   # copied from a patched module
+    original = getattr(current, "__sftwave_original__", current)  # copied from a patched module
     if getattr(current, "__sftwave_route__", None) == route:
         wrapper = current
     else:
@@ -148,7 +151,7 @@ def _restore(route: Route) -> list[str]:
         if rec.route != route:
             continue
         del _INSTALLED[key]
-        if getattr(rec.module, route.name, None) is rec.wrapper:    # not replaced since by another
+        if getattr(rec.module, route.name, None) is rec.wrapper:  # not replaced since by another
             setattr(rec.module, route.name, rec.original)
             restored.append(".".join(key))
     _unwatch_if_idle()
@@ -168,11 +171,11 @@ class _AfterExec(importlib.abc.Loader):
         self._loader = loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
-        return self._loader.create_module(spec)     # type: ignore[no-any-return]
+        return self._loader.create_module(spec)
 
     def exec_module(self, module: types.ModuleType) -> None:
         if module.__spec__ is not None:
-            module.__spec__.loader = self._loader   # the module sees its own loader
+            module.__spec__.loader = self._loader  # the module sees its own loader
         module.__loader__ = self._loader
         self._loader.exec_module(module)
         _imported(module)
@@ -184,8 +187,9 @@ class _AfterExec(importlib.abc.Loader):
 class _Watcher(importlib.abc.MetaPathFinder):
     """Finds nothing itself: gives the watched modules' specs a loader that routes them."""
 
-    def find_spec(self, fullname: str, path: Any, target: Any = None
-                  ) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Any, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if not _WATCHED.get(fullname):
             return None
         for finder in sys.meta_path:
@@ -196,7 +200,7 @@ class _Watcher(importlib.abc.MetaPathFinder):
             if spec is not None:
                 if spec.loader is not None and hasattr(spec.loader, "exec_module"):
                     spec.loader = _AfterExec(spec.loader)
-                return spec  # type: ignore[no-any-return]
+                return spec
         return None
 
 
@@ -210,9 +214,10 @@ def _imported(module: types.ModuleType) -> None:
                 if route in _ACTIVE:
                     _install(route, module)
             _unwatch_if_idle()
-    except Exception as exc:        # the user's import goes on; the function keeps its original
-        warnings.warn(f"sftwave.patch could not route {module.__name__}: {exc!r}", RoutedWarning,
-                      stacklevel=2)
+    except Exception as exc:  # the user's import goes on; the function keeps its original
+        warnings.warn(
+            f"sftwave.patch could not route {module.__name__}: {exc!r}", RoutedWarning, stacklevel=2
+        )
 
 
 def _unwatch_if_idle() -> None:
@@ -258,7 +263,7 @@ def _activate(routes: list[Route], eager: bool) -> None:
     if eager:
         for route in routes:
             for name in route.where:
-                with contextlib.suppress(ModuleNotFoundError):   # not in this version
+                with contextlib.suppress(ModuleNotFoundError):  # not in this version
                     importlib.import_module(name)
     with _LOCK:
         for route in routes:
@@ -274,8 +279,7 @@ def _activate(routes: list[Route], eager: bool) -> None:
 
 def _routed_names(targets: tuple[str, ...]) -> tuple[str, ...]:
     with _LOCK:
-        return tuple(sorted(".".join(key) for key, rec in _INSTALLED.items()
-                            if rec.route.target in targets))
+        return tuple(sorted(".".join(key) for key, rec in _INSTALLED.items() if rec.route.target in targets))
 
 
 def patch(*targets: str) -> tuple[str, ...]:
@@ -334,8 +338,10 @@ def patch(*targets: str) -> tuple[str, ...]:
     chosen = names if explicit else tuple(t for t in TARGETS if _installed(t))
     for target in chosen:
         if explicit and not _installed(target):
-            raise ModuleNotFoundError(f"sftwave.patch: {TARGETS[target]!r} is not installed "
-                                      f"(target {target!r})", name=TARGETS[target])
+            raise ModuleNotFoundError(
+                f"sftwave.patch: {TARGETS[target]!r} is not installed (target {target!r})",
+                name=TARGETS[target],
+            )
     routes: list[Route] = []
     for target in chosen:
         routes += _routes(target, explicit)

@@ -42,8 +42,10 @@ _PASSED_ON = frozenset({"truncate", "radius"})
 
 def routes() -> list[Route]:
     """The four Gaussian filters of ``scipy.ndimage``, each by its own predicate."""
-    return [Route("scipy", name, ("scipy.ndimage",), f"{_SFTWAVE}:{name}", f"{_HERE}:accepts_{name}")
-            for name in _NAMES]
+    return [
+        Route("scipy", name, ("scipy.ndimage",), f"{_SFTWAVE}:{name}", f"{_HERE}:accepts_{name}")
+        for name in _NAMES
+    ]
 
 
 def _dtype_in_scope(dtype: np.dtype, complex_input: bool) -> bool:
@@ -62,17 +64,31 @@ def _arrays_in_scope(input: Any, output: Any) -> bool:
     if output is None:
         return True
     if isinstance(output, np.ndarray):
-        return (type(output) is np.ndarray and output.shape == input.shape
-                and output.flags.writeable and _dtype_in_scope(output.dtype, complex_input))
+        return (
+            type(output) is np.ndarray
+            and output.shape == input.shape
+            and output.flags.writeable
+            and _dtype_in_scope(output.dtype, complex_input)
+        )
     if isinstance(output, (type, str, np.dtype)):
         return _dtype_in_scope(np.dtype(output), complex_input)
     return False
 
 
-def _request(input: np.ndarray, sigma: Any, order: Any, mode: Any, cval: Any, truncate: Any,
-             **kwargs: Any) -> GaussianRequest:
-    return gaussian_request(input.ndim, input.dtype.kind == "c", sigma, order, mode, cval, truncate,
-                            engine=engines.resolve_engine(None, input), **kwargs)
+def _request(
+    input: np.ndarray, sigma: Any, order: Any, mode: Any, cval: Any, truncate: Any, **kwargs: Any
+) -> GaussianRequest:
+    return gaussian_request(
+        input.ndim,
+        input.dtype.kind == "c",
+        sigma,
+        order,
+        mode,
+        cval,
+        truncate,
+        engine=engines.resolve_engine(None, input),
+        **kwargs,
+    )
 
 
 def _routable(req: GaussianRequest, cval: Any) -> bool:
@@ -80,9 +96,18 @@ def _routable(req: GaussianRequest, cval: Any) -> bool:
     return max(req.orders, default=0) <= 2 and not np.iscomplexobj(cval)
 
 
-def accepts_gaussian_filter(input: Any, sigma: Any, order: Any = 0, output: Any = None,
-                            mode: Any = "reflect", cval: Any = 0.0, truncate: Any = 4.0, *,
-                            radius: Any = None, axes: Any = None) -> bool:
+def accepts_gaussian_filter(
+    input: Any,
+    sigma: Any,
+    order: Any = 0,
+    output: Any = None,
+    mode: Any = "reflect",
+    cval: Any = 0.0,
+    truncate: Any = 4.0,
+    *,
+    radius: Any = None,
+    axes: Any = None,
+) -> bool:
     """Whether ``scipy.ndimage.gaussian_filter(...)`` with these arguments is sftwave's."""
     if not _arrays_in_scope(input, output):
         return False
@@ -90,9 +115,18 @@ def accepts_gaussian_filter(input: Any, sigma: Any, order: Any = 0, output: Any 
     return _routable(req, cval)
 
 
-def accepts_gaussian_filter1d(input: Any, sigma: Any, axis: Any = -1, order: Any = 0,
-                              output: Any = None, mode: Any = "reflect", cval: Any = 0.0,
-                              truncate: Any = 4.0, *, radius: Any = None) -> bool:
+def accepts_gaussian_filter1d(
+    input: Any,
+    sigma: Any,
+    axis: Any = -1,
+    order: Any = 0,
+    output: Any = None,
+    mode: Any = "reflect",
+    cval: Any = 0.0,
+    truncate: Any = 4.0,
+    *,
+    radius: Any = None,
+) -> bool:
     """Whether ``scipy.ndimage.gaussian_filter1d(...)`` with these arguments is sftwave's."""
     if not _arrays_in_scope(input, output) or input.ndim == 0:
         return False
@@ -100,8 +134,17 @@ def accepts_gaussian_filter1d(input: Any, sigma: Any, axis: Any = -1, order: Any
     return _routable(req, cval)
 
 
-def _derivatives_in_scope(input: Any, sigma: Any, output: Any, mode: Any, cval: Any, axes: Any,
-                          kwargs: dict[str, Any], *, sigma_per_axis: bool) -> bool:
+def _derivatives_in_scope(
+    input: Any,
+    sigma: Any,
+    output: Any,
+    mode: Any,
+    cval: Any,
+    axes: Any,
+    kwargs: dict[str, Any],
+    *,
+    sigma_per_axis: bool,
+) -> bool:
     """The Laplacian's and the gradient magnitude's calls: each mode, with the sigma and
     the keywords they hand to ``gaussian_filter``."""
     if not _arrays_in_scope(input, output) or not set(kwargs) <= _PASSED_ON:
@@ -110,23 +153,45 @@ def _derivatives_in_scope(input: Any, sigma: Any, output: Any, mode: Any, cval: 
     truncate = kwargs.get("truncate", 4.0)
     for m in per_axis(mode, len(axes_t), "mode"):
         check_mode(m)
-        req = _request(input, sigma, 0, m, cval, truncate, radius=kwargs.get("radius"),
-                       axes=axes_t if sigma_per_axis else None)
+        req = _request(
+            input,
+            sigma,
+            0,
+            m,
+            cval,
+            truncate,
+            radius=kwargs.get("radius"),
+            axes=axes_t if sigma_per_axis else None,
+        )
         if not _routable(req, cval):
             return False
     return True
 
 
-def accepts_gaussian_laplace(input: Any, sigma: Any, output: Any = None, mode: Any = "reflect",
-                             cval: Any = 0.0, *, axes: Any = None, **kwargs: Any) -> bool:
+def accepts_gaussian_laplace(
+    input: Any,
+    sigma: Any,
+    output: Any = None,
+    mode: Any = "reflect",
+    cval: Any = 0.0,
+    *,
+    axes: Any = None,
+    **kwargs: Any,
+) -> bool:
     """Whether ``scipy.ndimage.gaussian_laplace(...)`` with these arguments is sftwave's."""
     return _derivatives_in_scope(input, sigma, output, mode, cval, axes, kwargs, sigma_per_axis=True)
 
 
-def accepts_gaussian_gradient_magnitude(input: Any, sigma: Any, output: Any = None,
-                                        mode: Any = "reflect", cval: Any = 0.0, *,
-                                        axes: Any = None, **kwargs: Any) -> bool:
+def accepts_gaussian_gradient_magnitude(
+    input: Any,
+    sigma: Any,
+    output: Any = None,
+    mode: Any = "reflect",
+    cval: Any = 0.0,
+    *,
+    axes: Any = None,
+    **kwargs: Any,
+) -> bool:
     """Whether ``scipy.ndimage.gaussian_gradient_magnitude(...)`` with these arguments is
     sftwave's (``sigma`` goes to ``gaussian_filter`` whole: one value, or one per dimension)."""
-    return _derivatives_in_scope(input, sigma, output, mode, cval, axes, kwargs,
-                                 sigma_per_axis=False)
+    return _derivatives_in_scope(input, sigma, output, mode, cval, axes, kwargs, sigma_per_axis=False)
