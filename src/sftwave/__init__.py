@@ -37,3 +37,13 @@ __all__ = [
     "__version__",
 ]
 __version__ = "0.1.0.dev0"
+
+
+def __getattr__(name: str) -> object:
+    """``sftwave.patch`` (callable: the zero-edit switch), ``sftwave.unpatch`` and
+    ``sftwave.patched``, imported on first use so that ``import sftwave`` stays light."""
+    if name in ("patch", "unpatch", "patched"):
+        import sftwave.patch as switch  # ``from . import patch`` would ask this function again
+
+        return switch if name == "patch" else getattr(switch, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

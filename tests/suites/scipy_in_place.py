@@ -5,6 +5,10 @@ Loaded with ``-p scipy_in_place`` into a child pytest that runs scipy's own
 in a capability table while they are collected, so the functions are swapped
 after collection; every call is counted and the count written to the file
 named by ``SFTWAVE_CALLS_FILE``, to show that sftwave's functions ran.
+
+With ``SFTWAVE_IN_PLACE=patch`` the swap is the zero-edit switch itself,
+``sftwave.patch("scipy")``: only the calls in sftwave's scope reach sftwave (those
+counted), every other one scipy's own function.
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ def _counted(name):
 
 
 def pytest_collection_finish(session):
+    if os.environ.get("SFTWAVE_IN_PLACE") == "patch":
+        import warnings
+
+        switch = sftwave.patch
+        for name in NAMES:  # the replacements the switch calls, counted
+            switch._REPLACEMENTS[f"sftwave.ndimage:{name}"] = _counted(name)
+        switch("scipy")
+        warnings.simplefilter("ignore", switch.RoutedWarning)
+        return
     for name in NAMES:
         setattr(ndi, name, _counted(name))
 

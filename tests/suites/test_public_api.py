@@ -62,6 +62,7 @@ PUBLIC = {
     "sftwave.mne": "mne",
     "sftwave.connectivity": None,
     "sftwave.plot": "matplotlib",
+    "sftwave.patch": None,
 }
 
 #: Top-level modules that are not Python API: the command line.

@@ -1,0 +1,80 @@
+"""``python -m sftwave.patch [--only LIBS] script.py [args...]``: a script run with the switch on.
+
+The script runs as ``__main__`` with ``sys.argv`` set to ``[script.py, args...]`` and its
+directory first on ``sys.path``, as ``python script.py`` would run it (``-m module``
+runs a module instead, as ``python -m module``); before it starts, :func:`sftwave.patch.patch`
+routes every installed library (each as the script imports it) or those of ``--only``.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+
+from .._checks.patch import check_only
+from . import patch
+
+USAGE = """usage: python -m sftwave.patch [--only LIBS] (script.py | -m module) [args ...]
+
+Run a Python script (or module) unchanged, with the calls sftwave covers of
+scipy.ndimage's Gaussian filters, scikit-image, MNE, mne-connectivity and pycwt
+computed by sftwave.
+
+options:
+  --only LIBS  route only these libraries, comma-separated, among
+               scipy, skimage, mne, mne_connectivity, pycwt (default: every one installed)
+  -m module    run a library module as a script, as python -m does
+  -h, --help   show this message and exit
+"""
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(USAGE.splitlines()[0] + f"\npython -m sftwave.patch: error: {message}\n")
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, patch, run the script; the exit status (the script's own
+    ``SystemExit`` passes through)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    only, module = None, None
+    while args and args[0].startswith("-"):
+        option = args.pop(0)
+        if option in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if option == "--":
+            break
+        if option == "-m" or option == "--only":
+            if not args:
+                return _fail(f"{option} needs a value")
+            value = args.pop(0)
+        elif option.startswith("--only="):
+            option, value = "--only", option.partition("=")[2]
+        else:
+            return _fail(f"unknown option {option!r}")
+        if option == "-m":
+            module = value
+            break
+        only = value
+    if module is None and not args:
+        return _fail("a script to run is required")
+    try:
+        patch(*(check_only(only) if only is not None else ()))
+    except (ValueError, ImportError) as exc:
+        return _fail(str(exc))
+    if module is not None:
+        sys.argv = [module, *args]
+        sys.path.insert(0, os.getcwd())
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        return 0
+    script = args[0]
+    sys.argv = list(args)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    runpy.run_path(script, run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
