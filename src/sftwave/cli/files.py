@@ -200,9 +200,9 @@ def _time_unit(name: str) -> float | None:
 
 def _names_unit(name: str) -> bool:
     """Whether a time column's header names its unit (``seconds``, ``t_ms``), not only a time."""
-    m = re.fullmatch(r"([a-zµ]+)(?:\s*[_\-\s]?\s*[\(\[]?\s*([a-zµ]+)\s*[\)\]]?)?",
+    found = re.fullmatch(r"([a-zµ]+)(?:\s*[_\-\s]?\s*[\(\[]?\s*([a-zµ]+)\s*[\)\]]?)?",
                      name.strip().lower())
-    return m is not None and (m[2] is not None or m[1] in _TIME_UNITS)
+    return found is not None and (found[2] is not None or found[1] in _TIME_UNITS)
 
 
 def _read_text(path: Path, column: str | None, found: Signal) -> np.ndarray:
