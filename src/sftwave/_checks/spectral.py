@@ -285,11 +285,19 @@ class ComputeTfrRequest:
 
 
 def _check_mne_option(name: str, value: Any, allowed: tuple[Any, ...], extra: str = "") -> None:
-    """MNE's ``_check_option`` message."""
-    if value not in allowed:
-        options = ", ".join(repr(v) for v in allowed)
-        raise ValueError(f"Invalid value for the '{name}' parameter{extra}. Allowed values are "
-                         f"{options}, but got {value!r} instead.")
+    """MNE's ``_check_option`` and its message."""
+    if value in allowed:
+        return
+    if len(allowed) == 1:
+        options = f"The only allowed value is {allowed[0]!r}"
+    elif len(allowed) == 2:
+        options = "Allowed values are " + " and ".join(repr(v) for v in allowed)
+    else:
+        options = ("Allowed values are " + ", ".join(repr(v) for v in allowed[:-1])
+                   + f", and {allowed[-1]!r}")
+    extra = f" {extra}" if extra else extra
+    raise ValueError(f"Invalid value for the '{name}' parameter{extra}. {options}, but got "
+                     f"{value!r} instead.")
 
 
 def compute_tfr_request(kind: str | None, inst_type: str, method: Any, freqs: Any, output: Any,
