@@ -18,6 +18,7 @@ import numpy as np
 
 __all__ = ["check_sfreq", "check_n_cycles", "TFR_OUTPUTS", "PHASE_OUTPUTS", "TFR_TOL",
            "TFR_TOL_PHASE", "mne_wavelet_lengths", "TfrRequest", "tfr_request", "MORLET_KEYWORDS",
+           "MNE_MORLET",
            "ComputeTfrRequest", "compute_tfr_request", "csd_window_request", "tfr_morlet_request",
            "epochs_instance_request"]
 
@@ -260,6 +261,9 @@ def tfr_request(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any
 
 
 # ----------------------------------------------------------------------------- MNE's objects
+
+#: MNE's name of the one ``method`` sftwave computes.
+MNE_MORLET = "morlet"
 
 #: The keywords of MNE's ``compute_tfr`` passed on to its Morlet method (``tfr_array_morlet``'s).
 MORLET_KEYWORDS = ("n_cycles", "zero_mean", "use_fft")

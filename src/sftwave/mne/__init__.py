@@ -33,7 +33,8 @@ difference is MNE's truncation at 5 sigma (a kernel error of about 4e-6) and
 sftwave's own accuracy (``tol``: by default 1e-4 for power and complex
 outputs, with the recursions in float32 as for :func:`sftwave.cwt`'s
 single-precision output, rows within about 3e-4 of MNE's; 1e-5 for the phase
-and the ITC, in float64, within about 1e-5 per row and 3e-4 at every point).  ``A / B`` is folded into the plans' output weights.
+and the ITC, in float64, within about 1e-5 per row and 3e-4 at every point).
+``A / B`` is folded into the plans' output weights.
 
 The averaged outputs (``'avg_power'``, ``'itc'``, ``'avg_power_itc'``) are
 added over the epochs inside the engine's kernel (its summing kinds: the sum

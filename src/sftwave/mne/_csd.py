@@ -92,7 +92,7 @@ def csd_morlet(epochs: Any, frequencies: ArrayLike, tmin: float | None = None,
         warn("Epochs are not baseline corrected or enough highpass filtered. "
              "Cross-spectral density may be inaccurate.")
     picked = epochs.copy().pick(_picks_to_idx(epochs.info, picks, "data", with_ref_meg=False))
-    extra = {} if tol is None else {"tol": tol}
+    extra: dict[str, Any] = {} if tol is None else {"tol": tol}
     return csd_array_morlet(picked.get_data(copy=False), sfreq=picked.info["sfreq"],
                             frequencies=frequencies, t0=picked.tmin, tmin=tmin, tmax=tmax,
                             ch_names=picked.ch_names, n_cycles=n_cycles, use_fft=use_fft,

@@ -44,7 +44,7 @@ def instance_kind(inst: object) -> str | None:
     return None
 
 
-def _built_by_mne(cls: type, tol: float | None, kwargs: dict[str, Any]) -> Any:
+def _built_by_mne(cls: Any, tol: float | None, kwargs: dict[str, Any]) -> Any:
     """``cls(**kwargs)``, MNE's constructor, with sftwave's ``tfr_array_morlet`` in its
     ``_compute_tfr`` step (the constructor's ``partial`` of MNE's function, its keywords
     kept, for this instance only; the step is MNE's own otherwise)."""
@@ -55,7 +55,7 @@ def _built_by_mne(cls: type, tol: float | None, kwargs: dict[str, Any]) -> Any:
         obj._tfr_func = functools.partial(tfr_array_morlet, tol=tol, **keywords)
         cls._compute_tfr(obj, data, n_jobs, verbose)
 
-    setattr(obj, "_compute_tfr", compute)       # an instance attribute: looked up before the class's
+    obj._compute_tfr = compute          # an instance attribute: looked up before the class's
     try:
         obj.__init__(**kwargs)
     finally:
@@ -153,7 +153,7 @@ def compute_tfr(inst: Any, method: str = "morlet", freqs: ArrayLike | None = Non
     kwargs = dict(inst=inst, method="morlet", freqs=freqs, tmin=tmin, tmax=tmax, picks=picks,
                   proj=proj, decim=decim, n_jobs=n_jobs, verbose=verbose, output=req.array_output,
                   **req.method_kw)
-    cls: type = EpochsTFR
+    cls: Any = EpochsTFR
     if req.kind == "raw":
         cls = RawTFR
         kwargs["reject_by_annotation"] = True if reject_by_annotation is None else reject_by_annotation

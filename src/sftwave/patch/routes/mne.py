@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..._checks.connectivity import csd_request
-from ..._checks.spectral import tfr_request
+from ..._checks.spectral import MNE_MORLET, tfr_request
 from ...connectivity import csd_array_morlet as _sft_csd_array_morlet
 from ...mne import tfr_array_morlet as _sft_tfr_array_morlet
 from ..route import Route
@@ -268,7 +268,7 @@ def accepts_compute_tfr_array(*args: Any, **kwargs: Any) -> bool:
     (True, False)
     """
     a = _arguments(_COMPUTE_SIGNATURE, args, kwargs)
-    if a is None or a["method"] != "morlet" or a["time_bandwidth"] is not None:
+    if a is None or a["method"] != MNE_MORLET or a["time_bandwidth"] is not None:
         return False
     zero_mean = False if a["zero_mean"] is None else a["zero_mean"]
     return _tfr_in_scope(a["epoch_data"], a, zero_mean)
