@@ -76,7 +76,8 @@ def csd_morlet(epochs: Any, frequencies: ArrayLike, tmin: float | None = None,
     >>> from sftwave.datasets import eeg_epochs
     >>> d = eeg_epochs(n_epochs=5, n_channels=4, n_times=500)
     >>> info = mne.create_info(list(d.ch_names), d.sfreq, "eeg")
-    >>> epochs = mne.EpochsArray(d.data * 1e-6, info, baseline=(None, 0), verbose=False)
+    >>> epochs = mne.EpochsArray(d.data * 1e-6, info, tmin=d.times[0], baseline=(None, 0),
+    ...                          verbose=False)
     >>> csd = csd_morlet(epochs, [10.0, 20.0], n_cycles=5.0)
     >>> csd.get_data(10.0).shape
     (4, 4)
