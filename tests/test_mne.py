@@ -111,7 +111,7 @@ def test_errors_as_mne(kwargs):
 def test_averages_do_not_hold_every_epoch(monkeypatch):
     """The averaged outputs are accumulated over blocks of channels: with a tiny block
     budget each block is one channel, and the result is unchanged."""
-    import sftwave.mne as smne
+    import sftwave.mne._array as smne
 
     full = tfr_array_morlet(DATA, SFREQ, FREQS, output="avg_power_itc")
     monkeypatch.setattr(smne, "_BLOCK_BYTES", 1)
@@ -162,7 +162,7 @@ def test_wavelet_norms_equal_mne_construction_literally():
     blocks too), against MNE's own construction written out frequency by frequency."""
     import math
 
-    import sftwave.mne as sm
+    import sftwave.mne._array as sm
 
     def literal(sfreq, freqs, n_cycles, zero_mean):
         A, gsum, length = (np.empty(freqs.size) for _ in range(3))

@@ -16,8 +16,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["check_sfreq", "check_n_cycles", "TFR_OUTPUTS", "mne_wavelet_lengths", "TfrRequest",
-           "tfr_request"]
+__all__ = ["check_sfreq", "check_n_cycles", "TFR_OUTPUTS", "PHASE_OUTPUTS", "TFR_TOL",
+           "TFR_TOL_PHASE", "mne_wavelet_lengths", "TfrRequest", "tfr_request", "MORLET_KEYWORDS",
+           "MNE_MORLET",
+           "ComputeTfrRequest", "compute_tfr_request", "csd_window_request", "tfr_morlet_request",
+           "epochs_instance_request"]
 
 
 def check_sfreq(sfreq: Any, name: str = "sfreq", *, required: bool = False,
@@ -154,6 +157,13 @@ def _mne_n_cycles(n_cycles: Any, n_freqs: int, name: str) -> np.ndarray:
 #: MNE's ``output`` values of ``tfr_array_morlet``.
 TFR_OUTPUTS = ("complex", "power", "phase", "avg_power", "itc", "avg_power_itc")
 
+#: The outputs whose values depend on the phase of every coefficient, the smallest included
+#: (the phase, the inter-trial coherence): their default ``tol`` is the tighter one.
+PHASE_OUTPUTS = ("phase", "itc", "avg_power_itc")
+
+#: ``tfr_array_morlet``'s default ``tol``: for :data:`PHASE_OUTPUTS`, and for the others.
+TFR_TOL_PHASE, TFR_TOL = 1e-5, 1e-4
+
 
 def mne_wavelet_lengths(sfreq: float, freqs: np.ndarray, n_cycles: np.ndarray) -> np.ndarray:
     """The number of samples of each of MNE's wavelets, without making them.
@@ -181,7 +191,8 @@ class TfrRequest:
     """A checked call of MNE's ``tfr_array_morlet`` (:func:`sftwave.mne.tfr_array_morlet`).
 
     ``decim`` is a slice (an int ``d`` is ``slice(None, None, d)``), ``workers``
-    MNE's ``n_jobs`` as sftwave's threads (None: all).
+    MNE's ``n_jobs`` as sftwave's threads (None: all), ``tol`` resolved (None:
+    :data:`TFR_TOL_PHASE` for :data:`PHASE_OUTPUTS`, :data:`TFR_TOL` otherwise).
     """
 
     shape: tuple[int, ...]
@@ -244,4 +255,161 @@ def tfr_request(data: Any, sfreq: Any, freqs: Any, n_cycles: Any, zero_mean: Any
                          f"({int(length.max())} > {data.shape[-1]} samples). Use a longer signal or "
                          "shorter wavelets.")
     workers = None if n_jobs is None or n_jobs == -1 else int(n_jobs)
+    if tol is None:
+        tol = TFR_TOL_PHASE if output in PHASE_OUTPUTS else TFR_TOL
     return TfrRequest(data.shape, sfreq, freqs, n_cycles, zero_mean, decim, output, workers, tol)
+
+
+# ----------------------------------------------------------------------------- MNE's objects
+
+#: MNE's name of the one ``method`` sftwave computes.
+MNE_MORLET = "morlet"
+
+#: The keywords of MNE's ``compute_tfr`` passed on to its Morlet method (``tfr_array_morlet``'s).
+MORLET_KEYWORDS = ("n_cycles", "zero_mean", "use_fft")
+
+
+@dataclass(frozen=True, eq=False)
+class ComputeTfrRequest:
+    """A checked call of MNE's ``compute_tfr`` with ``method='morlet'`` (:func:`sftwave.mne.compute_tfr`).
+
+    ``kind`` is ``'epochs'``, ``'evoked'`` or ``'raw'``; ``average`` is whether an
+    AverageTFR comes from Epochs; ``array_output`` the ``output`` of the array
+    function (``'avg_power'`` or ``'avg_power_itc'`` where averaged); ``method_kw``
+    the Morlet keywords given (for MNE's constructor); ``tol`` as given (None: by
+    ``array_output``, as :func:`tfr_request` resolves it).
+    """
+
+    kind: str
+    average: bool
+    return_itc: bool
+    array_output: str
+    method_kw: dict[str, Any]
+    tol: float | None
+
+
+def _check_mne_option(name: str, value: Any, allowed: tuple[Any, ...], extra: str = "") -> None:
+    """MNE's ``_check_option`` and its message."""
+    if value in allowed:
+        return
+    if len(allowed) == 1:
+        options = f"The only allowed value is {allowed[0]!r}"
+    elif len(allowed) == 2:
+        options = "Allowed values are " + " and ".join(repr(v) for v in allowed)
+    else:
+        options = ("Allowed values are " + ", ".join(repr(v) for v in allowed[:-1])
+                   + f", and {allowed[-1]!r}")
+    extra = f" {extra}" if extra else extra
+    raise ValueError(f"Invalid value for the '{name}' parameter{extra}. {options}, but got "
+                     f"{value!r} instead.")
+
+
+def compute_tfr_request(kind: str | None, inst_type: str, method: Any, freqs: Any, output: Any,
+                        average: Any, return_itc: Any, reject_by_annotation: Any,
+                        method_kw: dict[str, Any], tol: Any) -> ComputeTfrRequest:
+    """MNE's checks of ``Epochs/Evoked/Raw.compute_tfr`` with its messages, sftwave's scope first.
+
+    ``kind`` is None where ``inst`` is none of MNE's Epochs, Evoked or Raw
+    (``inst_type`` its type's name).  The array arguments (``freqs``,
+    ``n_cycles``, ``decim``, ...) are checked by :func:`tfr_request` when the
+    data are read.
+
+    Examples
+    --------
+    >>> req = compute_tfr_request("epochs", "EpochsArray", "morlet", [8.0, 12.0], "power", True,
+    ...                           True, None, {"n_cycles": 5}, None)
+    >>> req.array_output, req.method_kw
+    ('avg_power_itc', {'n_cycles': 5})
+    >>> compute_tfr_request("epochs", "EpochsArray", "multitaper", [8.0], "power", False, False,
+    ...                     None, {}, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: method='multitaper': sftwave computes Morlet wavelets only (method='morlet'); call \
+MNE's own compute_tfr for 'multitaper' or 'stockwell'
+    """
+    if kind is None:
+        raise TypeError(f"inst must be an instance of MNE's Epochs, Evoked or Raw, got {inst_type}")
+    if method != "morlet":
+        raise ValueError(f"method={method!r}: sftwave computes Morlet wavelets only "
+                         "(method='morlet'); call MNE's own compute_tfr for 'multitaper' or "
+                         "'stockwell'")
+    if freqs is None or isinstance(freqs, str):
+        raise ValueError(f"freqs must be an array of frequencies in Hz, got {freqs!r}")
+    if kind != "raw" and reject_by_annotation is not None:
+        raise TypeError("Got unexpected keyword argument reject_by_annotation for TFR method "
+                        f'"morlet" ({inst_type}: Raw only).')
+    unexpected = [k for k in method_kw if k not in MORLET_KEYWORDS]
+    if unexpected:
+        raise TypeError(f"Got unexpected keyword argument{'s' if len(unexpected) > 1 else ''} "
+                        f"{', '.join(unexpected)} for TFR method \"morlet\".")
+    if kind != "epochs" and (average or return_itc):
+        raise TypeError(f"average={average!r}, return_itc={return_itc!r}: averaging over epochs "
+                        f"applies to Epochs only, got {inst_type}")
+    if average:
+        _check_mne_option("output", output, ("power",), " when average=True")
+        array_output = "avg_power_itc" if return_itc else "avg_power"
+    else:
+        if return_itc:
+            raise ValueError("compute_tfr() got incompatible parameters `average=False` and "
+                             "`return_itc=True` (computing ITC requires averaging over epochs).")
+        _check_mne_option("output", output, ("power", "phase", "complex"))
+        array_output = output
+    return ComputeTfrRequest(kind, bool(average), bool(return_itc), array_output,
+                             dict(method_kw), tol)
+
+
+def csd_window_request(times: np.ndarray, tmin: Any, tmax: Any) -> None:
+    """MNE's checks of ``csd_morlet``'s ``tmin`` and ``tmax`` against the epochs' times.
+
+    Examples
+    --------
+    >>> csd_window_request(np.arange(10) / 100.0, 0.05, 0.01)
+    Traceback (most recent call last):
+    ...
+    ValueError: tmax must be larger than tmin
+    """
+    tstep = times[1] - times[0]
+    if tmin is not None and tmin < times[0] - tstep:
+        raise ValueError("tmin should be larger than the smallest data time point")
+    if tmax is not None and tmax > times[-1] + tstep:
+        raise ValueError("tmax should be smaller than the largest data time point")
+    if tmax is not None and tmin is not None and tmax < tmin:
+        raise ValueError("tmax must be larger than tmin")
+
+
+def tfr_morlet_request(kind: str | None, inst_type: str, average: Any, return_itc: Any,
+                       output: Any) -> bool:
+    """MNE's checks of its legacy ``tfr_morlet``; returns ``average`` as MNE takes it (False
+    for anything but Epochs, which MNE logs).
+
+    Examples
+    --------
+    >>> tfr_morlet_request("evoked", "EvokedArray", True, False, "power")
+    False
+    >>> tfr_morlet_request("epochs", "EpochsArray", True, False, "complex")
+    Traceback (most recent call last):
+    ...
+    ValueError: output must be "power" if average=True
+    """
+    if kind is None:
+        raise TypeError(f"inst must be an instance of MNE's Epochs or Evoked, got {inst_type}")
+    average = bool(average) and kind == "epochs"
+    if average and output == "complex":
+        raise ValueError('output must be "power" if average=True')
+    if not average and return_itc:
+        raise ValueError("Inter-trial coherence is not supported with average=False")
+    return average
+
+
+def epochs_instance_request(kind: str | None, inst_type: str, name: str = "epochs") -> None:
+    """Refuse anything but MNE's Epochs (``kind`` as :func:`compute_tfr_request` takes it).
+
+    Examples
+    --------
+    >>> epochs_instance_request("evoked", "EvokedArray")
+    Traceback (most recent call last):
+    ...
+    TypeError: epochs must be an instance of MNE's Epochs, got EvokedArray
+    """
+    if kind != "epochs":
+        raise TypeError(f"{name} must be an instance of MNE's Epochs, got {inst_type}")

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import engines
-from ..mne import tfr_array_morlet
+from ..mne._array import tfr_array_morlet
 from ..workers import set_workers
 
 __all__ = ["BLOCK_BYTES", "coefficient_blocks", "unit_scale", "kernel_threads", "zero_mean_for",

@@ -14,7 +14,7 @@ from .._checks.connectivity import (
     float_epochs,
 )
 from .._checks.connectivity_data import connectivity_data
-from ..mne import tfr_array_morlet
+from ..mne._array import tfr_array_morlet
 from ._common import kernel_threads, operations, unit_scale
 from ._results import epochs_object
 

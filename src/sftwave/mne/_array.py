@@ -1,41 +1,4 @@
-"""MNE's ``tfr_array_morlet``, computed by sftwave: the same signature, outputs and errors.
-
-Switching is one line::
-
-    from sftwave.mne import tfr_array_morlet      # was: from mne.time_frequency import ...
-
-:func:`tfr_array_morlet` gives MNE's numbers (its wavelet, its normalisation
-to a norm of sqrt(2) over its samples, its zero padding, ``zero_mean``,
-``decim`` as an int or a slice, every ``output``) at sftwave's cost, which
-does not grow with the wavelet's length.  MNE need not be installed: this
-module only mirrors its API.
-
-How MNE's wavelet is sftwave's.  MNE's wavelet at frequency ``f`` is
-``W = A g (exp(2 pi i f t) - k)`` on ``|t| < 5 sigma_t`` (``sigma_t =
-n_cycles / (2 pi f)``, ``g`` the Gaussian of that width, ``k = exp(-n_cycles^2
-/ 2)`` with ``zero_mean=True`` and 0 without), ``A`` making the samples' norm
-sqrt(2).  sftwave's unit-energy wavelet is ``psi = B g (exp(...) - k)`` with
-``xi = n_cycles`` (:mod:`sftwave.wavelets`).  So MNE's transform is
-``(A / B) cwt(x)`` with ``zero_mean=True``, and with ``zero_mean=False``
-``(A / B) cwt(x) + A k (g * x)``, the last term a Gaussian smoothing
-(:func:`sftwave.gaussian_filter1d`); both with zero padding
-(``mode='constant'``).  ``A`` is computed from MNE's own samples, so the only
-difference is MNE's truncation at 5 sigma (a kernel error of about 4e-6) and
-sftwave's own accuracy (``tol``, default 1e-4 here, with the recursions in
-float32 as for :func:`sftwave.cwt`'s single-precision output: rows within
-about 1e-4 of MNE's; ``tol=1e-5`` runs them in float64, within about 1e-5, at
-about half the speed).  ``A / B`` is folded into the plans' output weights.
-
-The averaged outputs (``'avg_power'``, ``'itc'``, ``'avg_power_itc'``) are
-added over the epochs inside the engine's kernel (its summing kinds: the sum
-of ``|y|^2`` and of ``y / |y|`` per channel, frequency and kept sample), with
-``zero_mean=True`` and finite data; with ``zero_mean=False`` (whose Gaussian
-term the kernel does not compute) or non-finite samples they are accumulated
-from the complex coefficients over blocks of channels (at most about 64 MB
-of them at once).  ``decim`` as a slice ``start::step`` runs as the engine's
-own ``decim`` on the epochs after ``(-start) % step`` zeros (exact: MNE pads
-with zeros).
-"""
+"""MNE's ``tfr_array_morlet``: the array function under :mod:`sftwave.mne`'s objects."""
 
 from __future__ import annotations
 
@@ -44,9 +7,9 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
-from ._checks.spectral import TFR_OUTPUTS, TfrRequest, tfr_request
-from .ndimage import gaussian_filter1d
-from .wavelets import epoch_sums, scaled_cwt
+from .._checks.spectral import TFR_OUTPUTS, TfrRequest, tfr_request
+from ..ndimage import gaussian_filter1d
+from ..wavelets import epoch_sums, scaled_cwt
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -268,7 +231,7 @@ def _averaged_by_blocks(padded: np.ndarray, req: TfrRequest, w: _Wavelets, d: _D
 def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: float | ArrayLike = 7.0,
                      zero_mean: bool | None = True, use_fft: bool = True, decim: int | slice = 1,
                      output: str = "complex", n_jobs: int | None = None, *,
-                     verbose: bool | str | int | None = None, tol: float = 1e-4) -> np.ndarray:
+                     verbose: bool | str | int | None = None, tol: float | None = None) -> np.ndarray:
     """Time-frequency representation by Morlet wavelets, as ``mne.time_frequency.tfr_array_morlet``.
 
     Parameters
@@ -299,13 +262,14 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
         for ``k``.  MNE runs channels in ``n_jobs`` processes instead.
     verbose : bool, str, int or None
         Accepted for MNE's signature (sftwave logs nothing).
-    tol : float, optional
-        sftwave's accuracy target (relative kernel error, :func:`sftwave.cwt`);
-        default 1e-4, :func:`sftwave.cwt`'s own, with the recursions in
-        float32 (the rows agree with MNE's within about 1e-4: 3e-5 to 8e-5
-        measured on EEG-like data).  Below 1e-4 they run in float64 (1e-5: within
-        about 1e-5 of MNE's, MNE's truncation being the rest) at about half
-        the speed.
+    tol : float or None, optional
+        sftwave's accuracy target (relative kernel error, :func:`sftwave.cwt`).
+        None (default): 1e-5 for the outputs that depend on the phase of every
+        coefficient ('phase', 'itc', 'avg_power_itc'), 1e-4 (with the
+        recursions in float32, as for :func:`sftwave.cwt`'s single-precision
+        output) for 'complex', 'power' and 'avg_power'.  Below 1e-4 the
+        recursions run in float64 (1e-5: within about 1e-5 of MNE's per row,
+        MNE's truncation being the rest), about 1.5-2 times slower.
 
     Returns
     -------
@@ -333,12 +297,14 @@ def tfr_array_morlet(data: ArrayLike, sfreq: float, freqs: ArrayLike, n_cycles: 
 
     Notes
     -----
-    Agrees with MNE's own function within 1e-3 relative RMS per row, for
-    'phase' within 1e-3 radians RMS weighted by the power (the phase of a
-    coefficient near zero is arbitrary in both), tested against MNE on
-    EEG-like 1/f noise and random walks, every output, both ``zero_mean``,
-    int and slice ``decim`` (``tests/test_mne.py``); what is left is
-    MNE's truncation of its wavelets at 5 sigma and ``tol``.
+    At the default ``tol``, against MNE's own function on EEG-like data and on
+    white noise (``tests/test_mne.py``, ``tests/test_mne_objects.py``): power,
+    'complex' and 'avg_power' within 5e-4 relative RMS per row, each value
+    within 2e-3 of its row's RMS; the ITC within 1e-3 at every point; 'phase'
+    within 1e-4 radians RMS weighted by the power (the phase of a coefficient
+    near zero is arbitrary in both).  What is left is MNE's truncation of its
+    wavelets at 5 sigma and ``tol``.  The measured sizes are in the guide
+    (:doc:`/guide/mne`).
 
     Examples
     --------
