@@ -478,11 +478,8 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
         How each dimension is extended beyond its ends, as in scipy.ndimage
         (a mapping's missing dims take 'reflect').  Default 'reflect'.
     %(cval)s
-    truncate : float, optional
-        Truncate the kernels at this many standard deviations.  Default 4.0.
-    keep_attrs : bool, optional
-        Keep the attributes of ``obj`` (and of its data variables).  Default:
-        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    %(truncate)s
+    %(xr_keep_attrs)s
     **kwargs
         The other options of :func:`sftwave.gaussian_filter` (``radius`` as
         a scalar, ``output`` as a dtype, ``method``, ``bank_method``,
@@ -560,11 +557,8 @@ def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
         a derivative drops the ``units`` attribute.  Default 0.
     %(mode)s
     %(cval)s
-    truncate : float, optional
-        Truncate the kernel at this many standard deviations.  Default 4.0.
-    keep_attrs : bool, optional
-        Keep the attributes of ``obj`` (and of its data variables).  Default:
-        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    %(truncate)s
+    %(xr_keep_attrs)s
     **kwargs
         The other options of :func:`sftwave.gaussian_filter1d` (``radius``,
         ``output`` as a dtype, ``method``, ``bank_method``, ``transform``,

@@ -83,6 +83,7 @@ from .._checks.stream import (
     cwt_stream_request,
     gaussian_stream_request,
 )
+from .._docs import docfiller
 from ..engines._boundary import MODE_CODES, source_index
 from ..plans import (
     DEFAULT_MORLET_TOL,
@@ -551,6 +552,7 @@ def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
 # ---------------------------------------------------------------------- the streaming filters
 
 
+@docfiller
 class GaussianFilter1D(_Stream):
     """:func:`sftwave.gaussian_filter1d` (orders 0 to 2) on a stream, chunk by chunk.
 
@@ -566,10 +568,7 @@ class GaussianFilter1D(_Stream):
         The padding value of ``mode='constant'``.
     truncate, tol, method, transform
         As :func:`sftwave.gaussian_filter1d`'s: the same plan runs.
-    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
-        default: ``'numba'``, as a stream has no input yet).  Only the CPU
-        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
+    %(stream_engine)s
 
     Attributes
     ----------
@@ -640,6 +639,7 @@ class GaussianFilter1D(_Stream):
                     engine=self.engine, **self._kw), {}
 
 
+@docfiller
 class CWT(_Stream):
     """:func:`sftwave.cwt` on a stream, chunk by chunk: rows of every frequency, any output kind.
 
@@ -656,10 +656,7 @@ class CWT(_Stream):
     tol, method
         As :func:`sftwave.cwt`'s (float64 state: the SFT plans of a float64
         transform).
-    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
-        default: ``'numba'``, as a stream has no input yet).  Only the CPU
-        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
+    %(stream_engine)s
 
     See Also
     --------
