@@ -136,9 +136,9 @@ def test_the_predicates():
 def test_unpatch_restores_the_very_objects_and_patching_twice_is_once():
     first = patch("scipy")
     wrappers = {name: getattr(ndi, name) for name in NAMES}
-    assert patch("scipy") == first and patch() == first
+    assert patch("scipy") == first and patch("scipy", "scipy") == first
     assert all(getattr(ndi, name) is wrappers[name] for name in NAMES)
-    assert unpatch() == first
+    assert unpatch("scipy") == first
     assert all(getattr(ndi, name) is ORIGINALS[name] for name in NAMES)
     assert unpatch() == ()
 

@@ -17,6 +17,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ._checks.deprecation import check_not_both
+
 __all__ = ["deprecate_parameter"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -111,9 +113,7 @@ def deprecate_parameter(old: str, *, new: str | None = None, since: str,
         def wrapper(*args, **kwargs):
             if new is not None:
                 if old in kwargs:
-                    if new in kwargs or (position is not None and len(args) > position):
-                        raise TypeError(f"{name}: got {new!r} and its deprecated name {old!r}; "
-                                        f"pass only {new!r}")
+                    check_not_both(name, old, new, kwargs, n_args=len(args), position=position)
                     warnings.warn(message, FutureWarning, stacklevel=2)
                     kwargs[new] = kwargs.pop(old)
             elif old in kwargs or (position is not None and len(args) > position):

@@ -94,7 +94,7 @@ def _rows(freqs: ArrayLike, xi: float | ArrayLike) -> tuple[np.ndarray, float]:
     return f, float(check_positive(float(xis[0]), "xi"))
 
 
-#: Kept for older callers: :func:`sftwave.plans.families.gauss`.
+#: The Gaussian of :func:`sftwave.plans.families.gauss`, under this module's private name.
 _gauss = gauss
 
 

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import analysis
+from ._checks import plot as _checks
+from ._checks.plot import reduce_time_request, scalogram_request, time_blocks_request
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -31,9 +33,9 @@ __all__ = ["scalogram", "ScalogramFigure", "TimeBlocks", "reduce_time", "time_bl
            "Y_AXES", "REDUCTIONS"]
 
 #: ``y`` values of :func:`scalogram`.
-Y_AXES = ("frequency", "period", "fourier_period")
+Y_AXES = _checks.Y_AXES
 #: ``how`` values of :func:`reduce_time` (``reduce`` of :func:`scalogram`).
-REDUCTIONS = ("max", "mean")
+REDUCTIONS = _checks.REDUCTIONS
 
 
 @dataclass
@@ -97,11 +99,7 @@ def time_block_edges(n_times: int, max_columns: int) -> np.ndarray:
     >>> time_block_edges(3, 100).tolist()
     [0, 1, 2, 3]
     """
-    n_times, max_columns = int(n_times), int(max_columns)
-    if n_times < 1:
-        raise ValueError(f"n_times must be at least 1; got {n_times!r}")
-    if max_columns < 1:
-        raise ValueError(f"max_columns must be at least 1; got {max_columns!r}")
+    n_times, max_columns = time_blocks_request(n_times, max_columns)
     block = -(-n_times // max_columns)
     return np.append(np.arange(0, n_times, block), n_times)
 
@@ -143,13 +141,7 @@ def reduce_time(values: ArrayLike, max_columns: int, how: str = "max") -> TimeBl
     >>> float(reduce_time(p, 100, how="mean").values.max())
     0.5
     """
-    if how not in REDUCTIONS:
-        raise ValueError(f"how must be one of {REDUCTIONS}; got {how!r}")
-    v = np.asarray(values)
-    if v.ndim != 2 or v.shape[1] < 1:
-        raise ValueError(f"values must have shape (n_freqs, n_times), n_times >= 1; got {v.shape}")
-    if v.dtype.kind == "c":
-        raise TypeError(f"values must be real (power or amplitude); got {v.dtype}")
+    v = reduce_time_request(values, how)
     edges = time_block_edges(v.shape[1], max_columns)
     if edges.size - 1 == v.shape[1]:
         return TimeBlocks(np.array(v, dtype=np.float64), v.shape[1], edges, how)
@@ -333,10 +325,11 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
     ('log', True)
     """
     _matplotlib()
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     blocks = values if isinstance(values, TimeBlocks) else None
-    v = blocks.values if blocks is not None else np.asarray(values)
-    _check_scalogram(v, f, kind, y, reduce, max_columns, blocks is not None and global_spectrum)
+    r = scalogram_request(blocks.values if blocks is not None else values, freqs, kind=kind, y=y,
+                          reduce=reduce, max_columns=max_columns,
+                          global_of_blocks=blocks is not None and global_spectrum)
+    v, f = r.values, r.freqs
     fig, ax, signal_ax, global_ax = _layout(ax, signal is not None, global_spectrum)
     columns = (int(max_columns) if max_columns is not None
                else max(2, 2 * int(round(fig.get_figwidth() * fig.dpi))))
@@ -367,26 +360,6 @@ def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0,
     if title:
         (signal_ax or ax).set_title(title, fontsize=10)
     return ScalogramFigure(fig, ax, mesh, bar, coi_art, contours, signal_ax, global_ax)
-
-
-def _check_scalogram(v: np.ndarray, f: np.ndarray, kind: str, y: str, reduce: str,
-                     max_columns: int | None, global_of_blocks: bool) -> None:
-    """:func:`scalogram`'s argument checks."""
-    if v.ndim != 2 or v.shape[0] != f.size:
-        raise ValueError(f"values must have shape (len(freqs), n_times) = ({f.size}, n); got "
-                         f"{v.shape}")
-    if kind not in ("power", "amplitude"):
-        raise ValueError(f"kind must be 'power' or 'amplitude'; got {kind!r}")
-    if y not in Y_AXES:
-        raise ValueError(f"y must be one of {Y_AXES}; got {y!r}")
-    if reduce not in REDUCTIONS:
-        raise ValueError(f"reduce must be one of {REDUCTIONS}; got {reduce!r}")
-    if max_columns is not None and (isinstance(max_columns, bool)
-                                    or not isinstance(max_columns, (int, np.integer))
-                                    or max_columns < 1):
-        raise ValueError(f"max_columns must be a positive integer; got {max_columns!r}")
-    if global_of_blocks:
-        raise ValueError("global_spectrum needs the full-resolution values, not TimeBlocks")
 
 
 def _draw_power(fig: Any, ax: Axes, t: np.ndarray, yv: np.ndarray, order: np.ndarray,

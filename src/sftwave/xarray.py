@@ -69,6 +69,22 @@ try:
 except ImportError as exc:                     # pragma: no cover - the extra is missing
     raise ImportError("sftwave.xarray needs xarray: pip install 'sftwave[xarray]'") from exc
 
+from ._checks.xarray import (
+    aligned,
+    check_dataarrays,
+    check_decim,
+    check_dim,
+    check_keep_attrs,
+    check_no_freq,
+    check_obj,
+    coordinate_step,
+    cwt_dim,
+    filtered_dims,
+    per_dim,
+    refuse,
+    time_dim,
+    variables_with,
+)
 from ._docs import docfiller
 from .plans.families import wavelet_family
 
@@ -94,49 +110,8 @@ _RATE_UNITS = {
 # --------------------------------------------------------------------------- helpers
 
 
-def _kind(obj: Any) -> str:
-    return "Dataset" if isinstance(obj, xr.Dataset) else "DataArray"
-
-
-def _check_obj(obj: Any, func: str) -> None:
-    if not isinstance(obj, (xr.DataArray, xr.Dataset)):
-        raise TypeError(f"obj must be an xarray DataArray or Dataset; got {type(obj).__name__} "
-                        f"(use sftwave.{func} for arrays)")
-
-
-def _dims_of(obj: Any) -> tuple:
-    return tuple(obj.sizes)
-
-
-def _check_dim(obj: Any, dim: Hashable, name: str = "dim") -> Hashable:
-    if dim not in obj.sizes:
-        raise ValueError(f"{name} {dim!r} is not a dimension of the {_kind(obj)}; its dimensions "
-                         f"are {_dims_of(obj)}")
-    return dim
-
-
-def _keep(keep_attrs: Any, default: bool = True) -> bool:
-    """``keep_attrs`` resolved as xarray does: None follows ``xr.set_options(keep_attrs=)``."""
-    if keep_attrs is None:
-        option = xr.get_options()["keep_attrs"]
-        return default if option == "default" else bool(option)
-    if isinstance(keep_attrs, (bool, np.bool_)):
-        return bool(keep_attrs)
-    raise TypeError(f"keep_attrs must be True, False or None; got {keep_attrs!r}")
-
-
 def _is_dask(data: Any) -> bool:
     return type(data).__module__.startswith("dask")
-
-
-def _refuse(kwargs: dict, names: Sequence[str], instead: str) -> None:
-    for name in names:
-        if name in kwargs:
-            raise TypeError(f"{name}= does not apply to xarray objects: {instead}")
-    output = kwargs.get("output")
-    if output is not None and not isinstance(output, (str, type, np.dtype)):
-        raise TypeError(f"output must be None or a dtype for xarray objects (the result is a "
-                        f"new object); got {type(output).__name__}")
 
 
 def _passed_through(var: xr.DataArray, keep: bool) -> xr.DataArray:
@@ -174,17 +149,8 @@ def _rate_units(units: Any) -> str | None:
 
 def _rate(coord: xr.DataArray, dim: Hashable) -> tuple[float, str | None]:
     """The sampling rate an evenly spaced coordinate gives, and its unit (None: unknown)."""
-    values = np.asarray(coord.values)
-    if values.size < 2:
-        raise ValueError(f"the {dim!r} coordinate has fewer than 2 values: pass fs")
-    step = np.diff(values)
-    timed = values.dtype.kind in "Mm"
-    if timed:
-        step = step / np.timedelta64(1, "s")
-    step = step.astype(np.float64)
-    if not np.all(step > 0) or np.ptp(step) > 1e-6 * abs(float(step.mean())):
-        raise ValueError(f"the {dim!r} coordinate is not evenly spaced and increasing: pass fs")
-    return 1.0 / float(step.mean()), ("Hz" if timed else _rate_units(coord.attrs.get("units")))
+    step, timed = coordinate_step(coord.values, dim)
+    return 1.0 / step, ("Hz" if timed else _rate_units(coord.attrs.get("units")))
 
 
 def _freq_coordinate(obj: Any, dim: Hashable, freqs: Any, fs: float | None,
@@ -316,31 +282,16 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
     >>> cwt(x, [0.2], output="phase").attrs["units"]
     'rad'
     """
-    _check_obj(obj, "cwt")
-    _refuse(kwargs, ("axis", "out"), "dim= names the time dimension and the result is new")
-    keep = _keep(keep_attrs)
-    if dim is None:
-        if "time" in obj.sizes:
-            dim = "time"
-        elif isinstance(obj, xr.DataArray) and obj.ndim:
-            dim = obj.dims[-1]
-        else:
-            raise ValueError(f"dim must be given: the Dataset has no 'time' dimension; its "
-                             f"dimensions are {_dims_of(obj)}")
-    _check_dim(obj, dim)
-    if "freq" in obj.sizes or "freq" in obj.coords:
-        raise ValueError(f"the {_kind(obj)} already has a 'freq' dimension or coordinate: rename "
-                         "it first (the result's frequencies are 'freq')")
-    decim = int(decim)
-    if decim < 1:
-        raise ValueError(f"decim must be a positive integer; got {decim!r}")
+    check_obj(obj, "cwt")
+    refuse(kwargs, ("axis", "out"), "dim= names the time dimension and the result is new")
+    keep = check_keep_attrs(keep_attrs)
+    dim = cwt_dim(obj, dim)
+    decim = check_decim(decim)
     fs, f, freq = _freq_coordinate(obj, dim, freqs, fs, freq_units)
     kw = dict(kwargs, output=output, xi=xi)
     if isinstance(obj, xr.DataArray):
         return _cwt_dataarray(obj, f, fs, dim, decim, kw, keep, freq)
-    names = [n for n, v in obj.data_vars.items() if dim in v.dims]
-    if not names:
-        raise ValueError(f"no data variable of the Dataset has the dimension dim={dim!r}")
+    names = variables_with(obj, (dim,), "dim")
     variables = {n: (_cwt_dataarray(v, f, fs, dim, decim, kw, keep, freq) if n in names
                      else _passed_through(v, keep)) for n, v in obj.data_vars.items()}
     coords = obj.coords.to_dataset().isel({dim: slice(None, None, decim)}, missing_dims="ignore")
@@ -350,17 +301,6 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
 
 
 # --------------------------------------------------------------------------- coherence
-
-
-def _time_dim(obj: Any, dim: Hashable | None, name: str) -> Hashable:
-    """``dim``, or ``'time'`` where ``obj`` has it, else a ``DataArray``'s last dimension."""
-    if dim is None:
-        if "time" in obj.sizes:
-            return "time"
-        if obj.ndim:
-            return obj.dims[-1]
-        raise ValueError(f"{name} has no dimension: it must have a time dimension")
-    return _check_dim(obj, dim)
 
 
 def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *,
@@ -433,23 +373,14 @@ def wct(x: xr.DataArray, y: xr.DataArray, freqs: Any, fs: float | None = None, *
     from .analysis import cone_of_influence
     from .coherence import wct as batch
 
-    for v, name in ((x, "x"), (y, "y")):
-        if not isinstance(v, xr.DataArray):
-            raise TypeError(f"{name} must be an xarray DataArray; got {type(v).__name__} "
-                            "(use sftwave.coherence.wct for arrays)")
-    _refuse(kwargs, ("axis",), "dim= names the time dimension")
-    keep = _keep(keep_attrs)
-    dim = _time_dim(x, dim, "x")
-    _check_dim(y, dim, "dim")
-    for v in (x, y):
-        if "freq" in v.sizes or "freq" in v.coords:
-            raise ValueError("the DataArray already has a 'freq' dimension or coordinate: rename "
-                             "it first (the result's frequencies are 'freq')")
-    try:
-        x, y = xr.align(x, y, join="exact")
-    except ValueError as exc:
-        raise ValueError(f"x and y must have the same coordinates (along {dim!r} too): {exc}") \
-            from None
+    check_dataarrays("coherence.wct", x=x, y=y)
+    refuse(kwargs, ("axis",), "dim= names the time dimension")
+    keep = check_keep_attrs(keep_attrs)
+    dim = time_dim(x, dim, "x")
+    check_dim(y, dim, "dim")
+    check_no_freq(x)
+    check_no_freq(y)
+    x, y = aligned(x, y, dim)
     fs, f, freq = _freq_coordinate(x, dim, freqs, fs, freq_units)
     units = freq.attrs.get("units")
 
@@ -514,60 +445,12 @@ def _filter(obj: T, dims: Sequence[Hashable], orders: Mapping, keep: bool,
 
     if isinstance(obj, xr.DataArray):
         return one(obj)
-    names = [n for n, v in obj.data_vars.items() if any(d in v.dims for d in dims)]
-    if not names:
-        raise ValueError(f"no data variable of the Dataset has any of the dimensions "
-                         f"{tuple(dims)}")
+    names = variables_with(obj, dims, "dims")
     out = obj.copy(deep=False)
     out = out.assign({n: (one(v) if n in names else _passed_through(v, keep))
                       for n, v in obj.data_vars.items()})
     out.attrs = dict(obj.attrs) if keep else {}
     return out
-
-
-def _is_sequence(value: Any) -> bool:
-    return isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, (str, bytes))
-
-
-def _per_dim(value: Any, dims: tuple, name: str, default: Any) -> dict:
-    """``value`` for each of ``dims``: a scalar, a sequence in ``dims``' order, or a mapping."""
-    if isinstance(value, Mapping):
-        extra = [d for d in value if d not in dims]
-        if extra:
-            raise ValueError(f"{name} names {extra}, which are not among the filtered dims "
-                             f"{dims}")
-        return {d: value.get(d, default) for d in dims}
-    if _is_sequence(value):
-        seq = list(value)
-        if len(seq) != len(dims):
-            raise ValueError(f"{name} must be a scalar, a mapping {{dim: value}} or a sequence "
-                             f"with one entry per dim of dims={dims}; got {value!r}")
-        return dict(zip(dims, seq))
-    return dict.fromkeys(dims, value)
-
-
-def _filtered_dims(obj: Any, sigma: Any, dims: Any) -> tuple:
-    """The dims ``gaussian_filter`` runs along, from ``dims`` and a mapping ``sigma``."""
-    if isinstance(sigma, Mapping):
-        missing = [d for d in sigma if d not in obj.sizes]
-        if missing:
-            raise ValueError(f"sigma names {missing}, which are not dimensions of the "
-                             f"{_kind(obj)}; its dimensions are {_dims_of(obj)}")
-    if dims is None:
-        dims = tuple(sigma) if isinstance(sigma, Mapping) else _dims_of(obj)
-    elif isinstance(dims, str) or not _is_sequence(dims):
-        dims = (dims,)
-    dims = tuple(dims)
-    if not dims:
-        raise ValueError("dims must name at least one dimension; got ()")
-    if len(set(dims)) != len(dims):
-        raise ValueError(f"dims must not contain duplicates; got {dims!r}")
-    for d in dims:
-        _check_dim(obj, d, "dims entry")
-    if isinstance(sigma, Mapping) and set(sigma) != set(dims):
-        raise ValueError(f"sigma's dims {tuple(sigma)} differ from dims={dims}: give one of them, "
-                         "or the same dims in both")
-    return dims
 
 
 @docfiller
@@ -595,11 +478,8 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
         How each dimension is extended beyond its ends, as in scipy.ndimage
         (a mapping's missing dims take 'reflect').  Default 'reflect'.
     %(cval)s
-    truncate : float, optional
-        Truncate the kernels at this many standard deviations.  Default 4.0.
-    keep_attrs : bool, optional
-        Keep the attributes of ``obj`` (and of its data variables).  Default:
-        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    %(truncate)s
+    %(xr_keep_attrs)s
     **kwargs
         The other options of :func:`sftwave.gaussian_filter` (``radius`` as
         a scalar, ``output`` as a dtype, ``method``, ``bank_method``,
@@ -636,13 +516,13 @@ def gaussian_filter(obj: T, sigma: Any, *, dims: Any = None, order: Any = 0,
     >>> out.dims, out.attrs["units"], bool(np.array_equal(out.values, ref))
     (('band', 'y', 'x'), 'K', True)
     """
-    _check_obj(obj, "gaussian_filter")
-    _refuse(kwargs, ("axes", "axis"), "dims= names the dimensions")
-    keep = _keep(keep_attrs)
-    dims = _filtered_dims(obj, sigma, dims)
-    sigmas = _per_dim(sigma, dims, "sigma", None)
-    orders = _per_dim(order, dims, "order", 0)
-    modes = _per_dim(mode, dims, "mode", "reflect")
+    check_obj(obj, "gaussian_filter")
+    refuse(kwargs, ("axes", "axis"), "dims= names the dimensions")
+    keep = check_keep_attrs(keep_attrs)
+    dims = filtered_dims(obj, sigma, dims)
+    sigmas = per_dim(sigma, dims, "sigma", None)
+    orders = per_dim(order, dims, "order", 0)
+    modes = per_dim(mode, dims, "mode", "reflect")
 
     def call(data: Any, axes: tuple, lazy: bool, mine: Sequence[Hashable]) -> Any:
         if lazy:
@@ -677,11 +557,8 @@ def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
         a derivative drops the ``units`` attribute.  Default 0.
     %(mode)s
     %(cval)s
-    truncate : float, optional
-        Truncate the kernel at this many standard deviations.  Default 4.0.
-    keep_attrs : bool, optional
-        Keep the attributes of ``obj`` (and of its data variables).  Default:
-        xarray's ``keep_attrs`` option, whose ``'default'`` keeps them.
+    %(truncate)s
+    %(xr_keep_attrs)s
     **kwargs
         The other options of :func:`sftwave.gaussian_filter1d` (``radius``,
         ``output`` as a dtype, ``method``, ``bank_method``, ``transform``,
@@ -717,10 +594,10 @@ def gaussian_filter1d(obj: T, sigma: float, dim: Hashable, *, order: int = 0,
     >>> y.attrs, "units" in x.sftwave.gaussian_filter1d(25.0, "time", order=1).attrs
     ({'units': 'uV'}, False)
     """
-    _check_obj(obj, "gaussian_filter1d")
-    _refuse(kwargs, ("axis", "axes"), "dim= names the dimension")
-    keep = _keep(keep_attrs)
-    _check_dim(obj, dim)
+    check_obj(obj, "gaussian_filter1d")
+    refuse(kwargs, ("axis", "axes"), "dim= names the dimension")
+    keep = check_keep_attrs(keep_attrs)
+    check_dim(obj, dim)
 
     def call(data: Any, axes: tuple, lazy: bool, mine: Sequence[Hashable]) -> Any:
         if lazy:

@@ -468,27 +468,18 @@ def test_consumers_do_not_branch_on_the_wavelet_family():
 #: Not all are argument checks still to move: the checkpoint reader's are about a file's
 #: contents, the deprecation helper's about a decorated signature.
 RAISED_OUTSIDE_CHECKS = {
-    "sftwave._deprecation": 5,
+    "sftwave._deprecation": 4,
     "sftwave.analysis": 12,
     "sftwave.apply": 2,
     "sftwave.cli.commands": 1,
     "sftwave.coherence": 1,
-    "sftwave.dask._core": 3,
-    "sftwave.dask._image": 2,
-    "sftwave.dask._wrap": 1,
-    "sftwave.dask.coherence": 5,
-    "sftwave.dask.ndimage": 1,
-    "sftwave.dask.synchrosqueeze": 4,
     "sftwave.dask.wavelets": 1,
     "sftwave.feature._gabor": 3,
     "sftwave.inverse": 5,
-    "sftwave.plot": 11,
     "sftwave.pycwt": 8,
-    "sftwave.stream": 8,
-    "sftwave.stream.checkpoint": 29,
+    "sftwave.stream.checkpoint": 28,
     "sftwave.synchrosqueeze": 1,
     "sftwave.wavelets": 8,
-    "sftwave.xarray": 22,
 }
 
 

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,8 @@ from . import (
 )
 
 __all__ = ["STREAM_MODES", "GaussianStreamRequest", "CWTStreamRequest", "gaussian_stream_request",
-           "cwt_stream_request", "check_stream_mode"]
+           "cwt_stream_request", "check_stream_mode", "check_window_plan", "check_wavelet_widths",
+           "check_open", "chunk_request", "check_path"]
 
 #: The boundary modes a stream honours.
 STREAM_MODES = ("reflect", "mirror", "nearest", "constant")
@@ -145,3 +147,76 @@ def cwt_stream_request(freqs: Any, fs: Any, *, xi: Any, mode: Any, cval: Any, ou
                          "got 'fft'")
     return CWTStreamRequest(fs, f, xi, check_stream_mode(mode), check_cval(cval), output,
                             check_decim(decim), tol, method, engine)
+
+
+def check_window_plan(has_window: bool, plan_name: str) -> None:
+    """A stream runs a plan with a finite window (SFT or FIR); ``plan_name`` names another."""
+    if not has_window:
+        raise ValueError(f"a stream runs SFT and FIR plans; this filter needs a "
+                         f"{plan_name} (a kernel far wider than a stream can hold)")
+
+
+def check_wavelet_widths(freqs: np.ndarray, fs: float, sigmas: np.ndarray, xi: np.ndarray,
+                         limit: float, too_long: Callable[[str, float, float], str]) -> None:
+    """Each wavelet's scale ``sigmas`` (samples) is at most ``limit``; ``too_long(what, sigma,
+    xi)`` words the error (the plans' message, which this layer does not import)."""
+    for f, s, w in zip(freqs, sigmas, xi):
+        if s > limit:
+            raise ValueError(too_long(f"freqs (frequency {float(f):g} at fs={fs:g})",
+                                      float(s), float(w)))
+
+
+def check_open(finished: bool, again: bool = False) -> None:
+    """A flushed stream takes no more samples and flushes once (``again``: the call is a flush)."""
+    if finished:
+        raise ValueError("the stream was flushed already" if again
+                         else "the stream was flushed; start a new one")
+
+
+def chunk_request(chunk: Any, lead: tuple | None) -> tuple[np.ndarray, tuple]:
+    """A chunk of real, finite samples, time last, as ``(array, channel shape)``; ``lead``: the
+    stream's channel shape (None before its first chunk).  Not copied: the caller converts it.
+
+    Examples
+    --------
+    >>> x, lead = chunk_request([[1.0, 2.0], [3.0, 4.0]], None)
+    >>> lead
+    (2,)
+    >>> chunk_request([1.0, 2.0], (2,))
+    Traceback (most recent call last):
+    ...
+    ValueError: chunk has channels (); the stream's are (2,)
+    """
+    x = np.asarray(chunk)
+    if x.dtype.kind == "c":
+        raise TypeError("a stream takes real samples; got a complex chunk")
+    if x.dtype.kind not in "biuf":
+        raise TypeError(f"chunk must hold numbers; got dtype {x.dtype}")
+    if x.ndim == 0:
+        x = x[None]
+    new = x.shape[:-1]
+    if lead is not None and new != lead:
+        raise ValueError(f"chunk has channels {new}; the stream's are {lead}")
+    # a NaN would stay in the recursions' state for ever: refused, the stream unchanged
+    if x.dtype.kind == "f" and not np.isfinite(x).all():
+        raise ValueError("a stream takes finite samples; this chunk holds NaN or inf (fill "
+                         "the gap first, e.g. with the last value; the stream is unchanged)")
+    return x, new
+
+
+def check_path(path: Any) -> str | bytes:
+    """A checkpoint's ``path``: a ``str``, ``bytes`` or ``os.PathLike``, as :func:`os.fspath` reads it.
+
+    Examples
+    --------
+    >>> check_path(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: path must be a str or os.PathLike; got 3
+    """
+    import os
+
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None

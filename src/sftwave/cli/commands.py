@@ -46,7 +46,8 @@ __all__ = ["scalogram_command", "smooth_command", "default_band", "memory_budget
 #: Above this many samples x frequencies, a progress bar (if tqdm is installed and stderr a tty).
 _PROGRESS_WORK = 5e7
 #: The transform's working memory per input sample (the signal, its padded copy, the engine's
-#: complex buffers), an upper bound of what was measured (about 20 bytes).
+#: complex buffers): an upper bound with a margin of more than two (the figure it bounds is in
+#: docs/performance.md, *Figures behind the code's choices*).
 WORK_BYTES_PER_SAMPLE = 48
 #: Intermediate arrays per output value of a block of rows when the signal has non-finite
 #: samples (the complex coefficients and the weights of ``nan_policy='omit'``), in output values.

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import engines
-from .._checks import check_choice, check_positive, check_workers
+from .._checks import check_choice, check_workers
+from .._checks.dask import check_elements, check_min_weight, check_same_shape
 from ..engines import nonfinite
 
 if TYPE_CHECKING:
@@ -46,8 +47,8 @@ def check_engine_options(args: dict[str, Any], x: Any) -> str:
     engines.check_request(name, transform=args.get("transform"), bank_method=args.get("bank_method"))
     if "nan_policy" in args:
         check_choice(args["nan_policy"], nonfinite.NAN_POLICIES, "nan_policy")
-    if "min_weight" in args and check_positive(args["min_weight"], "min_weight") > 1.0:
-        raise ValueError(f"min_weight must be in (0, 1]; got {args['min_weight']!r}")
+    if "min_weight" in args:
+        check_min_weight(args["min_weight"])
     if "workers" in args:
         check_workers(args["workers"])
     return name
@@ -209,14 +210,12 @@ def pointwise_stack(fn: Callable[[list[np.ndarray]], np.ndarray], elems: Sequenc
     """``fn`` (elements to a stacked ``(n,) + shape`` array, sample by sample) block by block on
     dask arrays.  As dask infers a result's ``meta``, ``fn`` runs once at the call on the
     elements' empty ``_meta`` arrays: its own checks of the list, the result's dtype and ``n``."""
-    if isinstance(elems, (str, bytes)) or not isinstance(elems, Sequence):
-        raise TypeError(f"{name} must be a list of arrays; got {type(elems).__name__}")
+    check_elements(elems, name)
     if not len(elems):
         fn([])                                   # its own error: no elements
     da, first = dask_array(elems[0])
     arrays = [first] + [dask_array(e)[1] for e in elems[1:]]
-    if any(a.shape != first.shape for a in arrays):
-        raise ValueError(f"{name} must all have one shape; got {[a.shape for a in arrays]}")
+    check_same_shape([a.shape for a in arrays], name)
     arrays = [a.rechunk(first.chunks) for a in arrays]
     meta = fn([np.empty((0,) * first.ndim, a.dtype) for a in arrays])
     n, dtype = meta.shape[0], meta.dtype

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._checks.dask import image_axes
 from .._checks.features import (
     DoGRequest,
     GaborRequest,
@@ -38,11 +39,7 @@ def checked_image(call: Call, ndims: tuple[int, ...] | None = None,
 
     da, x = dask_array(call[name])
     dtype = as_float(np.empty((0,) * x.ndim, x.dtype), name).dtype    # the dtype rule only
-    if ndims is None and x.ndim == 0:
-        raise ValueError(f"{name} must have at least one axis; got a 0-d array")
-    if ndims is not None and x.ndim not in ndims:
-        which = " or ".join(f"{d}-D" for d in ndims)
-        raise ValueError(f"{name} must be {which}; got {x.ndim}-D, shape {tuple(x.shape)}")
+    image_axes(tuple(x.shape), ndims, name)
     return da, x, dtype
 
 

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._checks.dask import bind
+
 __all__ = ["Call", "lazy", "merge_docstrings"]
 
 #: numpydoc's sections, in its order
@@ -151,10 +153,7 @@ def lazy(module: str, name: str) -> Callable[[Callable[[Call], Any]], Callable[.
     def decorate(impl: Callable[[Call], Any]) -> Callable[..., Any]:
         @functools.wraps(impl, assigned=("__module__", "__qualname__"), updated=())
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                bound = sig.bind(*args, **kwargs)
-            except TypeError as exc:
-                raise TypeError(f"{wrapper.__module__.rsplit('.', 1)[0]}.{name}(): {exc}") from None
+            bound = bind(sig, args, kwargs, f"{wrapper.__module__.rsplit('.', 1)[0]}.{name}")
             given = frozenset(bound.arguments)
             bound.apply_defaults()
             return impl(Call(resolve(), dict(bound.arguments), given, defaults))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_axis, check_choice, check_mode, check_positive
+from .._checks.dask import pair_request
 from ..analysis import cone_of_influence
 from ..coherence import SMOOTHINGS, Coherence, checked_scales, coherence_rows, scale_weights
 from ..engines import nonfinite
@@ -28,23 +29,10 @@ def _pair(x: Any, y: Any, axis: int) -> tuple[da.Array, da.Array]:
     broadcast, of one length in time."""
     da, a = dask_array(x)
     _, b = dask_array(y)
-    for name, v in (("x", a), ("y", b)):
-        if v.dtype.kind not in "biuf":
-            raise TypeError(f"{name} must be real (bool, integer or float); got dtype {v.dtype}")
-        if v.ndim == 0:
-            raise ValueError(f"{name} must have a time axis; got a 0-d array")
-        if not -v.ndim <= axis < v.ndim:
-            raise ValueError(f"axis {axis} is out of bounds for {name} of {v.ndim} dimensions")
+    pair_request(tuple(a.shape), a.dtype, tuple(b.shape), b.dtype, axis)
     a = da.moveaxis(a, check_axis(axis, a.ndim), -1)
     b = da.moveaxis(b, check_axis(axis, b.ndim), -1)
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"x and y must have the same length along axis {axis}; got "
-                         f"{a.shape[-1]} and {b.shape[-1]}")
-    try:
-        a, b = da.broadcast_arrays(a, b)
-    except ValueError:
-        raise ValueError(f"the leading axes of x {a.shape[:-1]} and y {b.shape[:-1]} do not "
-                         "broadcast") from None
+    a, b = da.broadcast_arrays(a, b)
     return a.astype(np.float64), b.astype(np.float64)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import engines
 from .._checks import check_axes, check_axis, check_mode, per_axis
+from .._checks.dask import check_output
 from ..plans import FIRPlan, select_gaussian
 from ._core import block_threads, check_engine_options, dask_array, engine_of, rechunk_axis
 from ._reach import gaussian_reach
@@ -20,13 +21,6 @@ __all__ = ["gaussian_filter1d", "gaussian_filter"]
 
 #: A sigma at most this is zero: the axis is not filtered (scipy's threshold, as in memory).
 _ZERO_SIGMA = 1e-15
-
-
-def _check_output(output: Any) -> np.dtype | None:
-    if isinstance(output, np.ndarray):
-        raise TypeError("sftwave.dask returns a new dask array: output must be None or a dtype; "
-                        f"got an array of shape {output.shape}")
-    return None if output is None else np.dtype(output)
 
 
 @lazy("sftwave.ndimage", "gaussian_filter1d")
@@ -60,7 +54,7 @@ def gaussian_filter1d(call: Call) -> da.Array:
     da, x = dask_array(call["input"])
     axis = check_axis(call["axis"], x.ndim)
     mode = check_mode(call["mode"])
-    output = _check_output(call["output"])
+    output = check_output(call["output"])
     dtype = output if output is not None else x.dtype
     n = int(x.shape[axis])
     if n == 0 or x.size == 0:
@@ -154,7 +148,7 @@ def gaussian_filter(call: Call) -> da.Array:
     orders = per_axis(call["order"], len(axes), "order")
     modes = per_axis(call["mode"], len(axes), "mode")
     radii = per_axis(call["radius"], len(axes), "radius")
-    output = _check_output(call["output"])
+    output = check_output(call["output"])
     dtype = output if output is not None else x.dtype
     check_engine_options(call.args, x)
     work = _work_dtype(x, call, axes, sigmas, orders, dtype)

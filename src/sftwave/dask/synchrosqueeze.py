@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._checks import check_axis, check_choice, check_mode, check_positive, check_workers, scalogram_dtype
+from .._checks.dask import check_wavelet_widths, refuse_given
+from .._checks.synchrosqueeze import SsqRequest, ssq_request
+from ..plans import DEFAULT_MORLET_TOL
 from ..plans.select import max_kernel_sigma, wavelet_too_long
-from ..synchrosqueeze import DERIVATIVES, SQUEEZINGS, squeeze_frequencies
+from ..synchrosqueeze import squeeze_frequencies
 from ..wavelets import frequency_to_scale
-from ._core import block_threads, dask_array, time_overlap, trim_time
+from ._core import block_threads, dask_array, engine_of, time_overlap, trim_time
 from ._reach import ssq_reach
 from ._wrap import Call, lazy
 
@@ -23,20 +25,23 @@ __all__ = ["ssq_cwt"]
 _REFUSED = ("out", "return_cwt", "fft")
 
 
-def _checked_rows(call: Call, n: int) -> tuple[float, np.ndarray, float]:
-    """``fs``, the frequencies and ``xi``, checked; every wavelet shorter than the record."""
-
-    fs = check_positive(call["fs"], "fs")
-    f = np.atleast_1d(np.asarray(call["freqs"], dtype=np.float64))
-    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f) & (f > 0)) or np.any(f > fs / 2):
-        raise ValueError(f"freqs must be positive, finite and at most fs/2 = {fs / 2!r}; "
-                         f"got {call['freqs']!r}")
-    xi = check_positive(call["xi"], "xi")
-    for fi, sig in zip(f, frequency_to_scale(f, fs, xi)):
-        if n and sig > max_kernel_sigma(n):
-            raise ValueError(wavelet_too_long(f"freqs (its {float(fi)!r} with fs={fs!r})",
-                                              float(sig), xi, n))
-    return fs, f, xi
+def _request(call: Call, arr: da.Array) -> SsqRequest:
+    """The in-memory request of this call (its checks, on an empty array of ``x``'s dtype and
+    number of axes), with every wavelet shorter than the record."""
+    empty = np.empty((0,) * arr.ndim, arr.dtype)
+    req = ssq_request(empty, call["freqs"], fs=call["fs"], xi=call["xi"],
+                      ssq_freqs=call["ssq_freqs"], squeezing=call["squeezing"], gamma=call["gamma"],
+                      axis=call["axis"], mode=call["mode"], cval=call["cval"], tol=call["tol"],
+                      dtype=call["dtype"], block=call["block"], return_cwt=False, fft=False,
+                      derivative=call["derivative"], workers=call["workers"],
+                      engine=engine_of(arr, call["engine"]), default_tol=DEFAULT_MORLET_TOL)
+    n = int(arr.shape[req.axis])
+    if n:
+        fs, xi = req.fs, req.xi
+        check_wavelet_widths(req.freqs, frequency_to_scale(req.freqs, fs, xi), max_kernel_sigma(n),
+                             lambda f, s: wavelet_too_long(f"freqs (its {f!r} with fs={fs!r})",
+                                                           s, xi, n))
+    return req
 
 
 @lazy("sftwave.synchrosqueeze", "ssq_cwt")
@@ -83,25 +88,18 @@ def ssq_cwt(call: Call) -> da.Array:
     import dask
 
 
-    for name in _REFUSED:
-        if name in call.given:
-            raise TypeError(f"sftwave.dask.ssq_cwt takes no {name!r}: it returns a new dask array "
-                            f"and runs its blocks without the FFT (the FFT reads the whole record)")
+    refuse_given(call.given, _REFUSED, "sftwave.dask.ssq_cwt", "it returns a new dask array and "
+                 "runs its blocks without the FFT (the FFT reads the whole record)")
     da, arr = dask_array(call["x"])
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"x must be real (bool, integer or float); got dtype {arr.dtype}")
-    arr = da.moveaxis(arr, check_axis(call["axis"], arr.ndim), -1)
+    req = _request(call, arr)
+    arr = da.moveaxis(arr, req.axis, -1)
     last, n = arr.ndim - 1, int(arr.shape[-1])
-    out_dtype = scalogram_dtype(call["dtype"], arr.dtype in (np.float32, np.float16), "complex")
-    fs, f, xi = _checked_rows(call, n)
-    check_choice(call["squeezing"], SQUEEZINGS, "squeezing")
-    check_choice(call["derivative"], DERIVATIVES, "derivative")
-    check_workers(call["workers"])
+    out_dtype, fs, f, xi = req.out_dtype, req.fs, req.freqs, req.xi
     bins = squeeze_frequencies(f, call["ssq_freqs"])
     if n == 0 or arr.size == 0:
         return da.zeros(arr.shape[:-1] + (bins.size, n), dtype=out_dtype,
                         chunks=arr.chunks[:-1] + ((bins.size,), arr.chunks[-1]))
-    mode = check_mode(call["mode"])
+    mode = req.mode
     reach: int | None = ssq_reach(f, fs, n, xi, call["tol"], mode)
     if mode in ("wrap", "grid-wrap"):     # the extension reads the far end
         reach = None

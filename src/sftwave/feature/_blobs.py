@@ -23,6 +23,7 @@ from .._checks.features import (
     numpy_only,
     real_or_none,
 )
+from .._docs import docfiller
 from ..ndimage import gaussian_filter, gaussian_laplace
 from ._common import nan_extreme, op, threads
 
@@ -227,21 +228,6 @@ def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
     return cube
 
 
-_BLOB_GAUSSIANS = """
-    Every Gaussian is sftwave's, at a cost per pixel that does not depend on
-    sigma, extended by ``mode='reflect'`` as scikit-image's.  scikit-image's
-    (scipy's) kernels are truncated at 4 sigma; sftwave's are not truncated
-    but accurate to ``tol`` (by default at least as close to the exact
-    Gaussian as scipy's kernel truncated at 4 sigma), so the responses differ
-    from scikit-image's by about scipy's truncation error, which is the larger:
-    on images with values in [0, 1], scikit-image's normalised responses were
-    measured up to about 1e-3 from the exact Gaussian's, sftwave's within 5e-5.
-    A detection can differ from scikit-image's only where a response lies that
-    close to the threshold or to a neighbour's response (on noise-like images,
-    about 1 % of the detections).
-"""
-
-
 def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              max_sigma: float | Sequence[float] = 50, num_sigma: int = 10,
              threshold: float | None = 0.2, overlap: float = 0.5, log_scale: bool = False, *,
@@ -280,13 +266,9 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         No blob within this many pixels of the border (one for all axes, or one
         per axis); False or 0: none excluded.  ``True`` counts as 1, as in
         scikit-image.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    engine : {None, 'auto', 'numba'}, optional
-        As :func:`sftwave.gaussian_filter`'s; the peaks need the CPU engine
-        (another raises :class:`sftwave.engines.UnsupportedOperation`).
-    workers : int, optional
-        Threads to use (-1: all cores), for this call only.
+    %(image_tol)s
+    %(peaks_engine)s
+    %(workers)s
 
     Returns
     -------
@@ -323,7 +305,7 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     (the CPU engine's ``local_peaks``), the pairs' overlaps at once.  A NaN
     response is never a blob.
 
-    %(gaussians)s
+    %(blob_gaussians)s
 
     Examples
     --------
@@ -375,13 +357,9 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         The least response as a fraction of the cube's largest.
     exclude_border : int, tuple of int or False, optional
         No blob within this many pixels of the border; ``True`` counts as 1.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    engine : {None, 'auto', 'numba'}, optional
-        As :func:`sftwave.gaussian_filter`'s; the peaks need the CPU engine
-        (another raises :class:`sftwave.engines.UnsupportedOperation`).
-    workers : int, optional
-        Threads to use (-1: all cores), for this call only.
+    %(image_tol)s
+    %(peaks_engine)s
+    %(workers)s
 
     Returns
     -------
@@ -410,7 +388,7 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     scikit-image 0.26's scales, normalisation (``1 / (sigma_ratio - 1)``, no
     further sigma factor), peak finding and pruning, as :func:`blob_log`.
 
-    %(gaussians)s
+    %(blob_gaussians)s
 
     Examples
     --------
@@ -430,5 +408,5 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         return _blobs(cube, req)
 
 
-blob_log.__doc__ = (blob_log.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
-blob_dog.__doc__ = (blob_dog.__doc__ or "") % {"gaussians": _BLOB_GAUSSIANS.strip()}
+docfiller(blob_log)
+docfiller(blob_dog)

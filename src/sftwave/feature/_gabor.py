@@ -115,7 +115,7 @@ def _axis_plan(sigma: float, carrier: float, n: int, tol: float | None):
 
 
 #: The FIR path's largest ``Rv + Rh`` (the two factors' half-lengths, samples): below it a
-#: group's separable FIR costs less than its recursive passes (measured; see
+#: group's separable FIR costs less than its recursive passes (the timings behind the bound:
 #: docs/performance.md, *Gabor filters*).
 FIR_MAX_RADII = 320
 

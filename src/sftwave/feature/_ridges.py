@@ -10,16 +10,10 @@ from numpy.typing import ArrayLike
 
 from .. import engines
 from .._checks.features import RidgeRequest, hessian_request, ridge_request
+from .._docs import docfiller
 from .._scale_space import finite_max, frangi_gamma, hessian_norm2
 from ._common import op, threads
 from ._tensors import hessian_elements
-
-_ENGINE_DOC = """engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        As :func:`sftwave.gaussian_filter`'s: None and 'auto' choose by the
-        image's array type ('numba' for NumPy arrays, 'xp' for torch and CuPy,
-        returned as the same type on the same device).
-    workers : int, optional
-        Threads to use (-1: all cores), for this call only; the CPU engine only."""
 
 
 def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
@@ -59,13 +53,11 @@ def frangi(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2),
         first scale (over the finite pixels), or 1 where that is 0.
     black_ridges : bool, optional
         True: dark ridges on a bright background; False: bright ridges.
-    mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap'}, optional
-        How the image is extended beyond its borders.
-    cval : float, optional
-        The value beyond the borders with ``mode='constant'``.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    %(engine)s
+    %(ridge_mode)s
+    %(image_cval)s
+    %(image_tol)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -169,13 +161,11 @@ def sato(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), black_ridg
         The scales (positive).  Each costs the same, whatever its size.
     black_ridges : bool, optional
         True: dark ridges on a bright background; False: bright ridges.
-    mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap'}, optional
-        How the image is extended beyond its borders.
-    cval : float, optional
-        The value beyond the borders with ``mode='constant'``.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    %(engine)s
+    %(ridge_mode)s
+    %(image_cval)s
+    %(image_tol)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -249,13 +239,11 @@ def meijering(image: ArrayLike, sigmas: Iterable[float] = range(1, 10, 2), alpha
         The mixing weight; None: ``1 / (ndim + 1)``.
     black_ridges : bool, optional
         True: dark ridges on a bright background; False: bright ridges.
-    mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap'}, optional
-        How the image is extended beyond its borders.
-    cval : float, optional
-        The value beyond the borders with ``mode='constant'``.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    %(engine)s
+    %(ridge_mode)s
+    %(image_cval)s
+    %(image_tol)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -322,4 +310,4 @@ def meijering_response(image: Any, sigma: float, alpha: float | None = None,
 
 
 for _f in (frangi, sato, meijering):
-    _f.__doc__ = (_f.__doc__ or "").replace("%(engine)s", _ENGINE_DOC)
+    docfiller(_f)

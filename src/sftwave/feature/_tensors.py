@@ -18,14 +18,9 @@ from .._checks.features import (
     structure_tensor_request,
 )
 from .._checks.ndimage import Array
+from .._docs import docfiller
 from ..ndimage import gaussian_filter
 from ._common import op, threads
-
-_ENGINE_DOC = """engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        As :func:`sftwave.gaussian_filter`'s: None and 'auto' choose by the
-        input's array type ('numba' for NumPy arrays, 'xp' for torch and CuPy).
-    workers : int, optional
-        Threads to use (-1: all cores), for this call only; the CPU engine only."""
 
 
 def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
@@ -47,8 +42,7 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         axis (positive).  The cost does not depend on it.
     mode : {'constant', 'reflect', 'wrap', 'nearest', 'mirror'}, optional
         How the image is extended beyond its borders (scipy.ndimage's modes).
-    cval : float, optional
-        The value beyond the borders with ``mode='constant'``.
+    %(image_cval)s
     order : {'rc', 'xy'}, optional
         'rc': the axes in their order (``Hrr, Hrc, Hcc``); 'xy' (2-D only): reversed
         (``Hxx, Hxy, Hyy`` with x the columns).
@@ -63,7 +57,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
         None: with Gaussian derivatives 1e-7 (a cost independent of ``sigma``; see
         the module's notes), otherwise the filters' own default.
-    %(engine)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -160,7 +155,8 @@ def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike], *, engine: str | None =
         The upper-triangle elements of each pixel's symmetric matrix, as
         :func:`hessian_matrix` returns them (3 arrays in 2-D, 6 in 3-D,
         ``n (n + 1) / 2`` in n-D), all of one shape.
-    %(engine)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -220,13 +216,12 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     mode : {'constant', 'reflect', 'wrap', 'nearest', 'mirror'}, optional
         How the image is extended beyond its borders (for both the Sobel
         derivatives and the Gaussian).
-    cval : float, optional
-        The value beyond the borders with ``mode='constant'``.
+    %(image_cval)s
     order : {'rc', 'xy'}, optional
         'rc': the axes in their order (``Arr, Arc, Acc``); 'xy' (2-D only): reversed.
-    tol : float or None, optional
-        The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
-    %(engine)s
+    %(image_tol)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -290,7 +285,8 @@ def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike], *, engine: str | 
     ----------
     A_elems : list of array_like
         The upper-triangle elements, as :func:`structure_tensor` returns them.
-    %(engine)s
+    %(image_engine)s
+    %(workers_cpu)s
 
     Returns
     -------
@@ -327,4 +323,4 @@ def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike], *, engine: str | 
 
 
 for _f in (hessian_matrix, hessian_matrix_eigvals, structure_tensor, structure_tensor_eigenvalues):
-    _f.__doc__ = (_f.__doc__ or "").replace("%(engine)s", _ENGINE_DOC)
+    docfiller(_f)

@@ -52,8 +52,9 @@ def morlet_cdelta(xi: float) -> float:
 _UNDERFLOW = -746.0
 
 #: :func:`gauss` sets ``exp(z)`` to zero below this exponent (1e-304: nothing that a sum
-#: of terms of order one keeps); numpy's vector ``exp`` falls to a slow path, some ten
-#: times slower, where its results are subnormal, as most of a response matrix's are.
+#: of terms of order one keeps); numpy's vector ``exp`` falls to a slow path where its
+#: results are subnormal, as most of a response matrix's are (the figure: docs/performance.md,
+#: *Figures behind the code's choices*).
 _NEGLIGIBLE = -700.0
 
 

@@ -75,7 +75,15 @@ import numpy as np
 from .. import engines
 from .._checks import scalogram_dtype
 from .._checks.stream import STREAM_MODES as _STREAM_MODES
-from .._checks.stream import cwt_stream_request, gaussian_stream_request
+from .._checks.stream import (
+    check_open,
+    check_wavelet_widths,
+    check_window_plan,
+    chunk_request,
+    cwt_stream_request,
+    gaussian_stream_request,
+)
+from .._docs import docfiller
 from ..engines._boundary import MODE_CODES, source_index
 from ..plans import (
     DEFAULT_MORLET_TOL,
@@ -106,12 +114,11 @@ STREAM_MODES = _STREAM_MODES
 
 def _window(plan: SFTPlan | FIRPlan | WidePlan) -> tuple[int, int, int]:
     """(length, samples before, samples after) of a plan's window."""
+    check_window_plan(isinstance(plan, (SFTPlan, FIRPlan)), type(plan).__name__)
     if isinstance(plan, SFTPlan):
         return plan.length, plan.pad_before, plan.lag
-    if isinstance(plan, FIRPlan):
-        return plan.size, plan.radius, plan.radius
-    raise ValueError(f"a stream runs SFT and FIR plans; this filter needs a "
-                     f"{type(plan).__name__} (a kernel far wider than a stream can hold)")
+    assert isinstance(plan, FIRPlan)
+    return plan.size, plan.radius, plan.radius
 
 
 class _Stream:
@@ -223,8 +230,7 @@ class _Stream:
         >>> f.process(np.ones(90)).shape        # outputs up to sample 100 - latency
         (77,)
         """
-        if self._finished:
-            raise ValueError("the stream was flushed; start a new one")
+        check_open(self._finished)
         x, lead, dtype = self._as_chunk(chunk)
         if x.shape[1] == 0:          # no samples: nothing changes, not even the channels
             return self._shape(np.zeros((x.shape[0], len(self._plans), 2, 0)), lead, dtype)
@@ -265,8 +271,7 @@ class _Stream:
         >>> bool(np.allclose(g.flush(), 1.0))
         True
         """
-        if self._finished:
-            raise ValueError("the stream was flushed already")
+        check_open(self._finished, again=True)
         self._finished = True
         if not self._started:
             if not self._buffer:
@@ -419,22 +424,9 @@ class _Stream:
 
     def _as_chunk(self, chunk: ArrayLike) -> tuple[np.ndarray, tuple, np.dtype]:
         """(samples as (channels, time) float64, the channel shape, the output dtype)."""
-        x = np.asarray(chunk)
-        if x.dtype.kind == "c":
-            raise TypeError("a stream takes real samples; got a complex chunk")
-        if x.dtype.kind not in "biuf":
-            raise TypeError(f"chunk must hold numbers; got dtype {x.dtype}")
-        if x.ndim == 0:
-            x = x[None]
-        lead = x.shape[:-1]
-        if self._lead is not None and lead != self._lead:
-            raise ValueError(f"chunk has channels {lead}; the stream's are {self._lead}")
+        x, lead = chunk_request(chunk, self._lead)
         dtype = self._out_dtype(x.dtype) if self._dtype is None else self._dtype
         x = np.ascontiguousarray(x.reshape(math.prod(lead), x.shape[-1]), dtype=np.float64)
-        if not np.isfinite(x).all():
-            # a NaN would stay in the recursions' state for ever: refused, the stream unchanged
-            raise ValueError("a stream takes finite samples; this chunk holds NaN or inf (fill "
-                             "the gap first, e.g. with the last value; the stream is unchanged)")
         return x, lead, dtype
 
     def _start(self, data: np.ndarray) -> None:
@@ -560,6 +552,7 @@ def load(path: str | os.PathLike) -> GaussianFilter1D | CWT:
 # ---------------------------------------------------------------------- the streaming filters
 
 
+@docfiller
 class GaussianFilter1D(_Stream):
     """:func:`sftwave.gaussian_filter1d` (orders 0 to 2) on a stream, chunk by chunk.
 
@@ -575,10 +568,7 @@ class GaussianFilter1D(_Stream):
         The padding value of ``mode='constant'``.
     truncate, tol, method, transform
         As :func:`sftwave.gaussian_filter1d`'s: the same plan runs.
-    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
-        default: ``'numba'``, as a stream has no input yet).  Only the CPU
-        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
+    %(stream_engine)s
 
     Attributes
     ----------
@@ -649,6 +639,7 @@ class GaussianFilter1D(_Stream):
                     engine=self.engine, **self._kw), {}
 
 
+@docfiller
 class CWT(_Stream):
     """:func:`sftwave.cwt` on a stream, chunk by chunk: rows of every frequency, any output kind.
 
@@ -665,10 +656,7 @@ class CWT(_Stream):
     tol, method
         As :func:`sftwave.cwt`'s (float64 state: the SFT plans of a float64
         transform).
-    engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
-        Who computes it, as for :func:`sftwave.gaussian_filter` (None/``'auto'``,
-        default: ``'numba'``, as a stream has no input yet).  Only the CPU
-        engine streams; another raises :class:`sftwave.engines.UnsupportedOperation`.
+    %(stream_engine)s
 
     See Also
     --------
@@ -712,11 +700,9 @@ class CWT(_Stream):
         self.output, self.tol, self.method = req.output, req.tol, req.method
         eng = engines.get(req.engine)
         sigmas = frequency_to_scale(self.freqs, self.fs, self.xi)
-        limit = max_kernel_sigma(None)   # a stream has no length: only the absolute bound
-        for f, s, w in zip(self.freqs, sigmas, self.xi):
-            if s > limit:
-                raise ValueError(wavelet_too_long(f"freqs (frequency {float(f):g} at fs={self.fs:g})",
-                                                  float(s), float(w), None))
+        # a stream has no length: only the absolute bound on a wavelet's width
+        check_wavelet_widths(self.freqs, self.fs, sigmas, self.xi, max_kernel_sigma(None),
+                             lambda what, s, w: wavelet_too_long(what, s, w, None))
         # (no FFT plan: method='fft' is refused above, and 'auto' weighs the FFT only with n)
         plans = cast("list[SFTPlan | FIRPlan]",
                      [select_morlet(float(s), float(w), self.tol, method=self.method, transform="sft",

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._atomic import atomic_path
+from .._checks.stream import check_path
 
 __all__ = ["CHECKPOINT_FORMAT", "FORMAT_TAG", "MAX_SAMPLES", "MAX_CHANNEL_AXES", "meta_record",
            "write", "read", "restore", "stream_class"]
@@ -75,10 +76,7 @@ def write(path: str | os.PathLike, record: dict[str, np.ndarray]) -> None:
     ...     sorted(np.load(os.path.join(folder, "r.npz")).files)
     ['meta']
     """
-    try:
-        path = os.fspath(path)
-    except TypeError:
-        raise TypeError(f"path must be a str or os.PathLike; got {path!r}") from None
+    check_path(path)
     with atomic_path(path, fsync=True) as tmp:
         with open(tmp, "wb") as f:
             np.savez(f, **dict[str, Any](record))

@@ -422,7 +422,9 @@ def _filter_axis(x: np.ndarray, step, method: str, cval: float,
         fast = fir_axis(x, axis, weights, mode, cval, out)
         if fast is not None:
             return fast
-        import scipy.ndimage as _ndi  # the rare layouts only: importing it costs 0.3 s
+        # imported here: only the rare layouts need it, and it is slow to import (the
+        # figure: docs/performance.md, *Figures behind the code's choices*)
+        import scipy.ndimage as _ndi
 
         if out is not None and out.dtype in _SCIPY_OUTPUT_TYPES:
             return _ndi.correlate1d(x, weights, axis=axis, output=out, mode=mode, cval=cval)

@@ -76,7 +76,7 @@ def _periodic(x2d: np.ndarray, sigma: float, order: int, mode: str) -> np.ndarra
     else:  # wrap, or mirror of a single sample (constant)
         period = x2d
     P = period.shape[1]
-    import scipy.fft  # only for the rare wide plans: importing it costs 0.1 s
+    import scipy.fft  # only the rare wide plans need it: imported here (slow to import)
 
     spectrum = scipy.fft.rfft(period, axis=1)
     omega = 2.0 * math.pi * np.arange(spectrum.shape[1]) / P
