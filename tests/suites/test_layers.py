@@ -478,7 +478,6 @@ RAISED_OUTSIDE_CHECKS = {
     "sftwave.feature._gabor": 3,
     "sftwave.inverse": 5,
     "sftwave.plot": 11,
-    "sftwave.pycwt": 8,
     "sftwave.stream": 8,
     "sftwave.stream.checkpoint": 29,
     "sftwave.synchrosqueeze": 1,
