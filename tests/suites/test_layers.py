@@ -476,7 +476,6 @@ RAISED_OUTSIDE_CHECKS = {
     "sftwave.dask.wavelets": 1,
     "sftwave.feature._gabor": 3,
     "sftwave.inverse": 5,
-    "sftwave.pycwt": 8,
     "sftwave.stream.checkpoint": 28,
     "sftwave.synchrosqueeze": 1,
     "sftwave.wavelets": 8,
