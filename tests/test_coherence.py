@@ -17,6 +17,7 @@ from scipy.signal import lfilter
 
 from sftwave import coherence
 from sftwave.coherence import scale_weights, smooth, wct, wct_significance, xwt
+from sftwave.plans import coherence as plans_coherence
 
 
 def _ar1_pair(n, seed=0, a1=0.7, a2=0.5, mix=0.4):
@@ -235,7 +236,7 @@ def test_significance_against_quantile_of_direct_draws():
     rng = np.random.default_rng(9)
     noise = coherence._surrogates(rng, args["mc_count"], n, (0.6, 0.3))
     r = wct(noise[0], noise[1], f, mode="constant").coherence          # (count, m, n)
-    keep = coherence._outside_coi(sig, n)
+    keep = plans_coherence.outside_coi(sig, n)
     stride = coherence.mc_strides(sig, n, "constant")
     jlo, jhi, _ = _band(scale_weights(sig, "grinsted"))
     assert stride.max() > 1                                  # some rows are strided
@@ -326,7 +327,7 @@ def test_significance_rows_at_strides_match_full_rate():
     dec, off, length = coherence._decimated_spectra(noise, f, sig, 1.0, 6.0, "constant", stride)
     full, off1, _ = coherence._decimated_spectra(noise, f, sig, 1.0, 6.0, "constant",
                                                  np.ones_like(stride))
-    tlo, thi = coherence._coi_bounds(sig, n)
+    tlo, thi = plans_coherence.coi_bounds(sig, n)
     for j in range(sig.size):
         c = stride[j]
         a = dec[off[j]:off[j] + 8 * length[j]].reshape(4, 2, length[j])

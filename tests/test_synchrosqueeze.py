@@ -291,11 +291,11 @@ def test_out_memmap_and_return_cwt():
 def test_groups_fill_the_working_budget_at_their_itemsize(itemsize):
     """Groups of scales: each group's transform and derivative over the block within the budget
     (a group of one scale may exceed it), and as many scales as fit: complex64 rows, twice as many."""
-    from sftwave import synchrosqueeze as S
+    from sftwave.plans import synchrosqueeze as S
 
     reach = np.stack([np.geomspace(20, 30000, 300).astype(np.int64)] * 2, axis=1)
     block, rows = 100_000, 1
-    groups = S._groups(reach, block, rows, itemsize)
+    groups = S.squeeze_groups(reach, block, rows, itemsize)
     assert groups[0][0] == 0 and groups[-1][1] == 300
     assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
 
@@ -303,21 +303,21 @@ def test_groups_fill_the_working_budget_at_their_itemsize(itemsize):
         return 2 * (s1 - s0) * rows * (block + int(reach[s0:s1].sum(axis=1).max())) * itemsize
 
     for s0, s1 in groups:
-        assert s1 - s0 == 1 or size(s0, s1) <= S._GROUP_BYTES
-        assert s1 == 300 or size(s0, s1 + 1) > S._GROUP_BYTES
-    assert len(S._groups(reach, block, rows, 8)) < len(S._groups(reach, block, rows, 16))
+        assert s1 - s0 == 1 or size(s0, s1) <= S.GROUP_BYTES
+        assert s1 == 300 or size(s0, s1 + 1) > S.GROUP_BYTES
+    assert len(S.squeeze_groups(reach, block, rows, 8)) < len(S.squeeze_groups(reach, block, rows, 16))
 
 
 def test_groups_end_after_whole_lane_groups_where_the_budget_allows():
     """With the scales' lanes given, a group ends after a multiple of ``lane_multiple`` lanes
     where one fits the budget (the lane engine's empty places cost as much as full ones)."""
-    from sftwave import synchrosqueeze as S
+    from sftwave.plans import synchrosqueeze as S
 
     reach = np.stack([np.geomspace(20, 30000, 300).astype(np.int64)] * 2, axis=1)
     lanes = np.where(np.arange(300) < 40, 2, 1)
     lanes[250:] = 0                                   # (FFT scales: no lanes)
-    groups = S._groups(reach, 100_000, 1, 8, lanes, 32)
-    plain = S._groups(reach, 100_000, 1, 8)
+    groups = S.squeeze_groups(reach, 100_000, 1, 8, lanes, 32)
+    plain = S.squeeze_groups(reach, 100_000, 1, 8)
     assert len(groups) >= len(plain)
     assert groups[0][0] == 0 and groups[-1][1] == 300
     assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
@@ -325,7 +325,7 @@ def test_groups_end_after_whole_lane_groups_where_the_budget_allows():
     assert sum(whole) >= len(groups) // 2
     for (s0, s1), w in zip(groups[:-1], whole):
         size = 2 * (s1 - s0) * (100_000 + int(reach[s0:s1].sum(axis=1).max())) * 8
-        assert s1 - s0 == 1 or size <= S._GROUP_BYTES
+        assert s1 - s0 == 1 or size <= S.GROUP_BYTES
         if not w:             # no whole number of lane groups fits: as far as the budget goes
             count = np.cumsum(lanes[s0:s1])
             assert not np.any((count % 32 == 0) & (count > 0))

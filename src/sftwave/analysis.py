@@ -60,6 +60,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ._checks import check_choice, check_positive
+from ._checks.analysis import (
+    SIGNIFICANCE_TESTS,
+    band_rows,
+    check_background,
+    check_global_dof,
+    check_length,
+    check_level,
+    check_one_xi,
+    check_periods,
+    check_row_freqs,
+    check_scale_rows,
+    check_series,
+)
+from ._checks.wavelets import check_rows_along
 from .plans.families import DOG, Morlet, WaveletFamily, morlet_normalisation, wavelet_family
 
 if TYPE_CHECKING:
@@ -209,9 +223,7 @@ def frequencies_for_periods(periods: ArrayLike, xi: float | ArrayLike = 6.0, *,
     >>> np.allclose(fourier_period(f), [2.0, 8.0])
     True
     """
-    p = np.asarray(periods, dtype=np.float64)
-    if np.any(~np.isfinite(p)) or np.any(p <= 0):
-        raise ValueError(f"periods must be positive and finite; got {periods!r}")
+    p = check_periods(periods)
     family, _ = _family(wavelet, xi, p.size)
     return family.frequencies_for_periods(p, xi)
 
@@ -279,9 +291,7 @@ def cone_of_influence(n: int, fs: float = 1.0, xi: float = 6.0, *,
     >>> bool(np.allclose(c, c[::-1])) and bool(c[0] < c[2])
     True
     """
-    n = int(n)
-    if n < 0:
-        raise ValueError(f"n must be non-negative; got {n}")
+    n = check_length(n)
     fs = check_positive(fs, "fs")
     family, _ = _family(wavelet, xi)
     return family.cone_of_influence(n, fs, xi)
@@ -369,24 +379,19 @@ def global_spectrum(power: ArrayLike, mask: ArrayLike | None = None, axis: int =
 def _scales(freqs: ArrayLike, xi: float | ArrayLike,
             wavelet: Any = "morlet") -> tuple[WaveletFamily, np.ndarray, np.ndarray]:
     """The family, the scales (time units) of the rows and their ``xi`` (NaN where it has none)."""
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    if np.any(~np.isfinite(f)) or np.any(f <= 0):
-        raise ValueError(f"freqs must be positive and finite; got {freqs!r}")
+    f = check_row_freqs(freqs)
     family, xis = _family(wavelet, xi, f.size)
     return family, family.scale(f, 1.0, xis), xis
 
 
 def _one_cdelta(family: WaveletFamily, xis: np.ndarray, what: str) -> float:
     """The family's ``C_delta`` for rows of one ``xi`` (NaN: a family without one)."""
-    if np.ptp(xis) > 0:
-        raise ValueError(f"{what} with one xi per frequency needs cdelta=")
-    return family.reconstruction_factor(float(xis[0]))
+    return family.reconstruction_factor(check_one_xi(xis, what))
 
 
 def _dj(scales: np.ndarray) -> np.ndarray:
     """Each row's share of the octave axis: the local spacing of log2(scale)."""
-    if scales.size < 2:
-        raise ValueError("scale averages need at least two frequencies")
+    check_scale_rows(scales.size)
     return np.abs(np.gradient(np.log2(scales)))
 
 
@@ -436,23 +441,11 @@ def scale_average(power: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
     if cdelta is None:
         cdelta = _one_cdelta(family, xis, "scale_average")
     p = np.moveaxis(np.asarray(power, dtype=np.float64), axis, -2)
-    if p.shape[-2] != scales.size:
-        raise ValueError(f"power has {p.shape[-2]} rows along axis {axis}; freqs has "
-                         f"{scales.size}")
-    rows = np.flatnonzero(_band(np.atleast_1d(np.asarray(freqs, float)), band))
+    check_rows_along("power", p.shape[-2], axis, scales.size)
+    rows = np.flatnonzero(band_rows(np.atleast_1d(np.asarray(freqs, float)), band))
     w = _dj(scales) / fs / cdelta / scales
     # the band's rows only, summed by numpy's own loop (no BLAS threads)
     return np.einsum("...jt,j->...t", p[..., rows, :], w[rows])
-
-
-def _band(f: np.ndarray, band: Sequence[float] | None) -> np.ndarray:
-    if band is None:
-        return np.ones(f.size, bool)
-    lo, hi = sorted(float(b) for b in band)
-    sel = (f >= lo) & (f <= hi)
-    if not sel.any():
-        raise ValueError(f"no frequency lies in band={band!r}")
-    return sel
 
 
 def ar1(x: ArrayLike) -> tuple[float, float, float]:
@@ -492,10 +485,8 @@ def ar1(x: ArrayLike) -> tuple[float, float, float]:
     >>> round(ar1(x)[0], 1)
     0.7
     """
-    v = np.asarray(x, dtype=np.float64).ravel()
+    v = check_series(x)
     N = v.size
-    if N < 3 or not np.all(np.isfinite(v)):
-        raise ValueError("ar1 needs at least 3 finite samples")
     v = v - v.mean()
     c0 = v @ v / N
     c1 = v[:-1] @ v[1:] / (N - 1)
@@ -580,11 +571,9 @@ class Significance(NamedTuple):
 
 def _background(signal: ArrayLike, alpha: float | None) -> tuple[float, int | None, float]:
     """``(variance, length or None, alpha)`` of :func:`significance`'s ``signal``."""
-    arr = np.asarray(signal, dtype=np.float64)
+    arr = check_background(signal, alpha)
     if arr.ndim == 0:
-        if alpha is None:
-            raise ValueError("alpha is required when signal is a variance")
-        return float(arr), None, float(alpha)
+        return float(arr), None, float(alpha)  # type: ignore[arg-type]
     return float(arr.std() ** 2), arr.size, float(ar1(arr)[0] if alpha is None else alpha)
 
 
@@ -661,9 +650,8 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
 
     fs = check_positive(fs, "fs")
     dt = 1.0 / fs
-    if not 0.0 < float(level) < 1.0:
-        raise ValueError(f"level must be in (0, 1); got {level!r}")
-    test = check_choice(test, ("local", "global", "scale"), "test")
+    level = check_level(level)
+    test = check_choice(test, SIGNIFICANCE_TESTS, "test")
     variance, n0, alpha = _background(signal, alpha)
     family, scales, xis = _scales(freqs, xi, wavelet)
     f = np.atleast_1d(np.asarray(freqs, float))
@@ -673,13 +661,10 @@ def significance(signal: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float
         return Significance(theor * chi2.ppf(level, dofmin) / dofmin, theor)
     gamma, deltaj0 = family.decorrelation(xis, test)
     if test == "global":
-        d = np.asarray(n0 if dof is None else dof, dtype=np.float64)
-        if d.ndim == 0 and dof is None and n0 is None:
-            raise ValueError("test='global' needs dof= when signal is a variance")
-        d = np.broadcast_to(np.maximum(d, 1.0), scales.shape)
+        d = np.broadcast_to(np.maximum(check_global_dof(dof, n0), 1.0), scales.shape)
         d = np.maximum(dofmin * np.sqrt(1 + (d * dt / gamma / scales) ** 2), dofmin)
         return Significance(theor * chi2.ppf(level, d) / d, theor)
-    sel = _band(f, band)
+    sel = band_rows(f, band)
     if cdelta is None:
         cdelta = _one_cdelta(family, xis, "significance")
     dj = float(np.mean(_dj(scales)[sel]))

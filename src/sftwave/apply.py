@@ -16,6 +16,7 @@ import numpy as np
 from . import engines
 from ._checks import check_axis, check_cval, check_mode, scalogram_dtype
 from ._checks.ndimage import Array
+from ._checks.wavelets import check_plan, check_plan_engine
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import FFTPlan, FIRPlan, SFTPlan, WidePlan
@@ -61,16 +62,12 @@ def apply_plan(x: Any, plan: SFTPlan | FIRPlan | WidePlan | FFTPlan, *, axis: in
     >>> bool(np.allclose(y, 1.0))
     True
     """
-    if not isinstance(plan, (SFTPlan, FIRPlan, WidePlan, FFTPlan)):
-        raise TypeError(f"plan must be an SFTPlan, FIRPlan, WidePlan or FFTPlan; got "
-                        f"{type(plan).__name__}")
+    check_plan(plan, (SFTPlan, FIRPlan, WidePlan, FFTPlan))
     name = engines.resolve_engine(engine, x)
     # the engines whose scalogram takes dtype= (the CPU engine's) run FFT plans and complex
     # kernels as a one-row scalogram; the others filter complex kernels themselves
     scalogram_rows = engines.CAPABILITIES[name].dtype
-    if isinstance(plan, FFTPlan) and not scalogram_rows:
-        raise ValueError(f"an FFTPlan runs on the CPU engine only (engine='numba'); got "
-                         f"engine={name!r}")
+    check_plan_engine(isinstance(plan, FFTPlan), name, scalogram_rows)
     eng = engines.get(name)
     arr = eng.asarray(x, "x")
     mode = check_mode(mode)

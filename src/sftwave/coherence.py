@@ -83,16 +83,18 @@ from ._checks.coherence import SMOOTHINGS as _SMOOTHINGS
 from ._checks.coherence import (
     SignificanceRequest,
     check_pair,
-    check_pycwt_rows,
     significance_request,
     smooth_request,
     wct_request,
     xwt_request,
 )
 from ._checks.coherence import checked_scales as checked_scales  # (sftwave.dask imports it here)
+from ._checks.wavelets import check_scalogram_rows
 from .analysis import DELTAJ0, cone_of_influence
 from .ndimage import gaussian_filter1d
 from .plans.cache import on_disk
+from .plans.coherence import coi_bounds, mc_nodes, mc_strides, mc_weights
+from .plans.coherence import scale_weights as scale_weights  # (sftwave.dask and pycwt import it here)
 from .wavelets import cwt
 
 if TYPE_CHECKING:
@@ -143,48 +145,6 @@ class Coherence(NamedTuple):
     phase: np.ndarray
     cross: np.ndarray
     coi: np.ndarray
-
-
-def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = DELTAJ0) -> np.ndarray:
-    """The ``(m, m)`` matrix of the scale smoothing of rows of scales ``sigmas``.
-
-    ``'grinsted'``: row ``i`` averages the rows ``j`` by the length of the
-    intersection of ``j``'s cell on the ``log2`` scale axis (from the midpoints
-    to its neighbours; the end rows' cells extend half a spacing outward) with
-    ``[u_i - width / 2, u_i + width / 2]``, normalised to sum 1.  ``'pycwt'``:
-    pycwt's kernel ``rect(round(2 width / dj))`` by ``scipy.signal.convolve2d``
-    ``'same'`` (zeros beyond the ends), which needs log-uniform rows.
-    """
-    u = np.log2(sigmas)
-    m = u.size
-    if smoothing == "pycwt":
-        if m == 1:
-            return np.ones((1, 1))
-        dj = check_pycwt_rows(sigmas)
-        k = int(np.round(2 * width / dj))
-        if k < 1:
-            return np.eye(m)
-        win = np.ones(k)
-        win[0] = win[-1] = 0.5
-        win /= win.sum()
-        from scipy.signal import convolve2d
-        return convolve2d(np.eye(m), win[:, None], "same")
-    order = np.argsort(u, kind="stable")
-    us = u[order]
-    if m == 1:
-        lo = us - 0.5
-        hi = us + 0.5
-    else:
-        mid = 0.5 * (us[1:] + us[:-1])
-        lo = np.r_[us[0] - (mid[0] - us[0]), mid]
-        hi = np.r_[mid, us[-1] + (us[-1] - mid[-1])]
-    ws = np.clip(np.minimum(hi[None, :], us[:, None] + width / 2)
-                 - np.maximum(lo[None, :], us[:, None] - width / 2), 0.0, None)
-    ws[np.arange(m), np.arange(m)] = np.maximum(ws[np.arange(m), np.arange(m)], 1e-300)
-    ws /= ws.sum(axis=1, keepdims=True)
-    out = np.empty_like(ws)
-    out[np.ix_(order, order)] = ws
-    return out
 
 
 def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int, engine: str | None = None
@@ -267,9 +227,7 @@ def smooth(values: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: float = 
     weigh = engines.operation(req.engine, "coherence_scale_weights")
     v = check_input_array(values, "values")
     v = v.astype(np.complex128 if v.dtype.kind == "c" else np.float64, copy=False)
-    if v.ndim < 2 or v.shape[-2] != req.freqs.size:
-        raise ValueError(f"values must have shape (..., len(freqs)={req.freqs.size}, n); got "
-                         f"{v.shape}")
+    check_scalogram_rows("values", v.shape, req.freqs.size)
     rows = np.moveaxis(v, -2, 0)
     t = _time_smooth(np.ascontiguousarray(rows), req.sigmas, req.mode, req.cval, req.tol,
                      req.engine)
@@ -475,92 +433,6 @@ def _surrogates(rng: np.random.Generator, count: int, n: int, alphas: tuple[floa
     return out
 
 
-def _outside_coi(sig: np.ndarray, n: int) -> np.ndarray:
-    """Per row, True at the samples outside the cone (pycwt's ``period <= coi``)."""
-    k = np.arange(n)
-    dist = np.minimum(k, n - 1 - k) + 0.5
-    return math.sqrt(2.0) * sig[:, None] <= dist[None, :]
-
-
-def _coi_bounds(sig: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, the samples ``[lo, hi)`` outside the cone (those of :func:`_outside_coi`)."""
-    lo = np.maximum(np.ceil(math.sqrt(2.0) * sig - 0.5), 0).astype(np.int64)
-    hi = np.maximum(n - lo, lo)
-    return lo, hi
-
-
-#: The Monte-Carlo rows keep every ``c``-th sample, ``c`` the largest power of two with at
-#: least this many samples per scale (``mode='constant'`` only).
-_MC_SAMPLES_PER_SCALE = 4
-#: A strided row keeps at least this many samples (so that its two ends' corrections,
-#: :data:`_MC_END_DEGREE` + 1 samples each, do not meet).
-_MC_MIN_NODES = 16
-#: The degree of the polynomials that a strided row's end weights sum exactly.
-_MC_END_DEGREE = 3
-
-_BERNOULLI = (1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0)      # B_2, B_4, B_6, B_8
-
-
-def mc_strides(sig: np.ndarray, n: int, mode: str) -> np.ndarray:
-    """The stride of each Monte-Carlo row: ``2^floor(log2(s / 4))`` samples (1 below 8).
-
-    Bounded so that a row keeps at least 16 samples of the ``n``; 1 for every
-    row unless ``mode='constant'``.
-    """
-    if mode != "constant":
-        return np.ones(sig.size, dtype=np.int64)
-    e = np.floor(np.log2(np.maximum(sig / _MC_SAMPLES_PER_SCALE, 1.0)))
-    top = max(0, int(math.floor(math.log2(max(1.0, (n - 1) / (_MC_MIN_NODES - 1))))))
-    return (2 ** np.minimum(e, top)).astype(np.int64)
-
-
-def mc_nodes(n: int, c: int) -> int:
-    """The samples ``0, c, .., (K - 1) c`` a row of stride ``c`` keeps: ``K``, the last at or
-    beyond ``n - 1`` (so that the record's end lies between kept samples)."""
-    return n if c == 1 else -(-(n - 1) // c) + 1
-
-
-def mc_weights(n: int, c: int, degree: int = _MC_END_DEGREE) -> np.ndarray:
-    """Weights ``w`` of the kept samples with ``c sum_k w[k] q(k c) = sum_{t < n} q(t)``
-    exactly for every polynomial ``q`` of ``degree`` at most 3 (1 inside, end corrections).
-
-    The full-rate sum over the record, of the Gaussian times a spectrum, from
-    every ``c``-th sample: the trapezoid rule of step ``c`` with the
-    Euler-Maclaurin end terms (the difference between steps 1 and ``c`` at
-    each end, and the piece of the last cell beyond the record) matched on
-    the first and last ``degree + 1`` samples, as Gregory's rule does.
-    """
-    from math import factorial
-    K = mc_nodes(n, c)
-    w = np.ones(K)
-    if c == 1:
-        return w
-    p = int(degree)
-    nodes = np.arange(p + 1.0)
-    # left end, q(t) = (t / c)^i: (1 - c) / 2 q(0) - sum_j B_2j (1 - c^2j) / (2j)! q^(2j-1)(0)
-    D = np.zeros(p + 1)
-    D[0] = (1.0 - c) / 2.0
-    for j in range(1, (p + 1) // 2 + 1):
-        m = 2 * j - 1
-        D[m] -= _BERNOULLI[j - 1] * (1.0 - c ** (2 * j)) / factorial(2 * j) * factorial(m) / c ** m
-    w[:p + 1] += np.linalg.solve(np.vander(nodes, p + 1, increasing=True).T, D) / c
-    # right end, q(t) = ((t - L) / c)^i, L = (K - 1) c, rho = (n - 1 - L) / c in (-1, 0]:
-    # int_L^(n-1) q + q(n-1) / 2 - c q(L) / 2 + sum_j B_2j / (2j)! (q^(2j-1)(n-1) - c^2j q^(2j-1)(L))
-    rho = (n - 1 - (K - 1) * c) / c
-    D = np.zeros(p + 1)
-    for i in range(p + 1):
-        D[i] = c * rho ** (i + 1) / (i + 1) + 0.5 * rho ** i - (c / 2.0 if i == 0 else 0.0)
-        for j in range(1, (p + 1) // 2 + 1):
-            m = 2 * j - 1
-            b = _BERNOULLI[j - 1] / factorial(2 * j)
-            if m <= i:
-                D[i] += b * factorial(i) / factorial(i - m) * rho ** (i - m) / c ** m
-            if m == i:
-                D[i] -= b * c ** (2 * j) * factorial(m) / c ** m
-    w[K - p - 1:] += np.linalg.solve(np.vander(nodes - p, p + 1, increasing=True).T, D) / c
-    return w
-
-
 def _mc_plans(f: np.ndarray, sig: np.ndarray, n: int, xi: float, stride: np.ndarray,
               engine: str | None = None) -> list[tuple[int, np.ndarray, Any]]:
     """Per stride ``c``: its rows and (``c > 1``) the engine's fold plan of them."""
@@ -636,7 +508,7 @@ def _mc_counts(version: int, alphas: tuple[float, float], freqs: tuple[float, ..
     m = f.size
     stride = mc_strides(sig, n, mode)
     plans = _mc_plans(f, sig, n, xi, stride, engine)
-    tlo, thi = _coi_bounds(sig, n)
+    tlo, thi = coi_bounds(sig, n)
     hist = np.zeros((m, nbins), dtype=np.int64)
     rng = np.random.default_rng(seed)
     values = int(sum(mc_nodes(n, int(c)) for c in stride))

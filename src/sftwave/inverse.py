@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._checks import check_choice, check_positive
-from ._checks.wavelets import Array
+from ._checks.wavelets import Array, check_rows_along, icwt_rows, selected_rows
 from .plans.families import WaveletFamily, gauss, wavelet_family
 
 if TYPE_CHECKING:
@@ -74,24 +74,6 @@ def _family(wavelet: Any, xi: Any) -> WaveletFamily:
     family.check_xi(xi, int(np.size(xi)), design=False)
     family.psi0_at_zero(6.0 if np.ndim(xi) else float(xi))
     return family
-
-
-def _rows(freqs: ArrayLike, xi: float | ArrayLike) -> tuple[np.ndarray, float]:
-    """The checked frequencies and their one ``xi``."""
-    f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
-    if f.ndim != 1 or f.size == 0 or np.any(~np.isfinite(f)) or np.any(f <= 0):
-        raise ValueError(f"freqs must be a non-empty 1-D array of positive frequencies; got "
-                         f"{freqs!r}")
-    values, counts = np.unique(f, return_counts=True)
-    if (counts > 1).any():
-        raise ValueError(f"freqs must not repeat a frequency (each row's weight is solved with "
-                         f"the others', and two equal rows leave it undetermined: pass each "
-                         f"frequency once, with its row of W); got {float(values[counts > 1][0])!r} "
-                         f"{int(counts.max())} times")
-    xis = np.broadcast_to(np.asarray(xi, dtype=np.float64), f.shape)
-    if np.ptp(xis) != 0:
-        raise ValueError("icwt needs one xi for all rows (the weights assume one wavelet shape)")
-    return f, float(check_positive(float(xis[0]), "xi"))
 
 
 #: The Gaussian of :func:`sftwave.plans.families.gauss`, under this module's private name.
@@ -131,7 +113,7 @@ def reconstruction_weights(freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, m
     method = check_choice(method, METHODS, "method")
     fs = check_positive(fs, "fs")
     family = _family(wavelet, xi)
-    f, xi0 = _rows(freqs, xi)
+    f, xi0 = icwt_rows(freqs, xi)
     return _weights(f.tobytes(), fs, xi0, method, family).copy()
 
 
@@ -167,22 +149,6 @@ def _solve_weights(f: np.ndarray, fs: float, xi0: float, method: str,
     lam = 1e-4 * np.trace(M.T @ M) / f.size
     c = np.linalg.solve(M.T @ M + lam * np.eye(f.size), M.T @ np.ones(omega.size) + lam)
     return tc * c
-
-
-def _selected(f: np.ndarray, rows: slice | tuple[float, float] | ArrayLike | None) -> np.ndarray:
-    """The indices of the rows ``rows`` selects (all without it)."""
-    sel = np.arange(f.size)
-    if rows is None:
-        return sel
-    if isinstance(rows, tuple) and len(rows) == 2 and all(
-            isinstance(v, (int, float, np.floating, np.integer)) for v in rows):
-        lo, hi = sorted(float(v) for v in rows)
-        sel = np.flatnonzero((f >= lo) & (f <= hi))
-    else:   # a slice, mask or index array (numpy checks it; its stubs take no ArrayLike)
-        sel = sel[rows]  # type: ignore[index]
-    if sel.size == 0:
-        raise ValueError(f"rows={rows!r} selects no row")
-    return sel
 
 
 def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, axis: int = -2,
@@ -245,8 +211,7 @@ def icwt(W: ArrayLike, freqs: ArrayLike, fs: float = 1.0, xi: float = 6.0, *, ax
     family.check_coefficients(W)
     f = np.atleast_1d(np.asarray(freqs, dtype=np.float64))
     Wm = np.moveaxis(W, axis, -2)
-    if Wm.shape[-2] != f.size:
-        raise ValueError(f"W has {Wm.shape[-2]} rows along axis {axis}; freqs has {f.size}")
-    sel = _selected(f, rows)
+    check_rows_along("W", Wm.shape[-2], axis, f.size)
+    sel = selected_rows(f, rows)
     weights = reconstruction_weights(f[sel], fs, xi, method, wavelet=family)
     return np.einsum("...jt,j->...t", Wm[..., sel, :].real, weights)

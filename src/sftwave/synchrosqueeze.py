@@ -76,10 +76,12 @@ from ._checks import check_freqs, check_out
 from ._checks.synchrosqueeze import DERIVATIVES as _DERIVATIVES
 from ._checks.synchrosqueeze import SQUEEZINGS as _SQUEEZINGS
 from ._checks.synchrosqueeze import SsqRequest, check_ssq_input, squeeze_bins, ssq_request
+from ._checks.wavelets import check_wavelet_lengths
 from .engines import nonfinite
-from .plans import DEFAULT_MORLET_TOL, FFTPlan, FIRPlan, SFTPlan
+from .plans import DEFAULT_MORLET_TOL, FFTPlan, SFTPlan
 from .plans.derivative import derivative_plan
 from .plans.select import max_kernel_sigma, select_morlet_scales, wavelet_too_long
+from .plans.synchrosqueeze import block_length, log_scale_steps, plan_reach, squeeze_groups
 from .wavelets import frequency_to_scale
 
 if TYPE_CHECKING:
@@ -125,12 +127,6 @@ DERIVATIVES = _DERIVATIVES
 #: The engine operations :func:`ssq_cwt` runs (besides the engine's ``scalogram``).
 _OPERATIONS = ("squeeze_block", "squeeze_difference_rows", "squeeze_lane_multiple")
 
-#: Working memory (bytes) of one group of scales' transform and derivative over a block.
-_GROUP_BYTES = 64 << 20
-#: The least default block (columns): the margins of the small scales then cost little.
-_MIN_BLOCK = 1 << 16
-
-
 def squeeze_frequencies(freqs: ArrayLike, ssq_freqs: Any = None) -> np.ndarray:
     """The frequencies of the rows of :func:`ssq_cwt` (the bins' centres) for these arguments.
 
@@ -160,18 +156,6 @@ def squeeze_frequencies(freqs: ArrayLike, ssq_freqs: Any = None) -> np.ndarray:
     """
     f = check_freqs(freqs, math.inf)
     return squeeze_bins(f, ssq_freqs)[0].copy()
-
-
-def _scale_weights(sigma: np.ndarray) -> np.ndarray:
-    """``|d log sigma|`` at each scale (``np.gradient``: one-sided at the ends)."""
-    return np.abs(np.gradient(np.log(sigma)))
-
-
-def _reach(plan: SFTPlan | FIRPlan | FFTPlan) -> tuple[int, int]:
-    """Samples before and after an output that the plan reads (at least 3: the differences)."""
-    if isinstance(plan, SFTPlan):
-        return max(plan.pad_before, 3), max(plan.lag, 3)
-    return max(plan.radius, 3), max(plan.radius, 3)
 
 
 def finite_difference(W: np.ndarray) -> np.ndarray:
@@ -210,39 +194,6 @@ def difference_band(tol: float) -> float:
     """The highest frequency (radians per sample) of a wavelet's band whose sixth-order
     difference errs by at most ``tol`` relative: ``min(0.5, (140 tol)^(1/6))``."""
     return min(0.5, (140.0 * tol) ** (1.0 / 6.0))
-
-
-def _groups(reach: np.ndarray, block: int, rows: int, itemsize: int = 16,
-            lanes: np.ndarray | None = None, lane_multiple: int = 1) -> list[tuple[int, int]]:
-    """Consecutive ranges of scales whose transform and derivative over a block fit the budget.
-
-    ``itemsize``: bytes per coefficient of the working rows (16 complex128, 8
-    complex64).  ``lanes``: the bank's lanes of each scale (its transform, and
-    its derivative's where that is a transform; 0 for scales the FFT or FIR
-    runs); a group ends, where it can, after a multiple of ``lane_multiple``
-    lanes (the lane engine runs them in groups side by side, whose empty
-    places cost as much as full ones), else where the budget ends it.  The
-    ranges depend on the arguments alone (never on the threads).
-    """
-    S = reach.shape[0]
-    per = np.zeros(S, np.int64) if lanes is None else np.asarray(lanes, np.int64)
-    out: list[tuple[int, int]] = []
-    s0 = 0
-    while s0 < S:
-        s1 = s0 + 1
-        while s1 < S:
-            width = block + int(reach[s0:s1 + 1].sum(axis=1).max())
-            if 2 * (s1 + 1 - s0) * rows * width * itemsize > _GROUP_BYTES:
-                break
-            s1 += 1
-        if s1 < S and lane_multiple > 1:
-            count = np.cumsum(per[s0:s1]) * rows          # lanes of the groups s0 .. s0 + i + 1
-            whole = np.flatnonzero((count % lane_multiple == 0) & (count > 0))
-            if whole.size:
-                s1 = s0 + int(whole[-1]) + 1
-        out.append((s0, s1))
-        s0 = s1
-    return out
 
 
 @overload
@@ -470,7 +421,8 @@ def ssq_cwt(
     shape = (*lead, req.bins.size, n)
     result = np.zeros(shape, req.out_dtype) if out is None else check_out(out, shape, req.out_dtype)
     sigma = frequency_to_scale(req.freqs, req.fs, req.xi)
-    _check_wavelet_lengths(req, sigma, n)
+    check_wavelet_lengths(sigma, np.full(sigma.size, req.xi), n, max_kernel_sigma(n), wavelet_too_long,
+                          lambda i: f"freqs (its {float(req.freqs[i])!r} with fs={req.fs!r})")
     W_all = np.zeros((*lead, req.freqs.size, n), req.out_dtype) if req.return_cwt else None
     if n and C:
         data = np.ascontiguousarray(moved.reshape(C, n), dtype=np.float64)
@@ -482,15 +434,6 @@ def ssq_cwt(
     elif out is not None:
         result[...] = 0
     return SsqCwtResult(result, W_all) if W_all is not None else result
-
-
-def _check_wavelet_lengths(req: SsqRequest, sigma: np.ndarray, n: int) -> None:
-    """Refuse a wavelet far wider than the signal (as :func:`sftwave.cwt`)."""
-    limit = max_kernel_sigma(n)
-    for i, s in enumerate(sigma):
-        if s > limit:
-            raise ValueError(wavelet_too_long(f"freqs (its {float(req.freqs[i])!r} with "
-                                              f"fs={req.fs!r})", float(s), req.xi, n))
 
 
 @dataclass(frozen=True, eq=False)
@@ -559,20 +502,13 @@ def _layout(req: SsqRequest, eng: Any, sigma: np.ndarray, data: np.ndarray, bad:
     if gamma is None:
         gamma = 10.0 * np.finfo(np.float64).eps * float(np.abs(data).max())
     plans, dplans, bank_method, work_dtype = _select_plans(req, eng, sigma, n, C)
-    reach = np.array([_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
-    dlog = _scale_weights(sigma)
+    reach = np.array([plan_reach(p) for p in plans], dtype=np.int64)      # (scales, 2)
+    dlog = log_scale_steps(sigma)
     weight = dlog / np.sqrt(sigma) if req.squeezing == "sum" else dlog / req.freqs.size
     u = np.log(req.bins) if req.log_bins else req.bins
-    widest = int(reach.sum(axis=1).max())
-    if req.mode in ("wrap", "grid-wrap"):
-        B = n
-    elif req.block is None:
-        B = min(n, max(_MIN_BLOCK, 2 * widest))
-    else:
-        # at least the widest reach: the margins then cost at most twice the block's own work
-        B = min(n, max(req.block, widest))
+    B = block_length(n, reach, req.mode, req.block)
     lanes = [(isinstance(p, SFTPlan)) * (1 + (d is not None)) for p, d in zip(plans, dplans)]
-    groups = _groups(reach, B, C, work_dtype.itemsize, np.asarray(lanes), lane_multiple)
+    groups = squeeze_groups(reach, B, C, work_dtype.itemsize, np.asarray(lanes), lane_multiple)
     nan_cols = None
     if any_bad:
         left, right = int(reach[:, 0].max()), int(reach[:, 1].max())

@@ -42,24 +42,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import engines
-from ._checks import (
-    check_axis,
-    check_below_nyquist,
-    check_choice,
-    check_cval,
-    check_decim,
-    check_freqs,
-    check_mode,
-    check_out,
-    check_positive,
-    check_sigma,
-    check_tol,
-    check_workers,
-    check_xi,
-    is_dataarray,
-    scalogram_dtype,
+from ._checks import check_choice, check_freqs, check_positive
+from ._checks.wavelets import (
+    Array,
+    CwtRequest,
+    check_cwt_input,
+    check_factors,
+    check_keywords,
+    input_precision,
+    scalogram_request,
 )
-from ._checks.wavelets import Array
+from ._checks.wavelets import cwt_request as checked_cwt
+from ._checks.wavelets import morlet_request as checked_morlet
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import DEFAULT_MORLET_TOL, select_gaussian
@@ -164,42 +158,154 @@ def scale_to_frequency(sigma: ArrayLike, fs: float = 1.0, xi: float | np.ndarray
 
 # ----------------------------------------------------------------------------- the transform
 
-def _scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, in_place: bool = False,
-               **kwargs: Any) -> Any:
-    """Validate once, select one plan per scale, let the engine compute (non-finite samples confined).
+#: The rows of a call: ``scales_of(xi)`` gives ``(sigma in samples, xi)`` per row.
+ScalesOf = Callable[[Any], list[tuple[float, float]]]
 
-    ``scales_of(xi)`` checks ``xi`` and gives the wavelets: a list of (sigma in samples, xi).
-    ``in_place``: :func:`morlet_transform`'s layout, one scale with the result
-    (and ``out``) on the input's axes, ``axis`` of ``ceil(n / decim)`` samples;
-    else :func:`cwt`'s, ``axis`` moved last and one row per scale before it.
+
+def _engine_input(x: Any, engine: str | None, options: dict[str, Any]) -> tuple[Any, Any, dict]:
+    """The engine that runs ``x`` (what it cannot do refused first), its array, and what the
+    request's builder needs to know of both (:func:`sftwave._checks.wavelets.cwt_request`)."""
+    name = engines.resolve_engine(engine, x)
+    engines.check_request(name, transform=options.get("transform", "auto"),
+                          bank_method=options.get("bank_method", "auto"),
+                          dtype=options.get("dtype"), out=options.get("out"),
+                          workers=options.get("workers"))
+    eng = engines.get(name)
+    arr = eng.asarray(x, "x")
+    return eng, arr, _facts(eng, name, eng.is_complex(arr), eng.is_single(arr))
+
+
+def _facts(eng: Any, name: str, complex_input: bool, single: bool) -> dict[str, Any]:
+    """What the request's builder is told of the engine ``name`` and of the input."""
+    return dict(engine=name, engine_fft=getattr(eng, "fft_point_cost", lambda: None)() is not None,
+                default_tol=DEFAULT_MORLET_TOL, sigma_limit=max_kernel_sigma,
+                complex_input=complex_input, single=single)
+
+
+def shape_request(shape: tuple[int, ...], input_dtype: DTypeLike, freqs: ArrayLike,
+                  fs: float = 1.0, /, *, engine: str, wavelet: str | WaveletFamily = "morlet",
+                  **options: Any) -> CwtRequest:
+    """The request of :func:`cwt` on an input of ``shape`` and NumPy ``input_dtype`` that the
+    resolved ``engine`` runs, without the input (:mod:`sftwave.dask`: a lazy array's call,
+    checked before any block is computed).  Not public API.
+
+    Examples
+    --------
+    >>> shape_request((4, 10**9), np.float32, [0.1], engine="numba", output="abs").dtype
+    dtype('float32')
     """
-    nan_policy = check_choice(kwargs.pop("nan_policy"), nonfinite.NAN_POLICIES, "nan_policy")
-    min_weight = check_positive(kwargs.pop("min_weight"), "min_weight")
-    if min_weight > 1.0:
-        raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
-    target = kwargs["out"]
-    eng, arr, plans, run = _plan_scalogram(x, scales_of, in_place=in_place, **kwargs)
-    axis, rows = run["axis"], run["out"]
-    sigmas = run.pop("sigmas")
-    if nan_policy == "omit":
-        n = int(arr.shape[axis])
+    family = wavelet_family(wavelet)
+    engines.check_request(engine, transform=options.get("transform", "auto"),
+                          bank_method=options.get("bank_method", "auto"),
+                          dtype=options.get("dtype"), out=options.get("out"),
+                          workers=options.get("workers"))
+    facts = _facts(engines.get(engine), engine, *input_precision(input_dtype))
+    return checked_cwt(tuple(shape), freqs, fs, family=family, **facts, **options)
+
+
+def _prepare(x: Any, rows: dict[str, Any], *, wavelet: Any = "morlet", engine: str | None = None,
+             **options: Any) -> tuple[CwtRequest, Any, Any]:
+    """The request of a call (:func:`cwt`'s with ``rows`` its ``freqs`` and ``fs``,
+    :func:`morlet_transform`'s with ``rows`` its ``sigma``), the engine and the input as its
+    array."""
+    family = wavelet_family(wavelet)
+    eng, arr, facts = _engine_input(x, engine, options)
+    build = checked_morlet if "sigma" in rows else checked_cwt
+    return build(tuple(arr.shape), **rows, family=family, **facts, **options), eng, arr
+
+
+def cwt_request(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any) -> CwtRequest:
+    """The checked request of ``cwt(x, freqs, fs, **kwargs)``, without computing it.
+
+    The wavelet family and the engine resolved (the engine's capabilities
+    checked), then :func:`sftwave._checks.wavelets.cwt_request`: ``x`` is read
+    for its type, shape and dtype only.  A bad argument raises the
+    ``ValueError`` or ``TypeError`` :func:`cwt` would raise.  Not public API
+    (what a caller routing another library's call asks of sftwave's scope).
+
+    Examples
+    --------
+    >>> req = cwt_request(np.zeros((2, 500)), [0.1, 0.2], output="power", decim=2)
+    >>> req.out_shape, req.dtype, req.engine
+    ((2, 2, 250), dtype('float64'), 'numba')
+    """
+    return _checked_call(x, freqs, fs, **kwargs)[0]
+
+
+def _checked_call(x: Any, freqs: Any, fs: Any, *, wavelet: Any = "morlet", xi: Any = 6.0,
+                  windowed: bool = False, **kwargs: Any) -> tuple[CwtRequest, Any, Any]:
+    """:func:`cwt`'s checks (``windowed``: ``method='auto'`` chooses only plans with a window,
+    never the FFT; the other options :func:`cwt`'s, with its defaults)."""
+    check_keywords(kwargs, _CWT_DEFAULTS, "cwt")
+    check_cwt_input(x, "cwt")
+    return _prepare(x, dict(freqs=freqs, fs=fs), wavelet=wavelet, xi=xi, windowed=windowed,
+                    **dict(_CWT_DEFAULTS, **kwargs))
+
+
+def _plan(req: CwtRequest, eng: Any, *, factors: np.ndarray | None = None,
+          single_state: bool = False) -> tuple[list, dict[str, Any]]:
+    """One plan per row of ``req`` for engine ``eng``, and the engine's run arguments.
+
+    The engine resolves ``bank_method`` and ``transform`` ('auto': by the
+    lines times scales and the output's precision).  ``factors`` (positive,
+    one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
+    ``single_state`` asks the CPU engine for the recursions of single-precision
+    output (:func:`scaled_cwt`).  ``out`` is handed on in :func:`cwt`'s layout.
+    """
+    shape, axis, n = req.shape, req.axis, req.n
+    lines = math.prod(d for i, d in enumerate(shape) if i != axis) if n else 0
+    bank_method = eng.bank_method(req.bank_method, lines * len(req.sigmas))
+    single = req.dtype in (np.complex64, np.float32) or single_state
+    transform = eng.transform(req.transform, single=single, complex_input=req.complex_input,
+                              tol=req.tol, bank_method=bank_method)
+    fft_cost = getattr(eng, "fft_point_cost", lambda: None)()
+    if req.windowed or factors is not None or single_state or not req.family.uses_fft():
+        fft_cost = None       # (sftwave.mne's rows: scaled plans and the lane kernel's recursions)
+    with one_blas_thread():   # set once for all the frequencies' designs
+        plans = req.family.select_plans(list(req.sigmas), req.xis, req.tol, method=req.method,
+                                        transform=transform, n=n,
+                                        fir_taps_per_order=eng.fir_taps_per_order(),
+                                        mode=req.mode, fft_point_cost=fft_cost)
+    if factors is not None:
+        plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
+    out = req.out
+    if out is not None and req.in_place:
+        out = _one_row_out(out, axis)
+    run = dict(axis=axis, mode=req.mode, cval=req.cval, kind=req.output, decim=req.decim,
+               dtype=req.dtype, out=out, workers=req.workers, bank_method=bank_method, tol=req.tol)
+    if single_state:
+        run["single_state"] = True
+    return plans, run
+
+
+def _compute(req: CwtRequest, eng: Any, arr: Any, plans: list, run: dict[str, Any]) -> Any:
+    """The engine computes the plans (non-finite samples confined, or left out), in the layout
+    of ``req``."""
+    axis, rows = req.axis, run["out"]
+    if req.nan_policy == "omit":
         # each wavelet's Gaussian envelope, run on the CPU engine for the weights on data
-        envelopes = [select_gaussian(s, 0, n=n) for s in sigmas]
-        y = nonfinite.scalogram_omit(eng, arr, plans, envelopes, min_weight=min_weight, **run)
+        envelopes = [select_gaussian(s, 0, n=req.n) for s in req.sigmas]
+        y = nonfinite.scalogram_omit(eng, arr, plans, envelopes, min_weight=req.min_weight, **run)
     else:
         y = nonfinite.scalogram_confined(eng, arr, plans, **run)
-    if not in_place:
+    if not req.in_place:
         return y
     row = y[..., 0, :]                  # the one scale's row, moved back to ``axis``
-    if target is None:
+    if req.out is None:
         if isinstance(row, np.ndarray):
             return np.moveaxis(row, -1, axis)
         from array_api_compat import array_namespace
 
         return array_namespace(row).moveaxis(row, -1, axis)
     if rows is None or y is not rows:   # computed apart (see _one_row_out): copied in once
-        np.moveaxis(target, axis, -1)[...] = row
-    return target
+        np.moveaxis(req.out, axis, -1)[...] = row
+    return req.out
+
+
+def _transform(req: CwtRequest, eng: Any, arr: Any) -> Any:
+    """The transform a request asks for."""
+    plans, run = _plan(req, eng)
+    return _compute(req, eng, arr, plans, run)
 
 
 def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
@@ -213,107 +319,15 @@ def _one_row_out(out: np.ndarray, axis: int) -> np.ndarray | None:
     return rows if rows.flags.c_contiguous else None
 
 
-
-def _family_scales(family: WaveletFamily, f: np.ndarray,
-                   fs: float) -> Callable[[Any], list[tuple[float, float]]]:
-    """``scales_of(xi)``: the ``(sigma, xi)`` of each checked frequency of ``f`` at ``fs`` for
-    ``family`` (``xi`` checked by the family), with its ``describe(i)`` naming frequency ``i``
-    in errors (for :func:`_scalogram`)."""
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xis = family.check_xi(xi, f.size)
-        return [(float(s), float(w)) for s, w in zip(family.scale(f, fs, xis), xis)]
-
-    scales_of.describe = lambda i: f"freqs (its {float(f[i])!r} with fs={fs!r})"  # type: ignore[attr-defined]
-    return scales_of
-
-
-def _frequency_scales(f: np.ndarray, fs: float) -> Callable[[Any], list[tuple[float, float]]]:
-    """:func:`_family_scales` of the Morlet."""
-    return _family_scales(_MORLET, f, fs)
-
-
-def _plan_scalogram(x: Any, scales_of: Callable[[Any], list[tuple[float, float]]], *, xi: Any, axis: int,
-                    mode: str, cval: float | complex, output: str, tol: float | None,
-                    dtype: DTypeLike | None, method: str, transform: str, bank_method: str, decim: int,
-                    out: np.ndarray | None, workers: int | None, engine: str | None,
-                    in_place: bool = False, factors: np.ndarray | None = None,
-                    single_state: bool = False, family: WaveletFamily = _MORLET,
-                    windowed: bool = False) -> tuple[Any, Any, list, dict[str, Any]]:
-    """The checks and the plans of :func:`_scalogram`: ``(engine, array, plans, run arguments)``.
-
-    ``out`` is checked here (shape, dtype, C order, writeable), in the layout
-    ``in_place`` names, and handed on in :func:`cwt`'s layout.  ``factors``
-    (positive, one per scale) multiply the plans' outputs (:func:`_scaled_plan`);
-    ``single_state`` asks the CPU engine for the recursions of single-precision
-    output (:func:`scaled_cwt`).  ``family``: the wavelet (its outputs, methods,
-    engines and plans).  ``windowed``: ``method='auto'`` chooses only plans with a window
-    (never the FFT: :func:`windowed_cwt`).
-    """
-    name = engines.resolve_engine(engine, x)
-    family.check_engine(name)
-    engines.check_request(name, transform=transform, bank_method=bank_method, dtype=dtype, out=out,
-                          workers=workers)
-    eng = engines.get(name)
-    arr = eng.asarray(x, "x")
-    scales = scales_of(xi)
-    axis = check_axis(axis, len(arr.shape))
-    mode = check_mode(mode)
-    complex_input = eng.is_complex(arr)
-    cval = check_cval(cval, complex_ok=complex_input)
-    output = family.check_output(output)
-    method = family.check_method(method)
-    tol = check_tol(tol)
-    tol = DEFAULT_MORLET_TOL if tol is None else tol
-    workers = check_workers(workers)
-    decim = check_decim(decim)
-    if out is not None and dtype is None and isinstance(out, np.ndarray):
-        # the output's dtype is out's: refused in out's name where it does not fit ``output``
-        if (output == "complex") != (out.dtype.kind == "c") or out.dtype.kind not in "fc":
-            kind = "complex" if output == "complex" else "real floating"
-            raise ValueError(f"out must have a {kind} dtype for output={output!r}; "
-                             f"got dtype {out.dtype}")
-        dtype = out.dtype
-    out_dtype = scalogram_dtype(dtype, eng.is_single(arr), output)
-    n = int(arr.shape[axis])
-    if out is not None:      # (engines without ``out`` refused it above)
-        n_out = -(-n // decim)
-        if in_place:
-            check_out(out, tuple(n_out if i == axis else int(d) for i, d in enumerate(arr.shape)),
-                      out_dtype)
-            out = _one_row_out(out, axis)
-        else:
-            check_out(out, tuple(int(d) for i, d in enumerate(arr.shape) if i != axis)
-                      + (len(scales), n_out), out_dtype)
-    lines = math.prod(int(d) for i, d in enumerate(arr.shape) if i != axis) if n else 0
-    bank_method = eng.bank_method(bank_method, lines * len(scales))
-    single = out_dtype in (np.complex64, np.float32) or single_state
-    transform = eng.transform(transform, single=single, complex_input=complex_input, tol=tol,
-                              bank_method=bank_method)
-    cost = eng.fir_taps_per_order()
-    fft_cost = getattr(eng, "fft_point_cost", lambda: None)()
-    if method == "fft" and fft_cost is None:
-        raise ValueError(f"method='fft' runs on the CPU engine only (engine='numba'); got "
-                         f"engine={name!r}")
-    if windowed or factors is not None or single_state or not family.uses_fft():
-        # (sftwave.mne's rows: scaled plans and the lane kernel's recursions)
-        fft_cost = None
-    limit = max_kernel_sigma(n)   # a wavelet far wider than the signal: refused, naming the argument
-    for i, (s, w) in enumerate(scales):
-        if s > limit:
-            describe = getattr(scales_of, "describe", lambda i: "sigma")
-            raise ValueError(family.too_long(describe(i), s, w, n))
-    with one_blas_thread():   # set once for all the frequencies' designs
-        plans = family.select_plans([s for s, _ in scales], np.array([w for _, w in scales]), tol,
-                                    method=method, transform=transform, n=n,
-                                    fir_taps_per_order=cost, mode=mode, fft_point_cost=fft_cost)
-    if factors is not None:
-        plans = [_scaled_plan(p, float(f)) for p, f in zip(plans, factors)]
-    run = dict(axis=axis, mode=mode, cval=cval, kind=output, decim=decim, dtype=out_dtype, out=out,
-               workers=workers, bank_method=bank_method, tol=tol,
-               sigmas=[float(s) for s, _ in scales])
-    if single_state:
-        run["single_state"] = True
+def _plan_scalogram(x: Any, scales_of: ScalesOf, *, engine: str | None = None,
+                    family: WaveletFamily = _MORLET, factors: np.ndarray | None = None,
+                    single_state: bool = False, **options: Any) -> tuple[Any, Any, list, dict]:
+    """``(engine, array, plans, run arguments)`` of the rows ``scales_of(xi)`` (a list of
+    ``(sigma in samples, xi)``) with :func:`cwt`'s other options (``in_place``: the layout of
+    :func:`morlet_transform`; ``windowed``: no FFT under ``method='auto'``)."""
+    eng, arr, facts = _engine_input(x, engine, options)
+    req = scalogram_request(tuple(arr.shape), scales_of, family=family, **facts, **options)
+    plans, run = _plan(req, eng, factors=factors, single_state=single_state)
     return eng, arr, plans, run
 
 
@@ -353,17 +367,13 @@ def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, fa
     True
     """
     fs = check_positive(fs, "fs")
-    f = check_freqs(freqs, fs)
-    factors = np.asarray(factors, dtype=np.float64)
-    if factors.shape != f.shape or not np.all(factors > 0):
-        raise ValueError(f"factors must be positive, one per frequency; got {factors!r}")
-    scales_of = _frequency_scales(f, fs)
-    return _scalogram(x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output=output, tol=tol,
-                      dtype=np.complex128 if output == "complex" else np.float64, method="auto",
-                      transform="auto", bank_method="auto", decim=decim, out=None, workers=workers,
-                      nan_policy="propagate", min_weight=0.5, engine="numba",
-                      factors=None if output == "phase" else factors,
-                      single_state=single_state)
+    factors = check_factors(factors, check_freqs(freqs, fs))
+    req, eng, arr = _prepare(x, dict(freqs=freqs, fs=fs), xi=xi, mode="constant", output=output,
+                             tol=tol, dtype=np.complex128 if output == "complex" else np.float64,
+                             decim=decim, workers=workers, engine="numba")
+    plans, run = _plan(req, eng, factors=None if output == "phase" else factors,
+                       single_state=single_state)
+    return _compute(req, eng, arr, plans, run)
 
 
 #: The sums of :func:`epoch_sums`, by the engine's kind: ``|y|^2``, ``y / |y|`` or both.
@@ -416,13 +426,10 @@ def epoch_sums(x: np.ndarray, freqs: np.ndarray, fs: float, *, xi: Any, kind: st
     kind = check_choice(kind, EPOCH_SUMS, "kind")
     if not engines.CAPABILITIES["numba"].epoch_sums or x.dtype.kind == "c" or x.ndim < 2:
         return None
-    fs = check_positive(fs, "fs")
-    f = check_freqs(freqs, fs)
-    scales_of = _frequency_scales(f, fs)
-    eng, arr, plans, run = _plan_scalogram(   # the sums are the lane kernel's: windowed plans
-        x, scales_of, xi=xi, axis=-1, mode="constant", cval=0.0, output="power", tol=tol,
-        dtype=np.float64, method="auto", transform="auto", bank_method="auto", decim=decim,
-        out=None, workers=workers, engine="numba", single_state=single_state, windowed=True)
+    req, eng, arr = _prepare(   # the sums are the lane kernel's: windowed plans
+        x, dict(freqs=freqs, fs=fs), xi=xi, mode="constant", output="power", tol=tol,
+        dtype=np.float64, decim=decim, workers=workers, engine="numba", windowed=True)
+    plans, run = _plan(req, eng, single_state=single_state)
     finite, top = eng.magnitude(arr)
     if not finite:
         return None
@@ -557,19 +564,12 @@ def morlet_transform(
     >>> bool(np.array_equal(buf, cwt(x, [0.01], output="power", decim=4)[0]))
     True
     """
-    sigma = check_sigma(sigma)
-
-    def scales_of(xi: Any) -> list[tuple[float, float]]:
-        xi = float(check_xi(check_positive(xi, "xi"), 1)[0])    # one number, in range
-        check_below_nyquist(sigma, xi)
-        return [(sigma, xi)]
-
-    scales_of.describe = lambda i: f"sigma={sigma!r}"  # type: ignore[attr-defined]
-
-    return _scalogram(x, scales_of, in_place=True, xi=xi, axis=axis, mode=mode, cval=cval,
-                      output=output, tol=tol, dtype=dtype, method=method, transform=transform,
-                      bank_method=bank_method, decim=decim, out=out, workers=workers,
-                      nan_policy=nan_policy, min_weight=min_weight, engine=engine)
+    req, eng, arr = _prepare(x, dict(sigma=sigma), xi=xi, axis=axis, mode=mode, cval=cval,
+                             output=output, tol=tol, dtype=dtype, method=method,
+                             transform=transform, bank_method=bank_method, decim=decim, out=out,
+                             workers=workers, nan_policy=nan_policy, min_weight=min_weight,
+                             engine=engine)
+    return _transform(req, eng, arr)
 
 
 @docfiller
@@ -722,22 +722,9 @@ def cwt(
                 nan_policy=nan_policy, min_weight=min_weight, engine=engine)
 
 
-def _cwt(x: Any, freqs: Any, fs: float = 1.0, *, wavelet: Any = "morlet", xi: Any = 6.0,
-         windowed: bool = False, **kwargs: Any) -> Array:
-    """:func:`cwt`'s work (``windowed``: as :func:`_plan_scalogram`; the other options
-    :func:`cwt`'s, with its defaults)."""
-    unknown = set(kwargs) - set(_CWT_DEFAULTS)
-    if unknown:
-        raise TypeError(f"cwt() got an unexpected keyword argument {sorted(unknown)[0]!r}")
-    options = dict(_CWT_DEFAULTS, **kwargs)
-    if is_dataarray(x):
-        raise TypeError("cwt takes arrays; for an xarray DataArray call sftwave.xarray.cwt(x, "
-                        "freqs), which keeps its coordinates and reads fs from its time axis")
-    family = wavelet_family(wavelet)
-    fs = check_positive(fs, "fs")
-    f = check_freqs(freqs, fs)
-    return _scalogram(x, _family_scales(family, f, fs), xi=xi, family=family, windowed=windowed,
-                      **options)
+def _cwt(x: Any, freqs: Any, fs: Any = 1.0, **kwargs: Any) -> Array:
+    """:func:`cwt`'s work (the arguments of :func:`_checked_call`)."""
+    return _transform(*_checked_call(x, freqs, fs, **kwargs))
 
 
 def windowed_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any) -> Array:
@@ -757,6 +744,6 @@ def windowed_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any)
     return _cwt(x, freqs, fs, windowed=True, **kwargs)
 
 
-#: :func:`cwt`'s defaults of the options :func:`_cwt` passes on (read from its signature).
+#: :func:`cwt`'s defaults of the options :func:`_checked_call` passes on (read from its signature).
 _CWT_DEFAULTS = {name: p.default for name, p in inspect.signature(cwt).parameters.items()
                  if p.kind is p.KEYWORD_ONLY and name not in ("wavelet", "xi")}

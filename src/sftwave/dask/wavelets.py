@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .._checks import check_axis, check_decim, check_freqs, check_mode, check_positive, scalogram_dtype
-from ..wavelets import windowed_cwt
+from .._checks.wavelets import refuse_out
+from ..wavelets import shape_request, windowed_cwt
 from ._core import block_threads, check_engine_options, dask_array, time_overlap, trim_time
 from ._reach import family_reach
 from ._wrap import Call, lazy
@@ -36,15 +36,6 @@ def block_rows(batch: Callable[..., Any], b: np.ndarray, f: np.ndarray, fs: floa
     out[..., fft, :] = y
     out[..., ~fft, :] = windowed_cwt(b, f[~fft], fs, xi=xi[~fft], **kwargs)
     return out
-
-
-def _cwt_dtype(x: da.Array, call: Call) -> np.dtype:
-    """The in-memory transform's result dtype for ``x``'s dtype (its output's rule)."""
-    if x.dtype.kind not in "biuf":
-        single = x.dtype == np.complex64
-    else:
-        single = x.dtype in (np.float32, np.float16)
-    return scalogram_dtype(call["dtype"], single, call["output"])
 
 
 @lazy("sftwave.wavelets", "cwt")
@@ -78,19 +69,17 @@ def cwt(call: Call) -> da.Array:
     >>> p.shape == ref.shape and bool(np.allclose(p.compute(), ref, rtol=1e-10, atol=1e-14))
     True
     """
-    if call["out"] is not None:
-        raise TypeError("sftwave.dask.cwt takes no 'out': it returns a new dask array")
+    refuse_out(call["out"], "sftwave.dask.cwt")
     da, arr = dask_array(call["x"])
-    axis = check_axis(call["axis"], arr.ndim)
-    decim = check_decim(call["decim"])
-    fs = check_positive(call["fs"], "fs")
-    f = check_freqs(call["freqs"], fs)
-    mode = check_mode(call["mode"])
+    engine = check_engine_options(call.args, arr)
+    # the in-memory call's checks, on the lazy array's shape and dtype
+    req = shape_request(arr.shape, arr.dtype, call["freqs"], call["fs"], engine=engine,
+                        **call.without("x", "freqs", "fs", "engine"))
+    axis, decim, mode, out_dtype = req.axis, req.decim, req.mode, req.dtype
+    fs, f = cast(float, req.fs), cast(np.ndarray, req.freqs)       # (a request of freqs)
     arr = da.moveaxis(arr, axis, -1)
     last = arr.ndim - 1
     n = int(arr.shape[-1])
-    engine = check_engine_options(call.args, arr)
-    out_dtype = _cwt_dtype(arr, call)
     reach, fft = family_reach(call["wavelet"], f, fs, n, xi=call["xi"], tol=call["tol"],
                               method=call["method"], transform=call["transform"], mode=mode,
                               engine=engine, output=call["output"])
