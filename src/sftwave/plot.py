@@ -5,7 +5,7 @@ time and frequency (or period) axes with units, a log frequency axis, the
 power on a log colour scale over a few decades, the cone of influence
 hatched, optional significance contours, the signal above and the global
 spectrum beside.  It returns the matplotlib objects, to change or save.
-matplotlib is optional (``pip install 'sftwave[plot]'``) and imported here
+matplotlib is optional (``pip install matplotlib``; the ``plot`` extra) and imported here
 only.
 
 A figure never draws more time columns than it has pixels: a longer
@@ -233,7 +233,7 @@ def _matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:
-        raise ImportError("sftwave.plot needs matplotlib: pip install 'sftwave[plot]'") from exc
+        raise ImportError("sftwave.plot needs matplotlib: pip install matplotlib") from exc
 
 
 def scalogram(values: ArrayLike | TimeBlocks, freqs: ArrayLike, fs: float = 1.0, *,

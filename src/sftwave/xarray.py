@@ -52,7 +52,7 @@ sampling rate in samples per second, as the field writes it); ``'cycles per samp
 ``freq_units=`` overrides the rule.  The ``dim`` coordinate, and every coordinate along ``dim``, is
 decimated as the output (``[::decim]``).
 
-xarray is an optional extra (``pip install 'sftwave[xarray]'``).
+xarray is optional (``pip install xarray``; the ``xarray`` extra of sftwave installs it).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ import numpy as np
 try:
     import xarray as xr
 except ImportError as exc:                     # pragma: no cover - the extra is missing
-    raise ImportError("sftwave.xarray needs xarray: pip install 'sftwave[xarray]'") from exc
+    raise ImportError("sftwave.xarray needs xarray: pip install xarray") from exc
 
 from ._checks.xarray import (
     aligned,

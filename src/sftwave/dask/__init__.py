@@ -27,7 +27,7 @@ chunk's ``[::decim]`` is the whole's.
 The result equals the in-memory function's within the rounding of the
 recursions (1e-12 relative in float64, ``tests/test_dask.py``, threads and a
 ``distributed.LocalCluster`` of processes).  dask is an optional extra
-(``pip install 'sftwave[dask]'``); ``import sftwave`` does not import it.
+(``pip install dask``; the ``dask`` extra); ``import sftwave`` does not import it.
 
 Threads.  Blocks that run side by side must not each start sftwave's pool on
 every CPU (with a worker of 8 threads on 8 CPUs, 64 threads would compete).

@@ -35,7 +35,7 @@ def dask_array(x: Any) -> tuple[Any, Any]:
     try:
         import dask.array as da
     except ImportError as exc:
-        raise ImportError("sftwave.dask needs dask: pip install 'sftwave[dask]'") from exc
+        raise ImportError("sftwave.dask needs dask: pip install dask") from exc
     return da, (x if isinstance(x, da.Array) else da.asarray(x))
 
 

@@ -304,10 +304,9 @@ def _is_xp_array(x: Any) -> bool:
 
 
 def _check_installed(name: str, caps: Capabilities) -> None:
-    for module, package, extra in caps.requires:
+    for module, package, _extra in caps.requires:
         if importlib.util.find_spec(module) is None:
-            hint = (f"pip install 'sftwave[{extra}]'" if extra != "the core dependencies"
-                    else f"pip install {package}")
+            hint = f"pip install {package}"
             raise ImportError(f"engine={name!r} needs the {package} package, which is not "
                               f"installed: {hint}")
 

@@ -131,7 +131,7 @@ def _cuda():
     """``numba.cuda``, or a clear error when it cannot run kernels here."""
     if importlib.util.find_spec(_NUMBA_CUDA_PACKAGE) is None:
         raise ImportError(
-            "the 'cuda' engine needs the numba-cuda package: pip install 'sftwave[cuda]' "
+            "the 'cuda' engine needs the numba-cuda package: pip install numba-cuda "
             "(on a GPU machine, numba-cuda[cu12] or numba-cuda[cu13] to match the driver)"
         )
     _restore_numpy_names()
