@@ -18,6 +18,7 @@ the switch.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import importlib
@@ -80,6 +81,8 @@ _INSTALLED: dict[tuple[str, str], _Installed] = {}  # (module, attribute) -> rec
 _WATCHED: dict[str, list[Route]] = {}  # module not yet imported -> routes
 _ANNOUNCED: set[Route] = set()
 _REPLACEMENTS: dict[str, Callable[..., Any]] = {}
+#: Calls each route has sent to sftwave in this process (the anchors' test harness reads it).
+_CALLS: collections.Counter[Route] = collections.Counter()
 
 
 def _replacement(route: Route) -> Callable[..., Any]:
@@ -115,6 +118,7 @@ def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
             inside = False
         if not inside:
             return original(*args, **kwargs)
+        _CALLS[route] += 1
         _announce(route)
         return _replacement(route)(*args, **kwargs)
 
