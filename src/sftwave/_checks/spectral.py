@@ -20,7 +20,33 @@ __all__ = ["check_sfreq", "check_n_cycles", "TFR_OUTPUTS", "PHASE_OUTPUTS", "TFR
            "TFR_TOL_PHASE", "mne_wavelet_lengths", "TfrRequest", "tfr_request", "MORLET_KEYWORDS",
            "MNE_MORLET",
            "ComputeTfrRequest", "compute_tfr_request", "csd_window_request", "tfr_morlet_request",
-           "epochs_instance_request"]
+           "epochs_instance_request", "check_band"]
+
+
+def check_band(fmin: float, fmax: float, fs: float) -> tuple[float, float]:
+    """A band of frequencies: ``0 < fmin < fmax <= fs / 2``.
+
+    Parameters
+    ----------
+    fmin, fmax : float
+        The lowest and the highest frequency.
+    fs : float
+        The sampling rate.
+
+    Returns
+    -------
+    tuple of float
+        ``(fmin, fmax)``.
+
+    Examples
+    --------
+    >>> check_band(1.0, 40.0, 100.0)
+    (1.0, 40.0)
+    """
+    if not 0 < fmin < fmax <= fs / 2:
+        raise ValueError(f"the band must satisfy 0 < fmin < fmax <= fs/2 = {fs / 2:g}; got "
+                         f"fmin={fmin:g}, fmax={fmax:g}")
+    return fmin, fmax
 
 
 def check_sfreq(sfreq: Any, name: str = "sfreq", *, required: bool = False,

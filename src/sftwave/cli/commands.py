@@ -25,6 +25,7 @@ import numpy as np
 
 import sftwave
 
+from .._checks.spectral import check_band
 from .files import (
     IMAGE_SUFFIXES,
     SIGNAL_SUFFIXES,
@@ -271,10 +272,7 @@ def _band(path: str, n: int, fs: float, xi: float, fmin: float | None, fmax: flo
     lo, hi = default_band(n, fs, xi, audio=Path(path).suffix.lower() == ".wav", fmax=fmax)
     fmin = lo if fmin is None else fmin
     fmax = hi if fmax is None else fmax
-    if not 0 < fmin < fmax <= fs / 2:
-        raise ValueError(f"the band must satisfy 0 < fmin < fmax <= fs/2 = {fs / 2:g}; got "
-                         f"fmin={fmin:g}, fmax={fmax:g}")
-    return fmin, fmax
+    return check_band(fmin, fmax, fs)
 
 
 def _check_recording(path: str) -> None:
