@@ -173,6 +173,55 @@ def test_lists_generators_and_source_estimates(data):
         spectral_connectivity_epochs([data[0], data[1][:3]], **kw)
 
 
+# ----------------------------------------------------------------------------- one pair, any others
+
+
+def test_a_pairs_scores_do_not_depend_on_the_other_pairs_requested(monkeypatch):
+    """A pair's scores are the same whatever else is asked for: every pair (``indices=None``),
+    a few pairs in another order, the pair alone, or the pair's two channels alone.
+
+    The channels used set the data's scaling (by a power of two) and, the blocks of
+    coefficients being sized in bytes, how many epochs and frequencies are transformed at
+    once; the channels' scales differ here by powers of two, and the blocks are shrunk so
+    that both change with the channels asked for.  The transform of a channel at a
+    frequency is computed alone and the sums run in epoch order, so the scores agree to
+    rounding (held to 1e-12 relative; they are the same bits today)."""
+    import sftwave.connectivity._common as common
+    import sftwave.connectivity._epochs as epochs_module
+
+    monkeypatch.setattr(common, "BLOCK_BYTES", 3 * 4 * 300 * 16)
+    monkeypatch.setattr(epochs_module, "_EPOCH_BLOCK_BYTES", 4 * 2 * 300 * 16)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((5, 5, 300)) * np.array([300.0, 1.0, 0.02, 5.0, 1e-4])[:, None]
+    x[:, 1] += 1e-2 * x[:, 0]
+    x[:, 2] += 1e-2 * x[:, 1]                            # some coherence to see
+    freqs, n = np.array([10.0, 17.0, 30.0]), x.shape[1]
+    pair = (3, 1)
+    asks = [(np.array([4, 3, 2]), np.array([0, 1, 1])), (np.array([3]), np.array([1]))]
+    common_kw = dict(sfreq=100.0, mode="cwt_morlet", output="array")
+    for method in EPOCH_METHODS:
+        kw = dict(method=method, cwt_freqs=freqs, cwt_n_cycles=4.0, **common_kw)
+        full = spectral_connectivity_epochs(x, **kw).reshape(n, n, freqs.size, -1)[pair]
+        got = [spectral_connectivity_epochs(x, indices=ind, **kw)[list(ind[0]).index(pair[0])]
+               for ind in asks]
+        got.append(spectral_connectivity_epochs(x[:, [pair[1], pair[0]]],
+                                                indices=([1], [0]), **kw)[0])
+        for g in got:
+            np.testing.assert_allclose(g, full, rtol=1e-12, atol=1e-12 * np.abs(full).max(),
+                                       err_msg=method)
+    for method in METHODS:
+        kw = dict(method=method, freqs=freqs, n_cycles=4.0, **common_kw)
+        full = spectral_connectivity_time(x, **kw).reshape(x.shape[0], n, n, -1)[:, pair[0],
+                                                                                pair[1]]
+        got = [spectral_connectivity_time(x, indices=ind, **kw)[:, list(ind[0]).index(pair[0])]
+               for ind in asks]
+        got.append(spectral_connectivity_time(x[:, [pair[1], pair[0]]],
+                                              indices=([1], [0]), **kw)[:, 0])
+        for g in got:
+            np.testing.assert_allclose(g, full, rtol=1e-12, atol=1e-12 * np.abs(full).max(),
+                                       err_msg=method)
+
+
 # ----------------------------------------------------------------------------- keywords, modes
 
 
