@@ -9,7 +9,7 @@ its dtype (complex, single precision), never its values, and never computes:
 a call of any size is checked at the cost of its arguments.
 
 What the layers above know is passed in, as for the other families' builders:
-the wavelet family (an object of :mod:`sftwave.plans.families`, resolved by
+the wavelet family (an object of ``sftwave.plans.families``, resolved by
 :func:`~sftwave.plans.families.wavelet_family`; it checks ``xi``, ``output``,
 ``method`` and the engine, and gives the scales), the engine's name (resolved
 by :func:`sftwave.engines.resolve_engine`, its capabilities checked by

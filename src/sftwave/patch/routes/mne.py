@@ -12,7 +12,7 @@ Three module attributes of MNE carry every Morlet call:
 
 Each replacement below has the original's signature exactly and returns what
 it returns; each predicate only checks arguments (the request builders of
-:mod:`sftwave._checks`, and MNE's own type rules where they are stricter than
+``sftwave._checks``, and MNE's own type rules where they are stricter than
 sftwave's) and is False for anything else: another method, non-numpy or complex
 data, non-finite samples (MNE's FFT spreads a NaN over the whole row, sftwave's
 transform only as far as the wavelets reach), or arguments MNE would refuse

@@ -1,4 +1,4 @@
-"""scipy.ndimage's Gaussian family, routed to :mod:`sftwave.ndimage`.
+"""scipy.ndimage's Gaussian family, routed to ``sftwave.ndimage``.
 
 A call is routed where sftwave's drop-in takes it as scipy does and computes it by
 its own bank: a NumPy array (``numpy.ndarray`` itself, not a subclass, a CuPy, dask
