@@ -262,13 +262,16 @@ def _routes(target: str, explicit: bool) -> list[Route]:
 
 
 def _activate(routes: list[Route], eager: bool) -> None:
-    """Route each of ``routes`` not already routed: now in the modules imported (all of them
-    where ``eager``), at import for the others."""
+    """Route each of ``routes`` not already routed: now in the modules imported (where
+    ``eager``, each route's defining module is imported first), at import for the others.
+
+    Only the defining module is imported: the others of ``route.where`` re-export the name
+    and may be heavy and unused (``mne.decoding`` imports scikit-learn); they are routed
+    when the program imports them."""
     if eager:
         for route in routes:
-            for name in route.where:
-                with contextlib.suppress(ModuleNotFoundError):  # not in this version
-                    importlib.import_module(name)
+            with contextlib.suppress(ModuleNotFoundError):  # not in this version
+                importlib.import_module(route.where[0])
     with _LOCK:
         for route in routes:
             if route in _ACTIVE:
@@ -277,7 +280,7 @@ def _activate(routes: list[Route], eager: bool) -> None:
             for name in route.where:
                 if name in sys.modules:
                     _install(route, sys.modules[name])
-                elif not eager:
+                else:
                     _watch(route, name)
 
 
