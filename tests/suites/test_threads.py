@@ -261,21 +261,28 @@ def test_plan_designs_run_one_at_a_time_with_one_blas_thread():
     ("1", None, 1), ("3", None, 3), ("0", None, None), ("many", None, None),
     (None, "1", 1), (None, "3", 3), (None, "3,2", 3), (None, "0", None), (None, "x", None),
     ("2", "1", 2), ("0", "1", 1), ("many", "5", 5)])
-def test_thread_count_from_the_environment(value, omp, expect):
+def test_thread_count_from_the_environment(value, omp, expect, monkeypatch):
     """SFTWAVE_NUM_THREADS sets the default thread count, else OMP_NUM_THREADS (its first level),
-    else the CPUs; a value that is not a positive integer is ignored."""
-    code = ("import sftwave\nfrom sftwave.engines.numba import pool as _pool\n"
-            "print(sftwave.get_workers(), _pool._available_cpus())")
-    env = dict(os.environ)
+    else the CPUs; a value that is not a positive integer is ignored.  The rule that the pool
+    applies at import, applied here to each environment (the import itself: the test below)."""
     for name, v in (("SFTWAVE_NUM_THREADS", value), ("OMP_NUM_THREADS", omp)):
-        env.pop(name, None)
-        if v is not None:
-            env[name] = v
+        if v is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, v)
+    expected = _pool._available_cpus() if expect is None else expect
+    assert _pool._default_threads() == expected
+
+
+def test_thread_count_is_read_from_the_environment_at_import():
+    """A fresh process: the count its environment names is the default get_workers reports
+    (SFTWAVE_NUM_THREADS not a count, so OMP_NUM_THREADS's first level)."""
+    code = "import sftwave\nprint(sftwave.get_workers())"
+    env = dict(os.environ, SFTWAVE_NUM_THREADS="many", OMP_NUM_THREADS="5,2")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    threads, cpus = map(int, proc.stdout.split())
-    assert threads == (cpus if expect is None else expect)
+    assert int(proc.stdout) == 5
 
 
 _THREADPOOLCTL = r"""
