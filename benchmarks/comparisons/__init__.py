@@ -30,8 +30,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import (coherence, connectivity, cwt, dog, features, gaussian, integrations, sizes,
-               synchrosqueeze)
+from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, sizes, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
