@@ -20,6 +20,8 @@
   ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
   Monte-Carlo significance against pycwt;
+* :mod:`.sizes`: warm calls from 100 samples (32 x 32 images) up against scipy, pycwt and
+  MNE: where a call's fixed cost stops mattering;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -28,7 +30,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
+from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, sizes, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -78,4 +80,6 @@ SECTIONS = {
     "dog": (dog.dog, "the Mexican hat (DOG m=2) CWT against pycwt's DOG(2) and PyWavelets' 'mexh'"),
     "coherence": (coherence.coherence,
                   "wavelet coherence, xwt and the Monte-Carlo significance against pycwt"),
+    "sizes": (sizes.sizes, "warm calls from 100 samples and 32 x 32 up against scipy, pycwt "
+                           "and MNE"),
 }

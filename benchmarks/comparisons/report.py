@@ -1254,6 +1254,30 @@ def section_coherence(r: dict) -> str:
     return "\n".join(out).rstrip()
 
 
+def section_sizes(sz: dict) -> str:
+    rows = []
+    for c in sz["cases"]:
+        t = c["times"]
+        sft, ref = list(t)
+        rows.append([c["what"], str(c["size"]), ms(t[sft]["median_ms"]),
+                     f"{c['anchor']} {ms(t[ref]['median_ms'])}", ratio(c["ratio"])])
+    skipped = [f"{k[:-8]}: {v}" for k, v in sz.items() if k.endswith("_skipped")]
+    return "\n".join([
+        "## Sizes: warm calls from 100 samples and 32 x 32 up",
+        "",
+        "One warm call of each tool at each size, the calls alternating over "
+        f"{sz['rounds']} rounds (3 at the largest sizes), medians; a call shorter than "
+        f"{num(1e3 * sz['batch_s'])} ms is timed in batches and divided.  The ratio is the "
+        "anchor's time over sftwave's (above 1: sftwave faster).  Where sftwave is slower at "
+        "the small sizes, a call's fixed cost (argument checks, plan and engine look-ups, "
+        "dispatch of the compiled kernels) exceeds the anchor's whole call.",
+        "",
+        table(["call", "size", "sftwave ms", "anchor ms", "anchor / sftwave"], rows),
+        "",
+        ("Skipped: " + "; ".join(skipped) + ".") if skipped else "",
+    ]).rstrip() + "\n"
+
+
 # ----------------------------------------------------------------------------- the page
 
 #: (section name, renderer of its result) in the page's order, after the header, the
@@ -1278,6 +1302,7 @@ ORDER = [
     ("dask", section_dask),
     ("gaussian_first_call", section_gaussian_first_call),
     ("import_time", section_import_time),
+    ("sizes", section_sizes),
     ("crossover", section_crossover),
     ("bank_methods", section_bank),
     ("float32_drift", section_drift),

@@ -279,6 +279,18 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     >>> select_gaussian(1e20, 0, n=300, wide=True)       # no design: the exact limit
     WidePlan(sigma=1e+20, order=0)
     """
+    args = (sigma, order, truncate, radius, method, transform, tol, n, fir_taps_per_order, wide)
+    try:
+        hash(args)
+    except TypeError:       # an unhashable argument: checked (and refused) without the cache
+        return _select_gaussian(*args)
+    return _select_gaussian_cached(*args)
+
+
+def _select_gaussian(sigma: Any, order: Any, truncate: Any, radius: Any, method: Any,
+                     transform: Any, tol: Any, n: Any, fir_taps_per_order: Any,
+                     wide: Any) -> SFTPlan | FIRPlan | WidePlan:
+    """:func:`select_gaussian`'s checks and choice (a pure function of its arguments)."""
     sigma = check_sigma(sigma)
     _check_sigma_range(sigma)
     order = check_order(order)
@@ -336,6 +348,11 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
         if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
     return plan
+
+
+#: :func:`select_gaussian`'s decisions, by its arguments and their types (``typed``: 1 and True,
+#: 4 and 4.0 are checked apart); the plans are immutable, so one object serves every call.
+_select_gaussian_cached = functools.lru_cache(maxsize=4096, typed=True)(_select_gaussian)
 
 
 def _scipy_kernel_plan(sigma: float, order: int, truncate: float, radius: int | None, method: str,

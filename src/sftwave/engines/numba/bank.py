@@ -176,8 +176,34 @@ def run(
     if n == 0 or nrows == 0:
         return out
     omegas = np.ascontiguousarray(omegas, dtype=np.float64)
-    w = np.exp(-alpha - 1j * omegas)
+    coef = np.ascontiguousarray(coef, dtype=np.float64)
     code = METHODS[method]
+    tables = _bank_tables(omegas, float(alpha), int(L), coef, code)
+    rows, starts, counts = _work_items_cached(nrows, n, int(L), not whole_rows)
+    work = float(counts.sum() + L * counts.size) * (omegas.size + 1)
+    parallel_for(
+        _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
+        MODE_CODES[mode], float(cval), code, *tables, out, work=work,
+    )
+    return out
+
+
+#: The bank's per-plan tables and the work items per shape, kept for the next call with the
+#: same arguments (at most this many of each; then they are forgotten all at once).
+_MEMO_SIZE = 256
+_TABLES: dict = {}
+_ITEMS: dict = {}
+
+
+def _bank_tables(omegas: np.ndarray, alpha: float, L: int, coef: np.ndarray, code: int) -> tuple:
+    """The arguments of ``run_bank`` that depend on the plan alone (poles, their powers,
+    the integral methods' tables, the coefficients and each channel's kernel sum), computed
+    once per plan and method: the same arrays on every call, so the same results."""
+    key = (omegas.tobytes(), alpha, L, coef.shape, coef.tobytes(), code)
+    hit = _TABLES.get(key)
+    if hit is not None:
+        return hit
+    w = np.exp(-alpha - 1j * omegas)
     if code == _numba.IIR1:
         c = np.exp(L * np.log(w))
     else:
@@ -189,19 +215,27 @@ def run(
         zf, zc, _ = _two_level(1.0 / w, tmax)
     else:
         B, wf, wc, zf, zc, S = _empty_tables()
-    coef = np.ascontiguousarray(coef, dtype=np.float64)
     sums = window_sums(w, L)
     dc = coef[:, 0, :] @ sums.real + coef[:, 1, :] @ sums.imag  # each channel's kernel sum
-    rows, starts, counts = _work_items(nrows, n, L, split=not whole_rows)
-    work = float(np.sum(counts + L)) * (omegas.size + 1)
-    parallel_for(
-        _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
-        MODE_CODES[mode], float(cval), code,
-        np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
-        np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
-        B, wf, wc, zf, zc, S, coef, np.ascontiguousarray(dc), out, work=work,
-    )
-    return out
+    tables = (np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
+              np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
+              B, wf, wc, zf, zc, S, coef.copy(), np.ascontiguousarray(dc))
+    if len(_TABLES) >= _MEMO_SIZE:
+        _TABLES.clear()
+    _TABLES[key] = tables
+    return tables
+
+
+def _work_items_cached(nrows: int, n: int, L: int, split: bool) -> tuple[np.ndarray, ...]:
+    """:func:`_work_items`, kept per shape (the kernels only read the items)."""
+    key = (nrows, n, L, split)
+    hit = _ITEMS.get(key)
+    if hit is None:
+        hit = _work_items(nrows, n, L, split)
+        if len(_ITEMS) >= _MEMO_SIZE:
+            _ITEMS.clear()
+        _ITEMS[key] = hit
+    return hit
 
 
 def apply(plan: SFTPlan, x2d: np.ndarray, out: np.ndarray, *, mode: str, cval: float,

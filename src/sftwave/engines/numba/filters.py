@@ -307,9 +307,9 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
         return None
     res = out if out is not None and _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
     n = x.shape[axis]
-    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
-    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
-    sym = _fir.symmetry(weights)
+    outer = math.prod(x.shape[:axis])
+    inner = math.prod(x.shape[axis + 1:])
+    sym = _symmetry(weights)
     code = MODE_CODES[mode]
     work = float(x.size) * weights.size
     if inner == 1:
@@ -323,6 +323,22 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
         return res
     cast_into(out, res)
     return out
+
+
+#: scipy's symmetry test of the FIR weights met before, by their bytes (at most 256 kept).
+_SYMMETRY: dict[tuple[str, bytes], int] = {}
+
+
+def _symmetry(weights: np.ndarray) -> int:
+    """:func:`.fir_kernels.symmetry` of ``weights``, remembered by their dtype and values."""
+    key = (weights.dtype.str, weights.tobytes())
+    sym = _SYMMETRY.get(key)
+    if sym is None:
+        sym = _fir.symmetry(weights)
+        if len(_SYMMETRY) >= 256:
+            _SYMMETRY.clear()
+        _SYMMETRY[key] = sym
+    return sym
 
 
 def zero_sum(plan) -> bool:
