@@ -282,7 +282,7 @@ def gabor_kernel(frequency: float, theta: float = 0, bandwidth: float = 1,
     ((17, 17), dtype('complex128'))
     """
     req = gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset,
-                        engine="numba", single=True)
+                        engine=engines.resolve_engine(None, np.empty(0)), single=True)
     return _kernel(req.frequencies[0], req.thetas[0], req.bandwidth, req.sigma_x, req.sigma_y,
                    req.n_stds, req.offset, complex_dtype(dtype))
 

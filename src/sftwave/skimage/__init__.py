@@ -33,6 +33,6 @@ Examples
 (dtype('float64'), (16, 16, 3), 0.0)
 """
 
-from . import feature, filters
+from . import feature, filters  # noqa: F401  (the namespaces, as attributes)
 
-__all__ = ["feature", "filters"]
+__all__: list[str] = []

@@ -111,7 +111,7 @@ def gaussian(image: ArrayLike, sigma: float | Sequence[float] = 1, *, mode: str 
     See Also
     --------
     sftwave.gaussian_filter : scipy.ndimage's Gaussian filter (no conversion).
-    difference_of_gaussians : The band-pass of two Gaussians.
+    sftwave.feature.difference_of_gaussians : The band-pass of two Gaussians.
 
     Notes
     -----

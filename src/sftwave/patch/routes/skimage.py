@@ -23,11 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from ...engines import resolve_engine
 from ..route import Route
 
 __all__ = ["routes"]
 
-_ENGINE = "numba"
+#: The engine the requests name: the one of NumPy arrays (the routes take nothing else).
+_ENGINE = resolve_engine(None, np.empty(0))
 
 _FILTERS = "sftwave.skimage.filters"
 _FEATURE = "sftwave.skimage.feature"
