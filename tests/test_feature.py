@@ -18,7 +18,6 @@ References (tests/naive.py and here):
 from __future__ import annotations
 
 import contextlib
-
 import math
 from itertools import combinations_with_replacement
 

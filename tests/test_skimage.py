@@ -38,16 +38,19 @@ def rel_err(a, b):
 DEFAULT_BOUND = 2e-4
 
 
-@pytest.mark.parametrize("image, kw", [
-    (GRAY, dict(sigma=3)),
-    (RGB, dict(sigma=2.5, channel_axis=-1)),
-    (RGB, dict(sigma=(1.5, 4.0), channel_axis=2, mode="reflect")),
-    (GRAY.astype(np.float32) / 255, dict(sigma=4, mode="constant", cval=0.25)),
-    (GRAY, dict(sigma=2, preserve_range=True)),
-    (GRAY.astype(np.int16) - 128, dict(sigma=1.5)),
-    (GRAY > 128, dict(sigma=2)),
-    (GRAY.astype(np.float16), dict(sigma=2, truncate=3.0)),
-])
+@pytest.mark.parametrize(
+    "image, kw",
+    [
+        (GRAY, dict(sigma=3)),
+        (RGB, dict(sigma=2.5, channel_axis=-1)),
+        (RGB, dict(sigma=(1.5, 4.0), channel_axis=2, mode="reflect")),
+        (GRAY.astype(np.float32) / 255, dict(sigma=4, mode="constant", cval=0.25)),
+        (GRAY, dict(sigma=2, preserve_range=True)),
+        (GRAY.astype(np.int16) - 128, dict(sigma=1.5)),
+        (GRAY > 128, dict(sigma=2)),
+        (GRAY.astype(np.float16), dict(sigma=2, truncate=3.0)),
+    ],
+)
 def test_gaussian_as_skimage(image, kw):
     ref = skfl.gaussian(image, **kw)
     got = ski.filters.gaussian(image, **kw)
@@ -63,8 +66,8 @@ def test_gaussian_rgb_keeps_its_colours():
     rgb[10, 10] = (255, 0, 0)
     out = ski.filters.gaussian(rgb, 3, channel_axis=-1)
     assert out.dtype == np.float64 and out.shape == rgb.shape
-    assert out[..., 0].max() > 0 and not out[..., 1:].any()          # no red into green, blue
-    assert abs(out[..., 0].sum() - 1.0) < 1e-3                      # 255 -> 1.0, mass kept
+    assert out[..., 0].max() > 0 and not out[..., 1:].any()  # no red into green, blue
+    assert abs(out[..., 0].sum() - 1.0) < 1e-3  # 255 -> 1.0, mass kept
 
 
 def test_gaussian_out_and_errors():
@@ -87,7 +90,7 @@ def test_hessian_matrix_future_warning():
         warnings.simplefilter("always")
         skf.hessian_matrix(GRAY, 1.0)
     assert [str(w.message) for w in record] == [str(w.message) for w in theirs]
-    assert record[0].filename == __file__                      # points at the caller
+    assert record[0].filename == __file__  # points at the caller
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         hessian_matrix(GRAY, 1.0, use_gaussian_derivatives=False)
@@ -124,9 +127,11 @@ def test_filters_hessian_and_gabor_kernel():
     image[:, 14] = 0.2
     got, ref = ski.filters.hessian(image, sigmas=[1, 2]), skfl.hessian(image, sigmas=[1, 2])
     assert got.dtype == ref.dtype
-    assert np.max(np.abs(got - ref)) < 1e-6          # frangi's bound (tests/test_feature_ridges.py)
-    for kw in (dict(frequency=0.1), dict(frequency=0.23, theta=0.7, sigma_x=3, sigma_y=5,
-                                         n_stds=2.5, offset=0.3, dtype=np.complex64)):
+    assert np.max(np.abs(got - ref)) < 1e-6  # frangi's bound (tests/test_feature_ridges.py)
+    for kw in (
+        dict(frequency=0.1),
+        dict(frequency=0.23, theta=0.7, sigma_x=3, sigma_y=5, n_stds=2.5, offset=0.3, dtype=np.complex64),
+    ):
         g, r = ski.filters.gabor_kernel(**kw), skfl.gabor_kernel(**kw)
         assert g.dtype == r.dtype and g.shape == r.shape
         np.testing.assert_array_equal(g, r)
@@ -142,7 +147,7 @@ def test_gabor_truncated_is_skimage(dtype):
         got = ski.filters.gabor(image, 0.12, theta, truncated=True)
         for g, r in zip(got, ref):
             assert g.dtype == r.dtype
-            np.testing.assert_array_equal(g, r)           # the same convolutions
+            np.testing.assert_array_equal(g, r)  # the same convolutions
 
 
 def test_dog_truncated_is_skimage():
@@ -150,13 +155,16 @@ def test_dog_truncated_is_skimage():
     got = ski.filters.difference_of_gaussians(RGB, 1.5, 4.0, channel_axis=-1, truncated=True)
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-14)
     default = ski.filters.difference_of_gaussians(RGB, 1.5, 4.0, channel_axis=-1)
-    assert rel_err(default, ref) < 20 * DEFAULT_BOUND        # a difference of two: see the docs
+    assert rel_err(default, ref) < 20 * DEFAULT_BOUND  # a difference of two: see the docs
 
 
-@pytest.mark.parametrize("shape, centres", [
-    ((120,), [(30,), (80,)]),
-    ((20, 22, 18, 16), [(6, 7, 6, 5), (14, 15, 11, 10)]),
-])
+@pytest.mark.parametrize(
+    "shape, centres",
+    [
+        ((120,), [(30,), (80,)]),
+        ((20, 22, 18, 16), [(6, 7, 6, 5), (14, 15, 11, 10)]),
+    ],
+)
 @pytest.mark.parametrize("kind", ["log", "dog"])
 def test_blobs_any_number_of_axes(shape, centres, kind):
     image = blobs_image(shape, centres, 2.5)
@@ -170,7 +178,7 @@ def test_blobs_any_number_of_axes(shape, centres, kind):
         got = ski.feature.blob_dog(image, truncated=True, **kw)
         default = ski.feature.blob_dog(image, **kw)
     assert len(ref) >= len(centres)
-    np.testing.assert_array_equal(got, ref)          # scikit-image's kernels: its detections
+    np.testing.assert_array_equal(got, ref)  # scikit-image's kernels: its detections
     # well-separated spots: the same blobs (equal spots' responses tie to rounding: any order)
     np.testing.assert_array_equal(np.unique(default, axis=0), np.unique(ref, axis=0))
 
@@ -180,8 +188,9 @@ def test_blob_log_truncated_on_camera_is_skimage():
 
     image = data.camera()[::4, ::4]
     kw = dict(min_sigma=2, max_sigma=8, num_sigma=5, threshold=0.05)
-    np.testing.assert_array_equal(ski.feature.blob_log(image, truncated=True, **kw),
-                                  skf.blob_log(image, **kw))
+    np.testing.assert_array_equal(
+        ski.feature.blob_log(image, truncated=True, **kw), skf.blob_log(image, **kw)
+    )
 
 
 def test_namespaces_are_sftwave_feature():

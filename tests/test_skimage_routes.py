@@ -31,8 +31,14 @@ def _elems():
 #: Per name: (args, kwargs) of calls in scope, and the largest difference from scikit-image's
 #: result relative to its largest magnitude (tests/test_skimage.py says where each comes from).
 IN_SCOPE = {
-    "gaussian": ([((GRAY, 2), {}), ((RGB,), dict(sigma=3, channel_axis=-1)),
-                  ((FLOAT.astype(np.float32),), dict(sigma=(1, 2), mode="reflect"))], 2e-4),
+    "gaussian": (
+        [
+            ((GRAY, 2), {}),
+            ((RGB,), dict(sigma=3, channel_axis=-1)),
+            ((FLOAT.astype(np.float32),), dict(sigma=(1, 2), mode="reflect")),
+        ],
+        2e-4,
+    ),
     "difference_of_gaussians": ([((RGB, 1.5, 3.0), dict(channel_axis=-1))], 4e-3),
     "frangi": ([((FLOAT,), dict(sigmas=[1, 2]))], 1e-5),
     "hessian": ([((FLOAT,), dict(sigmas=[1, 2]))], 1e-5),
@@ -40,8 +46,13 @@ IN_SCOPE = {
     "meijering": ([((FLOAT,), dict(sigmas=[1, 2]))], 1e-5),
     "gabor": ([((FLOAT, 0.1), dict(theta=0.4, n_stds=6))], 1e-4),
     "gabor_kernel": ([((0.1,), dict(theta=0.3))], 0.0),
-    "hessian_matrix": ([((FLOAT, 2.0), dict(use_gaussian_derivatives=False)),
-                        ((GRAY, 1.5), dict(use_gaussian_derivatives=True, mode="reflect"))], 2e-3),
+    "hessian_matrix": (
+        [
+            ((FLOAT, 2.0), dict(use_gaussian_derivatives=False)),
+            ((GRAY, 1.5), dict(use_gaussian_derivatives=True, mode="reflect")),
+        ],
+        2e-3,
+    ),
     "hessian_matrix_eigvals": ([((_elems(),), {})], 1e-12),
     "hessian_matrix_det": ([((GRAY, 3.0), {}), ((FLOAT, 2.0), dict(approximate=False))], 2e-3),
     "structure_tensor": ([((FLOAT, 1.5), {})], 2e-4),
@@ -52,9 +63,15 @@ IN_SCOPE = {
 }
 
 OUT_OF_SCOPE = {
-    "gaussian": [((FLOAT + 1j,), {}), ((FLOAT,), dict(output=None)), ((FLOAT, -1), {}),
-                 ((FLOAT,), dict(mode="bogus")), ((np.ma.masked_array(FLOAT),), {}),
-                 ((FLOAT.tolist(),), {}), ((FLOAT,), dict(out=np.empty((40, 44), np.uint8)))],
+    "gaussian": [
+        ((FLOAT + 1j,), {}),
+        ((FLOAT,), dict(output=None)),
+        ((FLOAT, -1), {}),
+        ((FLOAT,), dict(mode="bogus")),
+        ((np.ma.masked_array(FLOAT),), {}),
+        ((FLOAT.tolist(),), {}),
+        ((FLOAT,), dict(out=np.empty((40, 44), np.uint8))),
+    ],
     "difference_of_gaussians": [((FLOAT, 2.0, 1.0), {}), ((FLOAT,), {})],
     "frangi": [((FLOAT[None, None],), {}), ((FLOAT,), dict(sigmas=[0]))],
     "hessian": [((FLOAT,), dict(tol=1e-3))],
@@ -78,7 +95,7 @@ def test_every_route_is_tested_and_resolves():
     for route in ROUTES.values():
         load(route.replacement)
         load(route.accepts)
-        for module in route.where:            # every module holds the name in scikit-image 0.26
+        for module in route.where:  # every module holds the name in scikit-image 0.26
             assert callable(getattr(importlib.import_module(module), route.name))
 
 

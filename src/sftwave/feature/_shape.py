@@ -4,6 +4,7 @@ the shape index of Koenderink and van Doorn."""
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,7 +29,7 @@ def surf_determinant(image: np.ndarray, sigma: float) -> np.ndarray:
     over the integral image, Bay et al. 2008), in float64, as its ``_hessian_matrix_det``."""
     integral = image.astype(np.float64).cumsum(axis=0).cumsum(axis=1)
     size = int(3 * sigma)
-    s2 = int((size - 1) / 2)              # C's division, toward zero
+    s2 = int((size - 1) / 2)  # C's division, toward zero
     s3 = size // 3
     with np.errstate(divide="ignore", invalid="ignore"):
         w_i = 1.0 / size / size if size else np.inf
@@ -101,7 +102,7 @@ def hessian_matrix_det(image: ArrayLike, sigma: float = 1, approximate: bool = T
     numpy_only(image)
     from ._common import as_float
 
-    arr = as_float(image)
+    arr = cast(np.ndarray, as_float(image))  # a NumPy image: a NumPy array
     req = hessian_det_request(arr.ndim, sigma, approximate)
     if arr.ndim == 2 and req.approximate:
         return surf_determinant(arr, req.sigma)
@@ -165,8 +166,7 @@ def shape_index(image: ArrayLike, sigma: float = 1, mode: str = "constant", cval
     >>> float(s[2, 2]), float(s[2, 0]), bool(np.isnan(s[0, 0]))
     (-1.0, -0.5, True)
     """
-    H = hessian_matrix(image, sigma=sigma, mode=mode, cval=cval, order="rc",
-                       use_gaussian_derivatives=False)
+    H = hessian_matrix(image, sigma=sigma, mode=mode, cval=cval, order="rc", use_gaussian_derivatives=False)
     l1, l2 = hessian_matrix_eigvals(H)
     with np.errstate(divide="ignore", invalid="ignore"):
         return (2.0 / np.pi) * np.arctan((l2 + l1) / (l2 - l1))

@@ -27,5 +27,13 @@ from ..feature import (
     structure_tensor_eigenvalues,
 )
 
-__all__ = ["hessian_matrix", "hessian_matrix_eigvals", "hessian_matrix_det", "structure_tensor",
-           "structure_tensor_eigenvalues", "shape_index", "blob_log", "blob_dog"]
+__all__ = [
+    "hessian_matrix",
+    "hessian_matrix_eigvals",
+    "hessian_matrix_det",
+    "structure_tensor",
+    "structure_tensor_eigenvalues",
+    "shape_index",
+    "blob_log",
+    "blob_dog",
+]

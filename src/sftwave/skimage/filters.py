@@ -40,15 +40,33 @@ from ..feature import (
 from ..feature._common import op
 from ..ndimage import gaussian_filter
 
-__all__ = ["gaussian", "difference_of_gaussians", "frangi", "sato", "meijering", "hessian",
-           "gabor", "gabor_kernel"]
+__all__ = [
+    "gaussian",
+    "difference_of_gaussians",
+    "frangi",
+    "sato",
+    "meijering",
+    "hessian",
+    "gabor",
+    "gabor_kernel",
+]
 
 
-def gaussian(image: ArrayLike, sigma: float | Sequence[float] = 1, *, mode: str | Sequence[str] = "nearest",
-             cval: float = 0, preserve_range: bool = False, truncate: float = 4.0,
-             channel_axis: int | None = None, out: np.ndarray | None = None,
-             truncated: bool = False, tol: float | None = None, engine: str | None = None,
-             workers: int | None = None) -> np.ndarray:
+def gaussian(
+    image: ArrayLike,
+    sigma: float | Sequence[float] = 1,
+    *,
+    mode: str | Sequence[str] = "nearest",
+    cval: float = 0,
+    preserve_range: bool = False,
+    truncate: float = 4.0,
+    channel_axis: int | None = None,
+    out: np.ndarray | None = None,
+    truncated: bool = False,
+    tol: float | None = None,
+    engine: str | None = None,
+    workers: int | None = None,
+) -> np.ndarray:
     """Multi-dimensional Gaussian filter, as scikit-image's ``skimage.filters.gaussian``.
 
     scikit-image 0.26's signature, conversion and output: the image becomes
@@ -132,16 +150,37 @@ def gaussian(image: ArrayLike, sigma: float | Sequence[float] = 1, *, mode: str 
     numpy_only(image, " (sftwave.skimage.filters.gaussian)")
     arr = check_input_array(image, "image")
     name = engines.resolve_engine(engine, arr)
-    req = skimage_gaussian_request(arr.shape, arr.dtype, sigma, mode=mode, cval=cval,
-                                   preserve_range=preserve_range, truncate=truncate,
-                                   channel_axis=channel_axis, out=out, tol=tol,
-                                   truncated=truncated, engine=name, workers=workers)
+    req = skimage_gaussian_request(
+        arr.shape,
+        arr.dtype,
+        sigma,
+        mode=mode,
+        cval=cval,
+        preserve_range=preserve_range,
+        truncate=truncate,
+        channel_axis=channel_axis,
+        out=out,
+        tol=tol,
+        truncated=truncated,
+        engine=name,
+        workers=workers,
+    )
     if req.preserve_range:
         x = arr if arr.dtype in (np.float32, np.float64) else arr.astype(req.dtype)
     else:
         x = op(name, "feature_as_float")(arr, "image")
-    return cast(np.ndarray, gaussian_filter(x, list(req.sigmas), output=req.out, mode=req.mode,
-                                            cval=req.cval, truncate=req.truncate, tol=req.tol,
-                                            radius=scipy_radii(req.sigmas, req.truncate,
-                                                               req.truncated),
-                                            engine=name, workers=req.workers))
+    return cast(
+        np.ndarray,
+        gaussian_filter(
+            x,
+            list(req.sigmas),
+            output=req.out,
+            mode=req.mode,
+            cval=req.cval,
+            truncate=req.truncate,
+            tol=req.tol,
+            radius=scipy_radii(req.sigmas, req.truncate, req.truncated),
+            engine=name,
+            workers=req.workers,
+        ),
+    )

@@ -44,6 +44,7 @@ def _image(x: Any, kinds: str = "biuf") -> bool:
 
 def _guard(check: Callable[..., bool]) -> Callable[..., bool]:
     """``check`` returning False instead of raising (a call it cannot bind, a bad argument)."""
+
     def accepts(*args: Any, **kwargs: Any) -> bool:
         try:
             return bool(check(*args, **kwargs))
@@ -56,36 +57,69 @@ def _guard(check: Callable[..., bool]) -> Callable[..., bool]:
 
 
 @_guard
-def accepts_gaussian(image: Any, sigma: Any = 1.0, *, mode: Any = "nearest", cval: Any = 0,
-                     preserve_range: Any = False, truncate: Any = 4.0, channel_axis: Any = None,
-                     out: Any = None) -> bool:
+def accepts_gaussian(
+    image: Any,
+    sigma: Any = 1.0,
+    *,
+    mode: Any = "nearest",
+    cval: Any = 0,
+    preserve_range: Any = False,
+    truncate: Any = 4.0,
+    channel_axis: Any = None,
+    out: Any = None,
+) -> bool:
     """``skimage.filters.gaussian``: a real NumPy image, ``out`` None or a float NumPy array."""
     from ..._checks.features import skimage_gaussian_request
 
     if not _image(image) or not (out is None or _image(out, "f")):
         return False
-    skimage_gaussian_request(image.shape, image.dtype, sigma, mode=mode, cval=cval,
-                             preserve_range=preserve_range, truncate=truncate,
-                             channel_axis=channel_axis, out=out, engine=_ENGINE)
+    skimage_gaussian_request(
+        image.shape,
+        image.dtype,
+        sigma,
+        mode=mode,
+        cval=cval,
+        preserve_range=preserve_range,
+        truncate=truncate,
+        channel_axis=channel_axis,
+        out=out,
+        engine=_ENGINE,
+    )
     return True
 
 
 @_guard
-def accepts_difference_of_gaussians(image: Any, low_sigma: Any, high_sigma: Any = None, *,
-                                    mode: Any = "nearest", cval: Any = 0, channel_axis: Any = None,
-                                    truncate: Any = 4.0) -> bool:
+def accepts_difference_of_gaussians(
+    image: Any,
+    low_sigma: Any,
+    high_sigma: Any = None,
+    *,
+    mode: Any = "nearest",
+    cval: Any = 0,
+    channel_axis: Any = None,
+    truncate: Any = 4.0,
+) -> bool:
     """``skimage.filters.difference_of_gaussians``: a real NumPy image."""
     from ..._checks.features import dog_request
 
     if not _image(image) or image.ndim == 0:
         return False
-    dog_request(image.ndim, low_sigma, high_sigma, mode=mode, cval=cval,
-                channel_axis=channel_axis, truncate=truncate, engine=_ENGINE)
+    dog_request(
+        image.ndim,
+        low_sigma,
+        high_sigma,
+        mode=mode,
+        cval=cval,
+        channel_axis=channel_axis,
+        truncate=truncate,
+        engine=_ENGINE,
+    )
     return True
 
 
-def _ridge(kind: str, image: Any, sigmas: Any, black_ridges: Any, mode: Any, cval: Any,
-           **weights: Any) -> bool:
+def _ridge(
+    kind: str, image: Any, sigmas: Any, black_ridges: Any, mode: Any, cval: Any, **weights: Any
+) -> bool:
     from ..._checks.features import ridge_request
 
     if not _image(image) or image.ndim not in (2, 3) or not isinstance(black_ridges, (bool, np.bool_)):
@@ -95,67 +129,136 @@ def _ridge(kind: str, image: Any, sigmas: Any, black_ridges: Any, mode: Any, cva
 
 
 @_guard
-def accepts_frangi(image: Any, sigmas: Any = range(1, 10, 2), scale_range: Any = None,
-                   scale_step: Any = None, alpha: Any = 0.5, beta: Any = 0.5, gamma: Any = None,
-                   black_ridges: Any = True, mode: Any = "reflect", cval: Any = 0) -> bool:
+def accepts_frangi(
+    image: Any,
+    sigmas: Any = range(1, 10, 2),
+    scale_range: Any = None,
+    scale_step: Any = None,
+    alpha: Any = 0.5,
+    beta: Any = 0.5,
+    gamma: Any = None,
+    black_ridges: Any = True,
+    mode: Any = "reflect",
+    cval: Any = 0,
+) -> bool:
     """``skimage.filters.frangi``: a real 2-D or 3-D NumPy image."""
-    return _ridge("frangi", image, sigmas, black_ridges, mode, cval, alpha=alpha, beta=beta,
-                  gamma=gamma, scale_range=scale_range, scale_step=scale_step)
+    return _ridge(
+        "frangi",
+        image,
+        sigmas,
+        black_ridges,
+        mode,
+        cval,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        scale_range=scale_range,
+        scale_step=scale_step,
+    )
 
 
 @_guard
-def accepts_hessian(image: Any, sigmas: Any = range(1, 10, 2), scale_range: Any = None,
-                    scale_step: Any = None, alpha: Any = 0.5, beta: Any = 0.5, gamma: Any = 15,
-                    black_ridges: Any = True, mode: Any = "reflect", cval: Any = 0) -> bool:
+def accepts_hessian(
+    image: Any,
+    sigmas: Any = range(1, 10, 2),
+    scale_range: Any = None,
+    scale_step: Any = None,
+    alpha: Any = 0.5,
+    beta: Any = 0.5,
+    gamma: Any = 15,
+    black_ridges: Any = True,
+    mode: Any = "reflect",
+    cval: Any = 0,
+) -> bool:
     """``skimage.filters.hessian``: a real 2-D or 3-D NumPy image."""
-    return _ridge("frangi", image, sigmas, black_ridges, mode, cval, alpha=alpha, beta=beta,
-                  gamma=gamma, scale_range=scale_range, scale_step=scale_step)
+    return _ridge(
+        "frangi",
+        image,
+        sigmas,
+        black_ridges,
+        mode,
+        cval,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        scale_range=scale_range,
+        scale_step=scale_step,
+    )
 
 
 @_guard
-def accepts_sato(image: Any, sigmas: Any = range(1, 10, 2), black_ridges: Any = True,
-                 mode: Any = "reflect", cval: Any = 0) -> bool:
+def accepts_sato(
+    image: Any, sigmas: Any = range(1, 10, 2), black_ridges: Any = True, mode: Any = "reflect", cval: Any = 0
+) -> bool:
     """``skimage.filters.sato``: a real 2-D or 3-D NumPy image."""
     return _ridge("sato", image, sigmas, black_ridges, mode, cval)
 
 
 @_guard
-def accepts_meijering(image: Any, sigmas: Any = range(1, 10, 2), alpha: Any = None,
-                      black_ridges: Any = True, mode: Any = "reflect", cval: Any = 0) -> bool:
+def accepts_meijering(
+    image: Any,
+    sigmas: Any = range(1, 10, 2),
+    alpha: Any = None,
+    black_ridges: Any = True,
+    mode: Any = "reflect",
+    cval: Any = 0,
+) -> bool:
     """``skimage.filters.meijering``: a real 2-D or 3-D NumPy image."""
     return _ridge("meijering", image, sigmas, black_ridges, mode, cval, alpha=alpha)
 
 
 @_guard
-def accepts_gabor(image: Any, frequency: Any, theta: Any = 0, bandwidth: Any = 1,
-                  sigma_x: Any = None, sigma_y: Any = None, n_stds: Any = 3, offset: Any = 0,
-                  mode: Any = "reflect", cval: Any = 0) -> bool:
+def accepts_gabor(
+    image: Any,
+    frequency: Any,
+    theta: Any = 0,
+    bandwidth: Any = 1,
+    sigma_x: Any = None,
+    sigma_y: Any = None,
+    n_stds: Any = 3,
+    offset: Any = 0,
+    mode: Any = "reflect",
+    cval: Any = 0,
+) -> bool:
     """``skimage.filters.gabor``: a 2-D float NumPy image (scikit-image keeps an integer
     image's dtype in its output, sftwave does not)."""
     from ..._checks.features import gabor_request
 
     if not _image(image, "f") or image.ndim != 2:
         return False
-    gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval,
-                  engine=_ENGINE, single=True)
+    gabor_request(
+        frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval, engine=_ENGINE, single=True
+    )
     return True
 
 
 @_guard
-def accepts_gabor_kernel(frequency: Any, theta: Any = 0, bandwidth: Any = 1, sigma_x: Any = None,
-                         sigma_y: Any = None, n_stds: Any = 3, offset: Any = 0,
-                         dtype: Any = np.complex128) -> bool:
+def accepts_gabor_kernel(
+    frequency: Any,
+    theta: Any = 0,
+    bandwidth: Any = 1,
+    sigma_x: Any = None,
+    sigma_y: Any = None,
+    n_stds: Any = 3,
+    offset: Any = 0,
+    dtype: Any = np.complex128,
+) -> bool:
     """``skimage.filters.gabor_kernel``: real parameters and a complex dtype of at most 128 bits."""
     from ..._checks.features import complex_dtype, gabor_request
 
-    gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, engine=_ENGINE,
-                  single=True)
+    gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, engine=_ENGINE, single=True)
     return complex_dtype(dtype).itemsize <= 16
 
 
 @_guard
-def accepts_hessian_matrix(image: Any, sigma: Any = 1, mode: Any = "constant", cval: Any = 0,
-                           order: Any = "rc", use_gaussian_derivatives: Any = None) -> bool:
+def accepts_hessian_matrix(
+    image: Any,
+    sigma: Any = 1,
+    mode: Any = "constant",
+    cval: Any = 0,
+    order: Any = "rc",
+    use_gaussian_derivatives: Any = None,
+) -> bool:
     """``skimage.feature.hessian_matrix``: a real NumPy image."""
     from ..._checks.features import hessian_request
 
@@ -177,8 +280,9 @@ def accepts_hessian_matrix_det(image: Any, sigma: Any = 1, approximate: Any = Tr
 
 
 @_guard
-def accepts_structure_tensor(image: Any, sigma: Any = 1, mode: Any = "constant", cval: Any = 0,
-                             order: Any = "rc") -> bool:
+def accepts_structure_tensor(
+    image: Any, sigma: Any = 1, mode: Any = "constant", cval: Any = 0, order: Any = "rc"
+) -> bool:
     """``skimage.feature.structure_tensor``: a real NumPy image, 2-D at least once squeezed."""
     from ..._checks.features import structure_tensor_request
 
@@ -227,33 +331,70 @@ def _blob_image(image: Any) -> bool:
 
 
 @_guard
-def accepts_blob_log(image: Any, min_sigma: Any = 1, max_sigma: Any = 50, num_sigma: Any = 10,
-                     threshold: Any = 0.2, overlap: Any = 0.5, log_scale: Any = False, *,
-                     threshold_rel: Any = None, exclude_border: Any = False) -> bool:
+def accepts_blob_log(
+    image: Any,
+    min_sigma: Any = 1,
+    max_sigma: Any = 50,
+    num_sigma: Any = 10,
+    threshold: Any = 0.2,
+    overlap: Any = 0.5,
+    log_scale: Any = False,
+    *,
+    threshold_rel: Any = None,
+    exclude_border: Any = False,
+) -> bool:
     """``skimage.feature.blob_log``: a real NumPy image of any number of axes."""
     from ..._checks.features import blob_log_request
 
     if not _blob_image(image):
         return False
     dtype = np.dtype(np.float32 if image.dtype in (np.float16, np.float32) else np.float64)
-    blob_log_request(image.shape, dtype, min_sigma, max_sigma, num_sigma, threshold, overlap,
-                     log_scale, threshold_rel=threshold_rel, exclude_border=exclude_border,
-                     engine=_ENGINE)
+    blob_log_request(
+        image.shape,
+        dtype,
+        min_sigma,
+        max_sigma,
+        num_sigma,
+        threshold,
+        overlap,
+        log_scale,
+        threshold_rel=threshold_rel,
+        exclude_border=exclude_border,
+        engine=_ENGINE,
+    )
     return True
 
 
 @_guard
-def accepts_blob_dog(image: Any, min_sigma: Any = 1, max_sigma: Any = 50, sigma_ratio: Any = 1.6,
-                     threshold: Any = 0.5, overlap: Any = 0.5, *, threshold_rel: Any = None,
-                     exclude_border: Any = False) -> bool:
+def accepts_blob_dog(
+    image: Any,
+    min_sigma: Any = 1,
+    max_sigma: Any = 50,
+    sigma_ratio: Any = 1.6,
+    threshold: Any = 0.5,
+    overlap: Any = 0.5,
+    *,
+    threshold_rel: Any = None,
+    exclude_border: Any = False,
+) -> bool:
     """``skimage.feature.blob_dog``: a real NumPy image of any number of axes."""
     from ..._checks.features import blob_dog_request
 
     if not _blob_image(image):
         return False
     dtype = np.dtype(np.float32 if image.dtype in (np.float16, np.float32) else np.float64)
-    blob_dog_request(image.shape, dtype, min_sigma, max_sigma, sigma_ratio, threshold, overlap,
-                     threshold_rel=threshold_rel, exclude_border=exclude_border, engine=_ENGINE)
+    blob_dog_request(
+        image.shape,
+        dtype,
+        min_sigma,
+        max_sigma,
+        sigma_ratio,
+        threshold,
+        overlap,
+        threshold_rel=threshold_rel,
+        exclude_border=exclude_border,
+        engine=_ENGINE,
+    )
     return True
 
 
@@ -291,5 +432,7 @@ def routes() -> list[Route]:
     >>> [r.name for r in routes()][:3]
     ['gaussian', 'difference_of_gaussians', 'frangi']
     """
-    return [Route("skimage", name, where, f"{module}:{name}", f"{_HERE}:accepts_{name}")
-            for name, where, module in _TABLE]
+    return [
+        Route("skimage", name, where, f"{module}:{name}", f"{_HERE}:accepts_{name}")
+        for name, where, module in _TABLE
+    ]
