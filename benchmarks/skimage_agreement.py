@@ -1,7 +1,8 @@
 """How far sftwave.skimage's defaults are from scikit-image's numbers, on skimage.data images.
 
-Run: ``PYTHONPATH=src python benchmarks/skimage_agreement.py`` (scikit-image installed; only its
-bundled images, no download).  Prints a Markdown table (docs/guide/skimage.rst quotes it):
+Run: ``PYTHONPATH=src python benchmarks/skimage_agreement.py [image names]`` (scikit-image
+installed; only its bundled images, no download; each image's figures go to stderr as they
+are measured).  Prints a Markdown table (docs/guide/skimage.rst quotes it):
 
 * ``gaussian`` and ``difference_of_gaussians``: the largest difference from scikit-image's
   result, relative to the largest magnitude of scikit-image's result;
@@ -15,6 +16,8 @@ bundled images, no download).  Prints a Markdown table (docs/guide/skimage.rst q
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import skimage.feature as skf
 import skimage.filters as skfl
@@ -26,10 +29,10 @@ GRAY = ["camera", "coins", "moon", "page", "cell", "text"]
 RGB = ["astronaut", "hubble_deep_field"]
 
 
-def images() -> dict[str, np.ndarray]:
-    out = {name: getattr(data, name)() for name in GRAY}
-    out.update({name: color.rgb2gray(getattr(data, name)()) for name in RGB})
-    return out
+def images(names: list[str] | None = None) -> dict[str, np.ndarray]:
+    """The bundled images by name (all of GRAY and RGB by default), RGB ones in grey."""
+    names = names or GRAY + RGB
+    return {n: color.rgb2gray(getattr(data, n)()) if n in RGB else getattr(data, n)() for n in names}
 
 
 def rel(got, ref) -> float:
@@ -97,14 +100,20 @@ def rows(img: np.ndarray) -> list[tuple[str, float, float]]:
     return out
 
 
-def main() -> None:
+def main(names: list[str] | None = None) -> None:
     table: dict[str, list[tuple[float, float]]] = {}
     per_image: dict[str, dict[str, tuple[float, float]]] = {}
-    for name, img in images().items():
+    for name, img in images(names).items():
         per_image[name] = {}
         for measure, default, truncated in rows(img):
             table.setdefault(measure, []).append((default, truncated))
             per_image[name][measure] = (default, truncated)
+        print(
+            name,
+            {k: (f"{v[0]:.3g}", f"{v[1]:.3g}") for k, v in per_image[name].items()},
+            file=sys.stderr,
+            flush=True,
+        )
     print("| measure | default: range over images | truncated=True: range |")
     print("|---|---|---|")
     for measure, values in table.items():
@@ -119,4 +128,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or None)

@@ -279,7 +279,7 @@ def gabor_kernel(frequency: float, theta: float = 0, bandwidth: float = 1,
     >>> from sftwave.feature import gabor_kernel
     >>> g = gabor_kernel(0.2)
     >>> g.shape, g.dtype
-    ((17, 17), dtype('complex128'))
+    ((19, 19), dtype('complex128'))
     """
     req = gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset,
                         engine=engines.resolve_engine(None, np.empty(0)), single=True)
