@@ -254,8 +254,8 @@ _BLOB_GAUSSIANS = """
     Gaussian as scipy's kernel truncated at 4 sigma), so the responses differ
     from scikit-image's by about scipy's truncation error.  A detection
     differs where two responses, or a response and the threshold, are closer
-    than that: on ``skimage.data`` images a few percent of scikit-image's
-    blobs are not found at the same row (measured in the guide's page for
+    than that: on ``skimage.data`` images up to 10.5 % of scikit-image's
+    blobs were not found at the same row (measured in the guide's page for
     scikit-image users).  ``truncated=True`` takes scikit-image's kernels and
     finds its detections.
 """

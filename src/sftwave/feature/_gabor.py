@@ -539,7 +539,7 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     result is then the **untruncated** Gabor filter to ``tol``; scikit-image's is
     truncated at ``n_stds`` (3 by default) standard deviations, which differs
     from it by scikit-image's truncation: measured on ``skimage.data`` images,
-    up to about 1e-2 of the response's largest value at ``n_stds=3`` (see the
+    5.6 % to 11.8 % of the response's largest value at ``n_stds=3`` (see the
     guide's page for scikit-image users; ``truncated=True`` gives
     scikit-image's numbers).  Otherwise (an anisotropic Gaussian at an angle, not separable),
     and for a Gaussian too wide for the image to plan, sftwave convolves with
