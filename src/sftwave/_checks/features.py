@@ -43,7 +43,9 @@ __all__ = ["DERIVATIVE_TOL", "derivative_truncate", "axis_sigmas", "check_order"
            "HessianRequest", "hessian_request", "StructureTensorRequest", "structure_tensor_request",
            "EigenvaluesRequest", "eigenvalues_request", "DoGRequest", "dog_request",
            "BlobRequest", "blob_log_request", "blob_dog_request", "RidgeRequest", "ridge_request",
-           "GaborRequest", "gabor_request"]
+           "GaborRequest", "gabor_request", "check_truncated", "scipy_radii", "SkimageGaussianRequest",
+           "skimage_gaussian_request", "check_n_dims", "HessianDetRequest", "hessian_det_request",
+           "complex_dtype"]
 
 #: The default accuracy of the Gaussian-derivative Hessian's filters: about float32's
 #: resolution, which the recursions meet at a cost independent of sigma (scikit-image's
@@ -281,6 +283,44 @@ def _bool_or_none(value: Any, name: str) -> bool | None:
     return None if value is None else bool(value)
 
 
+def check_truncated(truncated: Any) -> bool:
+    """The ``truncated`` flag of the scikit-image drop-ins: True or False.
+
+    Examples
+    --------
+    >>> check_truncated(True)
+    True
+    """
+    if not isinstance(truncated, (bool, np.bool_)):
+        raise TypeError(f"truncated must be True or False; got {truncated!r}")
+    return bool(truncated)
+
+
+def scipy_radii(sigmas: Any, truncate: float, truncated: bool) -> list[int] | None:
+    """scipy's kernel radius per axis, ``int(truncate * sigma + 0.5)``, where ``truncated`` (the
+    Gaussian filters' ``radius=``: scipy's truncated kernel itself); None otherwise.
+
+    Examples
+    --------
+    >>> scipy_radii([1.0, 2.5], 4.0, True), scipy_radii([1.0], 4.0, False)
+    ([4, 10], None)
+    """
+    return [int(truncate * float(s) + 0.5) for s in sigmas] if truncated else None
+
+
+def check_n_dims(shape: tuple[int, ...], name: str = "image") -> int:
+    """The number of axes of an image that must have at least one.
+
+    Examples
+    --------
+    >>> check_n_dims((4, 5, 6, 7))
+    4
+    """
+    if len(shape) == 0:
+        raise ValueError(f"{name} must have at least one axis; got a 0-d array")
+    return len(shape)
+
+
 # --- requests ------------------------------------------------------------------------------
 
 
@@ -400,11 +440,12 @@ class DoGRequest:
     tol: float | None
     engine: str
     workers: int | None = None
+    truncated: bool = False
 
 
 def dog_request(ndim: int, low_sigma: Any, high_sigma: Any = None, *, mode: Any = "nearest",
                 cval: Any = 0, channel_axis: Any = None, truncate: Any = 4.0, tol: Any = None,
-                engine: str, workers: Any = None) -> DoGRequest:
+                engine: str, workers: Any = None, truncated: Any = False) -> DoGRequest:
     """The request of :func:`~sftwave.feature.difference_of_gaussians` for an ``ndim``-D image;
     ``high_sigma`` None: ``1.6 * low_sigma``.
 
@@ -426,7 +467,7 @@ def dog_request(ndim: int, low_sigma: Any, high_sigma: Any = None, *, mode: Any 
     cval = check_cval(cval)
     truncate = check_truncate(truncate)
     return DoGRequest(tuple(spatial), tuple(low), tuple(high), mode, cval, truncate,
-                      check_tol(tol), engine, check_workers(workers))
+                      check_tol(tol), engine, check_workers(workers), check_truncated(truncated))
 
 
 @dataclass(frozen=True, eq=False)
@@ -449,13 +490,14 @@ class BlobRequest:
     tol: float | None
     engine: str
     workers: int | None = None
+    truncated: bool = False
 
 
 def blob_log_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
                      max_sigma: Any = 50, num_sigma: Any = 10, threshold: Any = 0.2,
                      overlap: Any = 0.5, log_scale: Any = False, *, threshold_rel: Any = None,
                      exclude_border: Any = False, tol: Any = None, engine: str,
-                     workers: Any = None) -> BlobRequest:
+                     workers: Any = None, truncated: Any = False) -> BlobRequest:
     """The request of :func:`~sftwave.feature.blob_log` for an image of ``shape`` and ``dtype``.
 
     Examples
@@ -463,20 +505,19 @@ def blob_log_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1
     >>> blob_log_request((8, 8), np.dtype(np.float64), 1, 2, 2, engine="numba").sigma_list.shape
     (2, 2)
     """
-    if len(shape) not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {len(shape)}-D, shape {shape}")
-    ndim = len(shape)
+    ndim = check_n_dims(shape)
     scalar, sigma_list = log_scales(min_sigma, max_sigma, num_sigma, log_scale, ndim, dtype)
     return BlobRequest("log", scalar, sigma_list, None, real_or_none(threshold, "threshold"),
                        real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
                        exclude_width(exclude_border, ndim), check_tol(tol), engine,
-                       check_workers(workers))
+                       check_workers(workers), check_truncated(truncated))
 
 
 def blob_dog_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
                      max_sigma: Any = 50, sigma_ratio: Any = 1.6, threshold: Any = 0.5,
                      overlap: Any = 0.5, *, threshold_rel: Any = None, exclude_border: Any = False,
-                     tol: Any = None, engine: str, workers: Any = None) -> BlobRequest:
+                     tol: Any = None, engine: str, workers: Any = None,
+                     truncated: Any = False) -> BlobRequest:
     """The request of :func:`~sftwave.feature.blob_dog` for an image of ``shape`` and ``dtype``.
 
     Examples
@@ -484,15 +525,13 @@ def blob_dog_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1
     >>> blob_dog_request((8, 8), np.dtype(np.float64), 1, 2, 2.0, engine="numba").sigma_ratio
     2.0
     """
-    if len(shape) not in (2, 3):
-        raise ValueError(f"image must be 2-D or 3-D; got {len(shape)}-D, shape {shape}")
-    ndim = len(shape)
+    ndim = check_n_dims(shape)
     scalar, sigma_list = dog_scales(min_sigma, max_sigma, sigma_ratio, ndim, dtype)
     return BlobRequest("dog", scalar, sigma_list, float(sigma_ratio),
                        real_or_none(threshold, "threshold"),
                        real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
                        exclude_width(exclude_border, ndim), check_tol(tol), engine,
-                       check_workers(workers))
+                       check_workers(workers), check_truncated(truncated))
 
 
 @dataclass(frozen=True)
@@ -567,12 +606,13 @@ class GaborRequest:
     tol: float | None
     engine: str
     workers: int | None = None
+    truncated: bool = False
 
 
 def gabor_request(frequencies: Any, thetas: Any, bandwidth: Any = 1, sigma_x: Any = None,
                   sigma_y: Any = None, n_stds: Any = 3, offset: Any = 0, mode: Any = "reflect",
                   cval: Any = 0, tol: Any = None, *, engine: str, workers: Any = None,
-                  single: bool = False) -> GaborRequest:
+                  single: bool = False, truncated: Any = False) -> GaborRequest:
     """The request of :func:`~sftwave.feature.gabor_bank` (``single``: of
     :func:`~sftwave.feature.gabor`, one ``frequency`` and one ``theta``).
 
@@ -594,4 +634,120 @@ def gabor_request(frequencies: Any, thetas: Any, bandwidth: Any = 1, sigma_x: An
         freqs = real_scalars(frequencies, "frequencies", positive=True)
         angles = real_scalars(thetas, "thetas", positive=False)
     return GaborRequest(tuple(freqs), tuple(angles), bandwidth, sx, sy, n_stds, offset, mode, cval,
-                        tol, engine, check_workers(workers))
+                        tol, engine, check_workers(workers), check_truncated(truncated))
+
+
+#: The keywords of scikit-image 0.26's ``skimage.filters.gaussian``.
+SKIMAGE_GAUSSIAN_KEYWORDS = frozenset({"image", "sigma", "mode", "cval", "preserve_range",
+                                       "truncate", "channel_axis", "out"})
+
+
+@dataclass(frozen=True, eq=False)
+class SkimageGaussianRequest:
+    """A checked :func:`sftwave.skimage.filters.gaussian` call: the sigma per axis (0 on the
+    channel axis), the modes (one, or one per axis), the conversion, the float dtype of
+    the result, the output array (or None) and whether scipy's truncated kernel is asked."""
+
+    sigmas: tuple[float, ...]
+    mode: str | tuple[str, ...]
+    cval: float
+    preserve_range: bool
+    truncate: float
+    dtype: np.dtype
+    out: np.ndarray | None
+    tol: float | None
+    truncated: bool
+    engine: str
+    workers: int | None = None
+
+
+def _gaussian_sigmas(sigma: Any, ndim: int, channel_axis: Any) -> tuple[float, ...]:
+    """scikit-image's sigmas of ``gaussian``: one per axis, 0 inserted at ``channel_axis``."""
+    if np.any(np.asarray(sigma, dtype=object) < 0.0):
+        raise ValueError(f"Sigma values less than zero are not valid; got sigma={sigma!r}")
+    sigmas = sigma
+    if channel_axis is not None:
+        axis = check_axis(channel_axis, ndim, "channel_axis")
+        if not isinstance(sigma, Iterable):
+            sigmas = [sigma] * (ndim - 1)
+        if len(sigmas) == ndim - 1:
+            sigmas = list(sigmas)
+            sigmas.insert(axis, 0)
+    return tuple(check_positive(s, "sigma", allow_zero=True) for s in per_axis(sigmas, ndim, "sigma"))
+
+
+def skimage_gaussian_request(shape: tuple[int, ...], dtype: np.dtype, sigma: Any = 1, *,
+                             mode: Any = "nearest", cval: Any = 0, preserve_range: Any = False,
+                             truncate: Any = 4.0, channel_axis: Any = None, out: Any = None,
+                             tol: Any = None, truncated: Any = False, engine: str,
+                             workers: Any = None) -> SkimageGaussianRequest:
+    """The request of :func:`sftwave.skimage.filters.gaussian` for an image of ``shape`` and
+    (input) ``dtype``, with scikit-image 0.26's rules: a negative sigma refused, a scalar
+    sigma (or one per spatial axis) with 0 on the channel axis, integer images converted
+    to float64 (rescaled unless ``preserve_range``), float16 to float32, ``out`` a float array.
+
+    Examples
+    --------
+    >>> req = skimage_gaussian_request((8, 8, 3), np.dtype(np.uint8), 2, channel_axis=-1,
+    ...                                engine="numba")
+    >>> req.sigmas, req.dtype
+    ((2.0, 2.0, 0.0), dtype('float64'))
+    """
+    ndim = check_n_dims(shape)
+    if dtype.kind not in "biuf" or dtype.itemsize > 8:
+        raise TypeError(f"image must be a real (bool, integer or float) array of at most 64 "
+                        f"bits; got dtype {dtype}")
+    sigmas = _gaussian_sigmas(sigma, ndim, channel_axis)
+    modes = (check_mode(mode) if isinstance(mode, str)
+             else tuple(check_mode(m) for m in per_axis(mode, ndim, "mode")))
+    if not isinstance(preserve_range, (bool, np.bool_)):
+        raise TypeError(f"preserve_range must be True or False; got {preserve_range!r}")
+    float_dtype = np.dtype(np.float32 if dtype in (np.float16, np.float32) else np.float64)
+    if out is not None:
+        if not isinstance(out, np.ndarray) or out.dtype.kind != "f":
+            raise ValueError(f"dtype of `out` must be float; got {getattr(out, 'dtype', out)!r}.")
+        if out.shape != tuple(shape):
+            raise ValueError(f"out must have the image's shape {tuple(shape)}; got {out.shape}")
+    return SkimageGaussianRequest(sigmas, modes, check_cval(cval), bool(preserve_range),
+                                  check_truncate(truncate), float_dtype, out, check_tol(tol),
+                                  check_truncated(truncated), engine, check_workers(workers))
+
+
+@dataclass(frozen=True)
+class HessianDetRequest:
+    """A checked :func:`~sftwave.feature.hessian_matrix_det` call."""
+
+    sigma: float
+    approximate: bool
+
+
+def hessian_det_request(ndim: int, sigma: Any = 1, approximate: Any = True) -> HessianDetRequest:
+    """The request of :func:`~sftwave.feature.hessian_matrix_det` for an ``ndim``-D image.
+
+    Examples
+    --------
+    >>> hessian_det_request(2, 3).approximate
+    True
+    """
+    if ndim == 0:
+        raise ValueError("image must have at least one axis; got a 0-d array")
+    if not isinstance(approximate, (bool, np.bool_)):
+        raise TypeError(f"approximate must be True or False; got {approximate!r}")
+    return HessianDetRequest(check_positive(sigma, "sigma"), bool(approximate))
+
+
+def complex_dtype(dtype: Any) -> np.dtype:
+    """A complex dtype (scikit-image's ``gabor_kernel``'s ``dtype``).
+
+    Examples
+    --------
+    >>> complex_dtype(np.complex64)
+    dtype('complex64')
+    """
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as err:
+        raise TypeError(f"dtype must be a complex dtype; got {dtype!r}") from err
+    if dt.kind != "c":
+        raise ValueError(f"dtype must be complex; got {dtype!r}")
+    return dt

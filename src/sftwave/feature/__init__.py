@@ -4,9 +4,11 @@ blobs, ridges and Gabor filters.
 The names, signatures, argument order, defaults and outputs are
 scikit-image's (``skimage.feature.hessian_matrix``,
 ``hessian_matrix_eigvals``, ``structure_tensor``,
-``structure_tensor_eigenvalues``, ``blob_log``, ``blob_dog``,
-``skimage.filters.difference_of_gaussians``, ``frangi``, ``sato``,
-``meijering`` and ``skimage.filters.gabor``),
+``structure_tensor_eigenvalues``, ``hessian_matrix_det``, ``shape_index``,
+``blob_log``, ``blob_dog``, ``skimage.filters.difference_of_gaussians``,
+``frangi``, ``hessian``, ``sato``, ``meijering``, ``gabor`` and
+``gabor_kernel``; :mod:`sftwave.skimage` arranges them in scikit-image's
+namespaces, with ``skimage.filters.gaussian``),
 so that switching is one import.  Every Gaussian inside is sftwave's
 (:func:`sftwave.gaussian_filter`), at a cost per pixel that does not depend on
 ``sigma`` and with its accuracy contract (``tol=``, a keyword scikit-image
@@ -58,10 +60,12 @@ cost that does not depend on ``sigma``; a smaller ``tol`` buys more accuracy
 
 from ._blobs import blob_dog, blob_log
 from ._dog import difference_of_gaussians
-from ._gabor import gabor, gabor_bank
-from ._ridges import frangi, meijering, sato
+from ._gabor import gabor, gabor_bank, gabor_kernel
+from ._ridges import frangi, hessian, meijering, sato
+from ._shape import hessian_matrix_det, shape_index
 from ._tensors import hessian_matrix, hessian_matrix_eigvals, structure_tensor, structure_tensor_eigenvalues
 
-__all__ = ["hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
-           "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi",
-           "blob_log", "blob_dog", "sato", "meijering", "gabor", "gabor_bank"]
+__all__ = ["hessian_matrix", "hessian_matrix_eigvals", "hessian_matrix_det", "structure_tensor",
+           "structure_tensor_eigenvalues", "shape_index", "difference_of_gaussians", "frangi",
+           "hessian", "blob_log", "blob_dog", "sato", "meijering", "gabor", "gabor_bank",
+           "gabor_kernel"]

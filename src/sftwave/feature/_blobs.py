@@ -22,6 +22,7 @@ from .._checks.features import (
     log_scales,
     numpy_only,
     real_or_none,
+    scipy_radii,
 )
 from .._docs import docfiller
 from ..ndimage import gaussian_filter, gaussian_laplace
@@ -63,10 +64,27 @@ def cube_peaks(cube: np.ndarray, threshold: float, box: Sequence[tuple[int, int]
     """
     local_peaks = op(engines.resolve_engine(engine, cube), "local_peaks")
     ndim = cube.ndim - 1
+    if ndim > 3:
+        return _peaks_nd(cube, threshold, box)
     four = cube.reshape(cube.shape[:1] + (1,) * (3 - ndim) + cube.shape[1:])
     full = ((0, 1),) * (3 - ndim) + tuple(box)
     flat = local_peaks(four, threshold, full)
     index = np.unravel_index(flat, cube.shape)
+    return np.stack(index[1:] + index[:1], axis=1), cube[index]
+
+
+def _peaks_nd(cube: np.ndarray, threshold: float,
+              box: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cube_peaks` of a cube of more than 4 axes, as scikit-image's ``peak_local_max``:
+    the points equal to their 3 x ... x 3 neighbourhood's maximum (``mode='nearest'``)."""
+    from scipy import ndimage as ndi
+
+    mask = cube == ndi.maximum_filter(cube, size=3, mode="nearest")
+    mask &= cube > cube.dtype.type(threshold)
+    inside = np.zeros_like(mask)
+    inside[(slice(None),) + tuple(slice(lo, hi) for lo, hi in box)] = True
+    mask &= inside
+    index = np.nonzero(mask)
     return np.stack(index[1:] + index[:1], axis=1), cube[index]
 
 
@@ -199,25 +217,26 @@ def blob_options(threshold: Any, threshold_rel: Any, overlap: Any, exclude_borde
 
 
 def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None,
-             engine: str | None = None) -> np.ndarray:
+             engine: str | None = None, truncated: bool = False) -> np.ndarray:
     """:func:`blob_log`'s scale space ``(scales,) + image.shape``: ``-mean(sigma)**2 LoG_sigma``."""
     cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
     for plane, s in zip(cube, sigma_list):
         gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol,
-                         engine=engine)
+                         radius=scipy_radii(s, 4.0, truncated), engine=engine)
         plane *= -np.mean(s) ** 2
     return cube
 
 
 def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
-             tol: float | None, engine: str | None = None) -> np.ndarray:
+             tol: float | None, engine: str | None = None, truncated: bool = False) -> np.ndarray:
     """:func:`blob_dog`'s scale space: ``(G_i - G_(i+1)) / (sigma_ratio - 1)`` for each scale."""
     cube = np.empty((len(sigma_list) - 1,) + image.shape, dtype=image.dtype)
 
     def smooth(s: np.ndarray) -> np.ndarray:
         # a NumPy image, on the CPU engine (the one with the peaks): a NumPy array
         return cast(np.ndarray, gaussian_filter(image, [float(v) for v in s], mode="reflect",
-                                                tol=tol, engine=engine))
+                                                tol=tol, radius=scipy_radii(s, 4.0, truncated),
+                                                engine=engine))
 
     previous = smooth(sigma_list[0])
     for plane, s in zip(cube, sigma_list[1:]):
@@ -232,21 +251,21 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              max_sigma: float | Sequence[float] = 50, num_sigma: int = 10,
              threshold: float | None = 0.2, overlap: float = 0.5, log_scale: bool = False, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
-             tol: float | None = None, engine: str | None = None,
+             truncated: bool = False, tol: float | None = None, engine: str | None = None,
              workers: int | None = None) -> np.ndarray:
-    r"""Blobs of a 2-D or 3-D image by the scale-normalised Laplacian of Gaussian (scikit-image's).
+    r"""Blobs of an image by the scale-normalised Laplacian of Gaussian (scikit-image's).
 
     At each of ``num_sigma`` scales from ``min_sigma`` to ``max_sigma`` the
     response ``-mean(sigma)**2 * LoG_sigma(image)``; a blob is a local maximum
-    of the scale-space cube over its 3 x 3 x 3 (3-D: 3 x 3 x 3 x 3)
+    of the scale-space cube over its 3 x ... x 3 (ndim + 1 axes)
     neighbourhood above the threshold; of two blobs overlapping by more than
     ``overlap`` the smaller is dropped.  Bright blobs on a dark background.
 
     Parameters
     ----------
     image : array_like
-        A 2-D or 3-D image (converted as scikit-image's ``img_as_float``: float32
-        stays float32, integers rescaled to [-1, 1]).
+        An image of any number of axes, as scikit-image's (converted as its
+        ``img_as_float``: float32 stays float32, integers rescaled to [-1, 1]).
     min_sigma, max_sigma : float or sequence of float, optional
         The smallest and largest scale, one for all axes or one per axis
         (positive).  Each scale costs the same, whatever its size.
@@ -266,6 +285,7 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         No blob within this many pixels of the border (one for all axes, or one
         per axis); False or 0: none excluded.  ``True`` counts as 1, as in
         scikit-image.
+    %(blob_truncated)s
     %(image_tol)s
     %(peaks_engine)s
     %(workers)s
@@ -282,7 +302,7 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     Raises
     ------
     ValueError
-        An image that is not 2-D or 3-D, a non-positive or non-finite sigma, a
+        A 0-d image, a non-positive or non-finite sigma, a
         sequence of sigmas of the wrong length, ``num_sigma`` below 1,
         ``overlap`` outside [0, 1], a negative ``exclude_border`` or a tuple of
         the wrong length, a NaN threshold.
@@ -318,31 +338,32 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     name, arr = _blob_image(image, engine)
     req = blob_log_request(arr.shape, arr.dtype, min_sigma, max_sigma, num_sigma, threshold,
                            overlap, log_scale, threshold_rel=threshold_rel,
-                           exclude_border=exclude_border, tol=tol, engine=name, workers=workers)
+                           exclude_border=exclude_border, tol=tol, engine=name, workers=workers,
+                           truncated=truncated)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
-        return _blobs(log_cube(arr, req.sigma_list, req.tol, name), req)
+        return _blobs(log_cube(arr, req.sigma_list, req.tol, name, req.truncated), req)
 
 
 def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              max_sigma: float | Sequence[float] = 50, sigma_ratio: float = 1.6,
              threshold: float | None = 0.5, overlap: float = 0.5, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
-             tol: float | None = None, engine: str | None = None,
+             truncated: bool = False, tol: float | None = None, engine: str | None = None,
              workers: int | None = None) -> np.ndarray:
-    r"""Blobs of a 2-D or 3-D image by differences of Gaussians (scikit-image's).
+    r"""Blobs of an image by differences of Gaussians (scikit-image's).
 
     Gaussians at ``min_sigma * sigma_ratio**i`` until past ``max_sigma``; the
     response at scale i is ``(G_i - G_(i+1)) / (sigma_ratio - 1)``, which
     approximates the scale-normalised Laplacian of Gaussian.  A blob is a local
-    maximum of the scale-space cube over its 3 x 3 x 3 (3-D: 3 x 3 x 3 x 3)
+    maximum of the scale-space cube over its 3 x ... x 3 (ndim + 1 axes)
     neighbourhood above the threshold; of two blobs overlapping by more than
     ``overlap`` the smaller is dropped.  Bright blobs on a dark background.
 
     Parameters
     ----------
     image : array_like
-        A 2-D or 3-D image (converted as scikit-image's ``img_as_float``).
+        An image of any number of axes (converted as scikit-image's ``img_as_float``).
     min_sigma, max_sigma : float or sequence of float, optional
         The smallest and largest scale, one for all axes or one per axis
         (positive).  Each scale costs the same, whatever its size.
@@ -357,6 +378,7 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         The least response as a fraction of the cube's largest.
     exclude_border : int, tuple of int or False, optional
         No blob within this many pixels of the border; ``True`` counts as 1.
+    %(blob_truncated)s
     %(image_tol)s
     %(peaks_engine)s
     %(workers)s
@@ -371,7 +393,7 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     Raises
     ------
     ValueError
-        An image that is not 2-D or 3-D, a bad sigma, ``sigma_ratio`` not above 1,
+        A 0-d image, a bad sigma, ``sigma_ratio`` not above 1,
         ``max_sigma`` below ``min_sigma`` (no scale), ``overlap`` outside [0, 1],
         a bad ``exclude_border``, a NaN threshold.
     TypeError
@@ -401,10 +423,11 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     name, arr = _blob_image(image, engine)
     req = blob_dog_request(arr.shape, arr.dtype, min_sigma, max_sigma, sigma_ratio, threshold,
                            overlap, threshold_rel=threshold_rel, exclude_border=exclude_border,
-                           tol=tol, engine=name, workers=workers)
+                           tol=tol, engine=name, workers=workers, truncated=truncated)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
-        cube = dog_cube(arr, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name)
+        cube = dog_cube(arr, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name,
+                        req.truncated)
         return _blobs(cube, req)
 
 

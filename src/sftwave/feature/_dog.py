@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import engines
-from .._checks.features import dog_request
+from .._checks.features import dog_request, scipy_radii
 from ..ndimage import gaussian_filter
 from ._common import op, threads
 
@@ -17,7 +17,7 @@ from ._common import op, threads
 def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float],
                             high_sigma: float | Sequence[float] | None = None, *,
                             mode: str = "nearest", cval: float = 0, channel_axis: int | None = None,
-                            truncate: float = 4.0, tol: float | None = None,
+                            truncate: float = 4.0, truncated: bool = False, tol: float | None = None,
                             engine: str | None = None, workers: int | None = None) -> np.ndarray:
     """The image smoothed at ``low_sigma`` minus the image smoothed at ``high_sigma`` (scikit-image's).
 
@@ -41,6 +41,10 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
     truncate : float, optional
         As in :func:`sftwave.gaussian_filter`: sftwave's default accuracy is set
         from it (a quarter of scipy's kernel error at that truncation).
+    truncated : bool, optional
+        True: scikit-image's Gaussians, truncated at ``truncate`` sigma, honoured
+        exactly (scipy's kernels; a cost that grows with sigma): its numbers to
+        rounding.  False (default): the untruncated Gaussians to ``tol``.
     tol : float or None, optional
         The Gaussian filters' accuracy, instead of the one set by ``truncate``.
     engine : {None, 'auto', 'numba', 'xp', 'cuda'}, optional
@@ -81,16 +85,18 @@ def difference_of_gaussians(image: ArrayLike, low_sigma: float | Sequence[float]
     arr = op(name, "feature_as_float")(image, "image")       # the engine's array type
     req = dog_request(len(arr.shape), low_sigma, high_sigma, mode=mode, cval=cval,
                       channel_axis=channel_axis, truncate=truncate, tol=tol, engine=name,
-                      workers=workers)
+                      workers=workers, truncated=truncated)
 
     def smooth(sigmas: tuple[float, ...]) -> np.ndarray:
         axes = [ax for ax, s in zip(req.axes, sigmas, strict=True) if s > 0]
         if not axes:
             return arr * 1                    # a copy, of any array type
+        kept = [s for s in sigmas if s > 0]
         # a NumPy array on the CPU engine (the input's array type on the array-API one)
-        return cast(np.ndarray, gaussian_filter(arr, [s for s in sigmas if s > 0], mode=req.mode,
-                                                cval=req.cval, truncate=req.truncate, axes=axes,
-                                                tol=req.tol, engine=name))
+        radius = scipy_radii(kept, req.truncate, req.truncated)
+        return cast(np.ndarray, gaussian_filter(arr, kept, mode=req.mode, cval=req.cval,
+                                                truncate=req.truncate, axes=axes, tol=req.tol,
+                                                radius=radius, engine=name))
 
     with threads(name, req.workers):
         return smooth(req.low) - smooth(req.high)

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from .. import engines
 from .._checks import check_input_array
-from .._checks.features import GaborRequest, gabor_request, numpy_only, real_scalars
+from .._checks.features import GaborRequest, complex_dtype, gabor_request, numpy_only, real_scalars
 from ._common import op, threads
 
 #: The checked scalars (``sftwave._checks.features``), by their former names here.
@@ -195,9 +195,104 @@ def _fir_bank(engine: str, image: np.ndarray, fir_groups: list, groups: dict, mo
     op(engine, "gabor_fir_groups")(image, taps, (pv, ph), mode, cval, scale, out)
 
 
+def _truncated_bank(image: np.ndarray, req: GaborRequest) -> np.ndarray:
+    """The bank as scikit-image computes it: each kernel truncated at ``n_stds`` (complex64
+    for a float32 image), its real and imaginary parts convolved by ``scipy.ndimage.convolve``."""
+    from scipy import ndimage as ndi
+
+    cdtype = np.complex64 if image.dtype == np.float32 else np.complex128
+    out = np.empty((len(req.frequencies), len(req.thetas)) + image.shape, dtype=cdtype)
+    for i, f in enumerate(req.frequencies):
+        for t, theta in enumerate(req.thetas):
+            g = _kernel(f, theta, req.bandwidth, req.sigma_x, req.sigma_y, req.n_stds,
+                        req.offset, cdtype)
+            out[i, t].real = ndi.convolve(image, g.real, mode=req.mode, cval=req.cval)
+            out[i, t].imag = ndi.convolve(image, g.imag, mode=req.mode, cval=req.cval)
+    return out
+
+
+def _kernel(frequency: float, theta: float, bandwidth: float, sigma_x: float | None,
+            sigma_y: float | None, n_stds: float, offset: float, dtype: Any) -> np.ndarray:
+    """scikit-image's ``gabor_kernel`` of checked arguments, in ``dtype`` (complex)."""
+    sx = _sigma_prefactor(bandwidth) / frequency if sigma_x is None else sigma_x
+    sy = _sigma_prefactor(bandwidth) / frequency if sigma_y is None else sigma_y
+    ct, st = math.cos(theta), math.sin(theta)
+    y0, x0 = _half_sizes(theta, sx, sy, n_stds)
+    y, x = np.meshgrid(np.arange(-y0, y0 + 1), np.arange(-x0, x0 + 1), indexing="ij", sparse=True)
+    rotx = x * ct + y * st
+    roty = -x * st + y * ct
+    g = np.empty(roty.shape, dtype=dtype)
+    np.exp(-0.5 * (rotx**2 / sx**2 + roty**2 / sy**2) + 1j * (2 * np.pi * frequency * rotx + offset),
+           out=g)
+    g *= 1 / (2 * np.pi * sx * sy)
+    return g
+
+
+def gabor_kernel(frequency: float, theta: float = 0, bandwidth: float = 1,
+                 sigma_x: float | None = None, sigma_y: float | None = None, n_stds: float = 3,
+                 offset: float = 0, dtype: Any = np.complex128) -> np.ndarray:
+    """scikit-image's complex Gabor kernel, truncated at ``n_stds`` standard deviations.
+
+    With ``x`` the column and ``y`` the row offset, ``x' = x cos(theta) + y sin(theta)``,
+    ``y' = -x sin(theta) + y cos(theta)``:
+    ``g = exp(-x'^2 / 2 sigma_x^2 - y'^2 / 2 sigma_y^2) exp(i (2 pi frequency x' + offset))
+    / (2 pi sigma_x sigma_y)``, on the grid of half-sizes
+    ``ceil(max(|n_stds sigma_x cos|, |n_stds sigma_y sin|, 1))`` (columns) and
+    ``ceil(max(|n_stds sigma_y cos|, |n_stds sigma_x sin|, 1))`` (rows).
+
+    Parameters
+    ----------
+    frequency : float
+        Spatial frequency of the harmonic, cycles per pixel (positive).
+    theta : float, optional
+        Orientation in radians; 0: the harmonic along x (the columns).
+    bandwidth : float, optional
+        Bandwidth in octaves, which sets the sigmas not given.
+    sigma_x, sigma_y : float, optional
+        Standard deviations along x' and y'.
+    n_stds : float, optional
+        The kernel's half-size in standard deviations.
+    offset : float, optional
+        Phase offset of the harmonic, radians.
+    dtype : {np.complex64, np.complex128}, optional
+        The kernel's dtype (complex).
+
+    Returns
+    -------
+    g : complex ndarray
+        The kernel, ``(2 y0 + 1, 2 x0 + 1)``.
+
+    Raises
+    ------
+    ValueError
+        A non-positive ``frequency``, ``bandwidth``, sigma or ``n_stds``, a
+        non-finite ``theta`` or ``offset``, or a ``dtype`` that is not complex.
+    TypeError
+        A parameter that is not a real number.
+
+    See Also
+    --------
+    gabor : The image's responses (the untruncated kernel by default).
+
+    Examples
+    --------
+    >>> from sftwave.feature import gabor_kernel
+    >>> g = gabor_kernel(0.2)
+    >>> g.shape, g.dtype
+    ((19, 19), dtype('complex128'))
+    """
+    req = gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset,
+                        engine=engines.resolve_engine(None, np.empty(0)), single=True)
+    return _kernel(req.frequencies[0], req.thetas[0], req.bandwidth, req.sigma_x, req.sigma_y,
+                   req.n_stds, req.offset, complex_dtype(dtype))
+
+
 def _gabor_bank(image: np.ndarray, req: GaborRequest) -> np.ndarray:
     """The checked bank: complex, shape ``(n_freq, n_theta) + image.shape``."""
     from scipy import ndimage as ndi
+
+    if req.truncated:
+        return _truncated_bank(image, req)
 
     frequencies, thetas, bandwidth = req.frequencies, req.thetas, req.bandwidth
     sigma_x, sigma_y, n_stds, offset = req.sigma_x, req.sigma_y, req.n_stds, req.offset
@@ -278,7 +373,7 @@ def _gabor_bank(image: np.ndarray, req: GaborRequest) -> np.ndarray:
 def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: float | Sequence[float],
                bandwidth: float = 1, sigma_x: float | None = None, sigma_y: float | None = None,
                n_stds: float = 3, offset: float = 0, mode: str = "reflect", cval: float = 0,
-               *, tol: float | None = None, engine: str | None = None,
+               *, truncated: bool = False, tol: float | None = None, engine: str | None = None,
                workers: int | None = None) -> np.ndarray:
     """Gabor responses for every frequency and orientation at once, as one complex array.
 
@@ -301,6 +396,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval
         As :func:`gabor` (``sigma_x``/``sigma_y`` are shared by all frequencies
         when given).
+    truncated : bool, optional
+        As :func:`gabor`.
     tol : float or None, optional
         As :func:`gabor`.
     engine, workers : optional
@@ -339,7 +436,8 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
     """
     arr = _gabor_image(image)
     req = gabor_request(frequencies, thetas, bandwidth, sigma_x, sigma_y, n_stds, offset, mode,
-                        cval, tol, engine=engines.resolve_engine(engine, arr), workers=workers)
+                        cval, tol, engine=engines.resolve_engine(engine, arr), workers=workers,
+                        truncated=truncated)
     with threads(req.engine, req.workers):
         return _gabor_bank(arr, req)
 
@@ -347,7 +445,7 @@ def gabor_bank(image: ArrayLike, frequencies: float | Sequence[float], thetas: f
 def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float = 1,
           sigma_x: float | None = None, sigma_y: float | None = None, n_stds: float = 3,
           offset: float = 0, mode: str = "reflect", cval: float = 0,
-          *, tol: float | None = None, engine: str | None = None,
+          *, truncated: bool = False, tol: float | None = None, engine: str | None = None,
           workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The real and imaginary responses to a Gabor filter (scikit-image's ``skimage.filters.gabor``).
 
@@ -379,14 +477,20 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     sigma_x, sigma_y : float, optional
         Standard deviations along x' and y' (before the rotation).
     n_stds : float, optional
-        The half-size of scikit-image's truncated kernel, in standard deviations.
-        Accepted for compatibility; used only by the fallback (see Notes).
+        The half-size of scikit-image's truncated kernel, in standard deviations:
+        used with ``truncated=True`` and by the fallback (see Notes).
     offset : float, optional
         Phase offset of the harmonic, radians.
     mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap'}, optional
         How the image is extended beyond its borders (``scipy.ndimage`` modes).
     cval : float, optional
         The value beyond the borders with ``mode='constant'``.
+    truncated : bool, optional
+        True: scikit-image's kernel, truncated at ``n_stds`` standard deviations
+        (:func:`gabor_kernel`), convolved directly as scikit-image does: its
+        numbers to rounding, at a cost that grows with ``sigma_x * sigma_y``.
+        False (default): the untruncated Gabor filter to ``tol``, which differs
+        from scikit-image's at ``n_stds=3`` by its truncation (see Notes).
     tol : float or None, optional
         The accuracy of each axis's 1-D filter: the relative RMSE of its kernel
         against the exact sampled Gaussian times the carrier (each axis gets
@@ -434,8 +538,10 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     per group of orientations (the cheaper of the two there, measured).  The
     result is then the **untruncated** Gabor filter to ``tol``; scikit-image's is
     truncated at ``n_stds`` (3 by default) standard deviations, which differs
-    from it by about 1e-3 of the response's scale (the Gaussian's mass beyond
-    3 sigma).  Otherwise (an anisotropic Gaussian at an angle, not separable),
+    from it by scikit-image's truncation: measured on ``skimage.data`` images,
+    5.6 % to 11.8 % of the response's largest value at ``n_stds=3`` (see the
+    guide's page for scikit-image users; ``truncated=True`` gives
+    scikit-image's numbers).  Otherwise (an anisotropic Gaussian at an angle, not separable),
     and for a Gaussian too wide for the image to plan, sftwave convolves with
     scikit-image's truncated kernel directly (``scipy.ndimage.convolve``, at
     ``n_stds``; a cost that grows with ``sigma_x * sigma_y``).
@@ -459,7 +565,8 @@ def gabor(image: ArrayLike, frequency: float, theta: float = 0, bandwidth: float
     """
     arr = _gabor_image(image)
     req = gabor_request(frequency, theta, bandwidth, sigma_x, sigma_y, n_stds, offset, mode, cval,
-                        tol, engine=engines.resolve_engine(engine, arr), workers=workers, single=True)
+                        tol, engine=engines.resolve_engine(engine, arr), workers=workers, single=True,
+                        truncated=truncated)
     with threads(req.engine, req.workers):
         out = _gabor_bank(arr, req)[0, 0]
     return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)

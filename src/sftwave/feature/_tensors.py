@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Any, cast
@@ -21,6 +22,11 @@ from .._checks.ndimage import Array
 from .._docs import docfiller
 from ..ndimage import gaussian_filter
 from ._common import op, threads
+
+#: scikit-image 0.26's warning where ``hessian_matrix``'s ``use_gaussian_derivatives`` is not given.
+GAUSSIAN_DERIVATIVES_WARNING = (
+    "use_gaussian_derivatives currently defaults to False, but will change to True in a future "
+    "version. Please specify this argument explicitly to maintain the current behavior")
 
 
 def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
@@ -51,8 +57,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         as scikit-image computes them (two first-derivative passes at
         ``sigma / sqrt(2)``; see Notes).  False: scikit-image's
         finite differences, ``np.gradient`` twice of the Gaussian-smoothed image.
-        None: False, scikit-image's present default (which it warns will become
-        True; pass it explicitly).
+        None: False, scikit-image's present default, with scikit-image's
+        ``FutureWarning`` (its default will become True; pass it explicitly).
     tol : float or None, optional
         The Gaussian filters' accuracy (:func:`sftwave.gaussian_filter`'s ``tol``).
         None: with Gaussian derivatives 1e-7 (a cost independent of ``sigma``; see
@@ -75,6 +81,11 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         that is not 2-D.
     TypeError
         A complex or non-numeric image, or a non-real ``cval``.
+
+    Warns
+    -----
+    FutureWarning
+        ``use_gaussian_derivatives`` not given (scikit-image 0.26's warning and text).
 
     See Also
     --------
@@ -103,6 +114,8 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
     arr: Array = op(name, "feature_as_float")(image, "image")
     req = hessian_request(len(arr.shape), sigma, mode, cval, order, use_gaussian_derivatives, tol,
                           engine=name, workers=workers)
+    if use_gaussian_derivatives is None:
+        warnings.warn(GAUSSIAN_DERIVATIVES_WARNING, FutureWarning, stacklevel=2)
     with threads(name, req.workers):
         return hessian_elements(arr, req)
 
