@@ -213,5 +213,5 @@ def test_cwt_scipy():
     assert_array_almost_equal(test_data, cwt_dat.flatten())
     widths = [1, 3, 4, 5, 10]
     assert S.cwt(test_data, S.ricker, widths).shape == (len(widths), 100)
-    cwt_dat = S.cwt(test_data, lambda l, w: np.full(w, 1 / w), [1000])
+    cwt_dat = S.cwt(test_data, lambda n, w: np.full(w, 1 / w), [1000])
     assert_array_almost_equal(cwt_dat, np.mean(test_data))

@@ -34,7 +34,8 @@ even.  Here:
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -223,7 +224,7 @@ def _sft_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: fl
     tol = DEFAULT_TOL if req.tol is None else req.tol
     if req.wavelet is ricker:
         freqs = math.sqrt(2.5) / (2 * math.pi * sig)
-        W = _sft_cwt(y, freqs, wavelet="dog2", mode="constant", tol=tol, decim=decim)
+        W = np.asarray(_sft_cwt(y, freqs, wavelet="dog2", mode="constant", tol=tol, decim=decim))
         A = 2 / (np.sqrt(3 * widths) * np.pi**0.25)
         scale = (A * _SQRT_GAMMA_5_2 * np.sqrt(sig))[:, None]
         if rows == list(range(out.shape[0])) and out.dtype == W.dtype:
@@ -233,11 +234,12 @@ def _sft_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: fl
         return
     w = float(req.kwargs.get("w", 5))
     C, kappa = morlet_constants(w)
-    W = _sft_cwt(y, w / (2 * math.pi * sig), xi=w, mode="constant", tol=tol, decim=decim)
+    W = np.asarray(_sft_cwt(y, w / (2 * math.pi * sig), xi=w, mode="constant", tol=tol,
+                           decim=decim))
     rows_out = (np.sqrt(sig / widths) / C)[:, None] * W[:, first:first + n]
     if kappa > 1e-17:
         for k, (s, s_up) in enumerate(zip(widths, sig)):
-            g = gaussian_filter1d(y, s_up, mode="constant", tol=tol)[::decim][first:first + n]
+            g = np.asarray(gaussian_filter1d(y, s_up, mode="constant", tol=tol))[::decim][first:first + n]
             rows_out[k] += kappa * np.pi**-0.25 / math.sqrt(s) * gaussian_norm(s_up) * g
     out[rows] = rows_out
 

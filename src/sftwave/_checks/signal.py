@@ -18,15 +18,22 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import _is_real_number, check_tol
+from . import check_tol
 
 __all__ = ["SignalCwtRequest", "PeaksCwtRequest", "signal_cwt_request", "peaks_cwt_request",
            "check_wavelet_length", "check_wavelet_width", "check_signal_data"]
+
+
+def _is_real_number(value: Any) -> bool:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def check_wavelet_length(points: Any, name: str = "points") -> float:
