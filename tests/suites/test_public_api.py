@@ -67,6 +67,7 @@ PUBLIC = {
     "sftwave.connectivity": None,
     "sftwave.plot": "matplotlib",
     "sftwave.patch": None,
+    "sftwave.signal": None,
 }
 
 #: Top-level modules that are not Python API: the command line.
