@@ -318,7 +318,7 @@ def cwt(data: Any, wavelet: Callable, widths: Any, dtype: Any = None, *,
         numbers and cost).  Default False.
     tol : float, optional
         The fast rows' kernel error, the relative RMSE of the kernel against
-        the sampled wavelet (default :data:`DEFAULT_TOL`, 1e-8).
+        the sampled wavelet (default 1e-8).
     **kwargs
         Passed to the wavelet (``w`` of :func:`morlet2`).
 
