@@ -110,13 +110,13 @@ def xwt(
     _chk.check_level(significance_level)
     req = _chk.scales_request(a.size, dt, dj, s0, J, wav.flambda())
     W1, W2, _, freq, coi = pair(_normalised(a, normalize), _normalised(b, normalize), req, wav)
-    from ..analysis import _chi2_ppf
+    from ..analysis import chi2_ppf
 
     std1, std2 = (1.0, 1.0) if normalize else (float(a.std()), float(b.std()))
     pk1 = ar1_spectrum(freq * dt, ar1(a)[0])
     pk2 = ar1_spectrum(freq * dt, ar1(b)[0])
     dof = wav.dofmin
-    signif = std1 * std2 * (pk1 * pk2) ** 0.5 * _chi2_ppf(significance_level, dof) / dof
+    signif = std1 * std2 * (pk1 * pk2) ** 0.5 * chi2_ppf(significance_level, dof) / dof
     return W1 * W2.conj(), coi, freq, signif
 
 

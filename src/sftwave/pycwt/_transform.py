@@ -294,7 +294,7 @@ def significance(
     """
     wav = mother(wavelet)
     req = _chk.significance_request(signal, dt, scales, sigma_test, alpha, significance_level, dof)
-    from ..analysis import _chi2_ppf
+    from ..analysis import chi2_ppf
 
     a = ar1(np.asarray(signal))[0] if req.alpha is None else req.alpha
     scales_ = req.scales
@@ -303,7 +303,7 @@ def significance(
     fft_theor = req.variance * (1 - a**2) / (1 + a**2 - 2 * a * np.cos(2 * np.pi * freq / req.n0))
     dofmin = wav.dofmin
     if req.sigma_test == 0:
-        return fft_theor * (_chi2_ppf(req.level, dofmin) / dofmin), fft_theor
+        return fft_theor * (chi2_ppf(req.level, dofmin) / dofmin), fft_theor
     if req.sigma_test == 1:
         d = (
             np.full(scales_.size, float(dofmin))
@@ -313,7 +313,7 @@ def significance(
         d[d < 1] = 1
         d = dofmin * (1 + (d * dt / wav.gamma / scales_) ** 2) ** 0.5
         d[d < dofmin] = dofmin
-        fft_theor = fft_theor * (_chi2_ppf(req.level, d) / d)
+        fft_theor = fft_theor * (chi2_ppf(req.level, d) / d)
         return fft_theor, fft_theor
     bounds = np.asarray(req.dof)
     s1, s2 = float(bounds[0]), float(bounds[1])
@@ -324,7 +324,7 @@ def significance(
     Smid = np.exp((np.log(s1) + np.log(s2)) / 2.0)
     d2 = (dofmin * navg * Savg / Smid) * ((1 + (navg * dj / wav.deltaj0) ** 2) ** 0.5)
     theor = Savg * sum(fft_theor[sel] / scales_[sel])
-    return (dj * dt / wav.cdelta / Savg) * theor * (_chi2_ppf(req.level, d2) / d2), theor
+    return (dj * dt / wav.cdelta / Savg) * theor * (chi2_ppf(req.level, d2) / d2), theor
 
 
 def ar1(x: ArrayLike) -> tuple[float, float, float]:
