@@ -20,6 +20,8 @@
   ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
   Monte-Carlo significance against pycwt;
+* :mod:`.fresh_process`: a script making one typical call, caches warm, as a whole fresh
+  process, against the same script with the anchor;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -28,7 +30,17 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
+from . import (
+               coherence,
+               connectivity,
+               cwt,
+               dog,
+               features,
+               fresh_process,
+               gaussian,
+               integrations,
+               synchrosqueeze,
+)
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -53,6 +65,8 @@ SECTIONS = {
     "cwt_few_scales": (cwt.few_scales, "the lane engine against line by line for few scales"),
     "first_scalogram": (cwt.first_scalogram,
                         "a script's first scalogram: whole fresh processes, every tool"),
+    "fresh_process": (fresh_process.fresh_process,
+                      "a one-call script, caches warm, whole fresh processes, against the anchor's"),
     "eeg": (cwt.eeg, "EEG epochs against MNE's tfr_array_morlet, 1 and 2 threads"),
     "long_signal": (cwt.long_signal, "N = 1e5, 200 frequencies against fCWT and the output floor"),
     "audio": (cwt.audio, "10 s of audio, power at 100 frames/s, against fCWT and ssqueezepy"),
