@@ -22,6 +22,8 @@
   Monte-Carlo significance against pycwt;
 * :mod:`.sizes`: warm calls from 100 samples (32 x 32 images) up against scipy, pycwt and
   MNE: where a call's fixed cost stops mattering;
+* :mod:`.fresh_process`: a script making one typical call, caches warm, as a whole fresh
+  process, against the same script with the anchor;
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -30,7 +32,18 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, sizes, synchrosqueeze
+from . import (
+    coherence,
+    connectivity,
+    cwt,
+    dog,
+    features,
+    fresh_process,
+    gaussian,
+    integrations,
+    sizes,
+    synchrosqueeze,
+)
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -55,6 +68,8 @@ SECTIONS = {
     "cwt_few_scales": (cwt.few_scales, "the lane engine against line by line for few scales"),
     "first_scalogram": (cwt.first_scalogram,
                         "a script's first scalogram: whole fresh processes, every tool"),
+    "fresh_process": (fresh_process.fresh_process,
+                      "a one-call script, caches warm, whole fresh processes, against the anchor's"),
     "eeg": (cwt.eeg, "EEG epochs against MNE's tfr_array_morlet, 1 and 2 threads"),
     "long_signal": (cwt.long_signal, "N = 1e5, 200 frequencies against fCWT and the output floor"),
     "audio": (cwt.audio, "10 s of audio, power at 100 frames/s, against fCWT and ssqueezepy"),

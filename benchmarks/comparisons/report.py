@@ -941,6 +941,54 @@ def section_connectivity(d: dict) -> str:
     return "\n".join(out)
 
 
+def section_fresh_process(d: dict) -> str:
+    rows, floor, targets = [], [], []
+    for c in d["cases"]:
+        for tool, t in c["tools"].items():
+            if "error" in t:
+                rows.append([c["case"], tool, "error: " + t["error"], "–", "–", "–", "–"])
+                continue
+            rows.append([c["case"], tool, sec(t["process_s"]), sec(t["import_s"]),
+                         sec(t["first_call_s"]),
+                         ratio(c.get("speedup")) if tool == "sftwave" else "",
+                         ", ".join(t["modules"]) or "–"])
+        if "skipped" in c:
+            targets.append([f"{c['case']}: no slower than {c['anchor']}", c["skipped"], "–"])
+        elif "speedup" in c:
+            targets.append([f"{c['case']}: whole process no slower than {c['anchor']}",
+                            f"{ratio(c['speedup'])}", _met(c["speedup"] >= 1.0)])
+        if c["case"].startswith("pycwt wct N = 504") and "first_call_s" in c["tools"]["sftwave"]:
+            s = c["tools"]["sftwave"]["first_call_s"]
+            targets.append([f"{c['case']}: first call at most 0.3 s beyond the import", f"{sec(s)} s",
+                            _met(s <= 0.3)])
+    for k, v in d.get("floor", {}).items():
+        script = ("pass" if k == "python" else f"import numpy as np, sftwave; {k}" if "(" in k
+                  else f"import {k}")
+        floor.append([f"`python -c \"{script}\"`", sec(v)])
+    return "\n".join([
+        "## A one-call script as a whole fresh process, caches warm",
+        "",
+        "Each case is two `python -c` scripts that build the same input with numpy, import a "
+        "library and make one call: sftwave's and the anchor's. numba's kernel cache, sftwave's "
+        "plan cache and pycwt's significance cache are warm (one untimed run of each script "
+        "first); the tools take turns; medians of "
+        f"{d['rounds']} rounds. *process s*: the wall time from start to exit; *import s* and "
+        "*first call s*: inside it; *speed-up*: the anchor's process over sftwave's; *heavy "
+        "modules*: scipy subpackages, numba and the like present after the call.",
+        "",
+        table(["case", "tool", "process s", "import s", "first call s", "speed-up",
+               "heavy modules after the call"], rows),
+        "",
+        "The floor: whole processes that only import, and sftwave's smallest call on its numba "
+        "engine (numba's first cached kernel sets up its CPU target, which imports scipy.linalg "
+        "for numba's BLAS check; then sftwave's engine modules and a few kernels load); medians:",
+        "",
+        table(["script", "process s"], floor),
+        "",
+        table(["target", "measured", ""], targets),
+    ])
+
+
 def section_first_tfr(d: dict) -> str:
     rows, design, targets = [], [], []
     for c in d["cases"]:
@@ -1297,6 +1345,7 @@ ORDER = [
     ("nonfinite", section_nonfinite),
     ("mne_dropin", section_mne_dropin),
     ("first_tfr", section_first_tfr),
+    ("fresh_process", section_fresh_process),
     ("connectivity", section_connectivity),
     ("stream", section_stream),
     ("dask", section_dask),

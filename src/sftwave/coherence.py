@@ -645,9 +645,11 @@ def wct_significance(alpha_x: float, alpha_y: float, freqs: ArrayLike, fs: float
                                mc_count=mc_count, seed=seed, smoothing=smoothing,
                                scale_width=scale_width, mode=mode, nbins=nbins, cache=cache,
                                engine=engines.resolve_engine(engine, None))
+    offered = engines.operations(req.engine)    # before any work, importing none of them
     for op in ("coherence_fold_plan", "coherence_folded_transforms", "coherence_spectra",
-               "coherence_histogram"):      # before any work
-        engines.operation(req.engine, op)
+               "coherence_histogram"):
+        if op not in offered:
+            engines.operation(req.engine, op)   # raises UnsupportedOperation, naming who has it
     hist = _mc_histogram(req)
     return _levels(np.asarray(hist), req.level)
 

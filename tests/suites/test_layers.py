@@ -31,7 +31,8 @@ And every family on one skeleton (request, plan, engine operation):
 
 The last test imports sftwave in a fresh process and checks that nothing
 heavy comes with it (scipy.optimize, numba, matplotlib, torch, numba-cuda),
-and that the array-API engine runs without numba.
+that the array-API engine runs without numba, and that a few typical calls
+import nothing they do not use (:data:`CALL_PATHS`).
 """
 
 from __future__ import annotations
@@ -280,20 +281,51 @@ def test_the_rules_catch_a_violation(tmp_path, monkeypatch):
 
 HEAVY = ("scipy.optimize", "numba", "matplotlib", "torch", "numba_cuda", "threadpoolctl")
 
+#: What a one-call script's call must not import, call by call (what it does not use):
+#: pycwt's coherence and cross-wavelet transform run on numpy's FFT and scipy.special; the
+#: Gaussian filter on the CPU engine, which brings numba (and numba's own scipy.linalg check).
+CALL_PATHS = {
+    "sftwave.pycwt.wct(y1, y2, 0.25, sig=False)":
+        ("numba", "scipy.fft", "scipy.signal", "scipy.stats", "scipy.optimize", "scipy.ndimage"),
+    "sftwave.pycwt.xwt(y1, y2, 0.25)":
+        ("numba", "scipy.fft", "scipy.signal", "scipy.stats", "scipy.optimize", "scipy.ndimage"),
+    "sftwave.gaussian_filter(np.ones((32, 32)), 4.0)":
+        ("scipy.fft", "scipy.signal", "scipy.stats", "scipy.optimize", "matplotlib"),
+}
+
 
 def test_import_is_light_and_the_array_api_engine_needs_no_numba():
+    # one child process for every check: import sftwave, pycwt's calls (nothing heavy loaded
+    # before them), the xp engine, then the other calls (what each call loads anew)
     code = (
         "import sys, numpy as np, sftwave\n"
         f"heavy = {HEAVY!r}\n"
         "print(sorted(m for m in heavy + ('sftwave.patch',) if m in sys.modules))\n"
+        "import sftwave.pycwt\n"
+        "rng = np.random.default_rng(0)\n"
+        "y1 = rng.standard_normal(504); y2 = 0.3 * y1 + rng.standard_normal(504)\n"
+        "def new_by(call, banned, before):\n"
+        "    eval(call)\n"
+        "    print(sorted(m for m in banned if m in sys.modules and m not in before))\n"
+        f"paths = {CALL_PATHS!r}\n"
+        "for call in [c for c in paths if 'pycwt' in c]:\n"
+        "    new_by(call, paths[call], ())\n"
         "sftwave.gaussian_filter1d(np.ones(300), 20.0, engine='xp')\n"
         "sftwave.cwt(np.ones(300), [0.05, 0.2], engine='xp')\n"
         "print('numba' in sys.modules)\n"
+        "for call in [c for c in paths if 'pycwt' not in c]:\n"
+        "    new_by(call, paths[call], set(sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    first, second = out.stdout.split("\n")[:2]
+    lines = out.stdout.split("\n")
+    pycwt = [c for c in CALL_PATHS if "pycwt" in c]
+    rest = [c for c in CALL_PATHS if "pycwt" not in c]
+    first, found = lines[0], lines[1:1 + len(pycwt)]
+    second, found_rest = lines[1 + len(pycwt)], lines[2 + len(pycwt):2 + len(CALL_PATHS)]
     assert first == "[]", f"import sftwave imported {first}"
     assert second == "False", "the array-API engine imported numba"
+    for call, new in zip(pycwt + rest, found + found_rest, strict=True):
+        assert new == "[]", f"{call} imported {new}, which it does not use"
 
 
 # ----------------------------------------------------------------------------- one skeleton

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import coherence as _coh
 from .._checks import pycwt as _chk
-from ._transform import ar1, ar1_spectrum, mother, pair
+from ._transform import ar1, ar1_spectrum, fft_padded, ifft_in_place, mother, pair
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -21,18 +21,16 @@ def _normalised(a: np.ndarray, normalize: bool) -> np.ndarray:
 def _time_smooth(V: np.ndarray, snorm: np.ndarray) -> np.ndarray:
     """pycwt's Gaussian in time: ``exp(-snorm^2 k^2 / 2)`` on the FFT grid of the next power
     of two (circular), each row's product formed where the Gaussian is above 1e-18."""
-    from scipy import fft as sfft
-
     m, n = V.shape
     npad = int(2 ** np.ceil(np.log2(n)))
-    F = sfft.fft(V, n=npad, axis=1)
-    k = 2 * np.pi * sfft.fftfreq(npad)
+    F = fft_padded(V, npad)
+    k = 2 * np.pi * np.fft.fftfreq(npad)
     reach = np.sqrt(-2 * np.log(1e-18)) / snorm  # |k| beyond: below the floor
     for i in range(m):
         inside = np.abs(k) <= reach[i]
         F[i, ~inside] = 0
         F[i, inside] *= np.exp(-0.5 * snorm[i] ** 2 * k[inside] ** 2)
-    return sfft.ifft(F, axis=1, overwrite_x=True)[:, :n]
+    return ifft_in_place(F)[:, :n]
 
 
 def _scale_boxcar(T: np.ndarray, deltaj0: float, dj: float) -> np.ndarray:
@@ -112,13 +110,13 @@ def xwt(
     _chk.check_level(significance_level)
     req = _chk.scales_request(a.size, dt, dj, s0, J, wav.flambda())
     W1, W2, _, freq, coi = pair(_normalised(a, normalize), _normalised(b, normalize), req, wav)
-    from scipy.stats import chi2
+    from ..analysis import chi2_ppf
 
     std1, std2 = (1.0, 1.0) if normalize else (float(a.std()), float(b.std()))
     pk1 = ar1_spectrum(freq * dt, ar1(a)[0])
     pk2 = ar1_spectrum(freq * dt, ar1(b)[0])
     dof = wav.dofmin
-    signif = std1 * std2 * (pk1 * pk2) ** 0.5 * chi2.ppf(significance_level, dof) / dof
+    signif = std1 * std2 * (pk1 * pk2) ** 0.5 * chi2_ppf(significance_level, dof) / dof
     return W1 * W2.conj(), coi, freq, signif
 
 

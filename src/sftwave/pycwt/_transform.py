@@ -14,6 +14,41 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 
+#: numpy's FFT is pocketfft's C++ (scipy.fft's, the same arithmetic) from numpy 2 on; before, scipy.fft
+_NUMPY_FFT = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+
+def fft_padded(x: np.ndarray, n: int) -> np.ndarray:
+    """``scipy.fft.fft(x, n=n, axis=-1)``, by numpy's FFT where it is pocketfft's C++ (numpy 2).
+
+    A real ``x`` takes the real transform and its Hermitian half, as scipy.fft
+    computes it (the same values, bit for bit); importing scipy.fft is left to
+    numpy 1.
+    """
+    if not _NUMPY_FFT:
+        from scipy import fft as sfft
+
+        return sfft.fft(x, n=n, axis=-1)
+    if np.iscomplexobj(x):
+        return np.fft.fft(x, n=n, axis=-1)
+    half = np.fft.rfft(x, n=n, axis=-1)
+    h = half.shape[-1]
+    out = np.empty((*half.shape[:-1], n), dtype=half.dtype)
+    out[..., :h] = half
+    out[..., h:] = np.conj(half[..., 1 : n - h + 1][..., ::-1])
+    return out
+
+
+def ifft_in_place(W: np.ndarray) -> np.ndarray:
+    """``scipy.fft.ifft(W, axis=-1, overwrite_x=True)`` for a complex ``W`` (numpy's FFT on numpy 2,
+    into ``W`` itself)."""
+    if not _NUMPY_FFT:
+        from scipy import fft as sfft
+
+        return sfft.ifft(W, axis=-1, overwrite_x=True)
+    return np.fft.ifft(W, axis=-1, out=W)
+
+
 def mother(wavelet: Any) -> Any:
     """The mother object of pycwt's ``wavelet=`` (a name, a mother of pycwt's or of this
     module, or another object with pycwt's interface, used as it is)."""
@@ -51,15 +86,13 @@ def _bank(ft: np.ndarray, wav: Any, sj: np.ndarray, d: float, out: np.ndarray) -
 def transform(signal: np.ndarray, dt: float, sj: np.ndarray, wav: Any) -> tuple[np.ndarray, np.ndarray, int]:
     """pycwt's coefficients (all rows, padded length) and the padded FFT of ``signal``
     (``(..., n0)``: series on the last axis, transformed together)."""
-    from scipy import fft as sfft
-
     n0 = signal.shape[-1]
     N = int(2 ** np.ceil(np.log2(n0)))
-    signal_ft = sfft.fft(signal, n=N, axis=-1)
+    signal_ft = fft_padded(signal, N)
     d = 2 * np.pi / (N * dt)  # pycwt's ftfreqs[1]
     W = np.zeros((*signal.shape[:-1], sj.size, N), dtype=np.complex128)
     _bank(signal_ft, wav, sj, d, W)
-    return sfft.ifft(W, axis=-1, overwrite_x=True), signal_ft, N
+    return ifft_in_place(W), signal_ft, N
 
 
 def pair(
@@ -261,7 +294,7 @@ def significance(
     """
     wav = mother(wavelet)
     req = _chk.significance_request(signal, dt, scales, sigma_test, alpha, significance_level, dof)
-    from scipy.stats import chi2
+    from ..analysis import chi2_ppf
 
     a = ar1(np.asarray(signal))[0] if req.alpha is None else req.alpha
     scales_ = req.scales
@@ -270,7 +303,7 @@ def significance(
     fft_theor = req.variance * (1 - a**2) / (1 + a**2 - 2 * a * np.cos(2 * np.pi * freq / req.n0))
     dofmin = wav.dofmin
     if req.sigma_test == 0:
-        return fft_theor * (chi2.ppf(req.level, dofmin) / dofmin), fft_theor
+        return fft_theor * (chi2_ppf(req.level, dofmin) / dofmin), fft_theor
     if req.sigma_test == 1:
         d = (
             np.full(scales_.size, float(dofmin))
@@ -280,7 +313,7 @@ def significance(
         d[d < 1] = 1
         d = dofmin * (1 + (d * dt / wav.gamma / scales_) ** 2) ** 0.5
         d[d < dofmin] = dofmin
-        fft_theor = fft_theor * (chi2.ppf(req.level, d) / d)
+        fft_theor = fft_theor * (chi2_ppf(req.level, d) / d)
         return fft_theor, fft_theor
     bounds = np.asarray(req.dof)
     s1, s2 = float(bounds[0]), float(bounds[1])
@@ -291,7 +324,7 @@ def significance(
     Smid = np.exp((np.log(s1) + np.log(s2)) / 2.0)
     d2 = (dofmin * navg * Savg / Smid) * ((1 + (navg * dj / wav.deltaj0) ** 2) ** 0.5)
     theor = Savg * sum(fft_theor[sel] / scales_[sel])
-    return (dj * dt / wav.cdelta / Savg) * theor * (chi2.ppf(req.level, d2) / d2), theor
+    return (dj * dt / wav.cdelta / Savg) * theor * (chi2_ppf(req.level, d2) / d2), theor
 
 
 def ar1(x: ArrayLike) -> tuple[float, float, float]:
