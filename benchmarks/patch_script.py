@@ -10,7 +10,8 @@ runs, with no line of sftwave in it:
 * ``pycwt``: pycwt's own Nino3 sample analysis (``cwt``, ``icwt``, ``significance``, the
   global spectrum) repeated over 8 copies of the series at 20 samples per month;
 * ``skimage``: ``filters.gaussian`` of an RGB photo, the Hessian's eigenvalues and
-  ``blob_log`` of ``skimage.data.coins()``.
+  ``blob_log`` of ``skimage.data.coins()`` (303 x 384); ``skimage_2048``: the same steps on
+  2048 x 2048 images (the photo and the coins tiled).
 
 Each variant runs in a fresh process (imports and sftwave's kernel cache included:
 what a user waits for), the median of ``--repeats`` runs, the two alternating; the
@@ -99,9 +100,24 @@ ev = feature.hessian_matrix_eigvals(H)
 blobs = feature.blob_log(coins, min_sigma=3, max_sigma=20, num_sigma=10, threshold=0.05)
 print(f"{float(smooth.mean()):.6g} {float(np.abs(ev).mean()):.6g} {len(blobs)}")
 """,
+    "skimage_2048": """
+import numpy as np
+from skimage import data, feature, filters
+
+photo = np.tile(data.astronaut(), (4, 4, 1))                  # 2048 x 2048 x 3
+smooth = filters.gaussian(photo, sigma=8, channel_axis=-1)
+coins = np.tile(data.coins(), (7, 6))[:2048, :2048]           # 2048 x 2048
+H = feature.hessian_matrix(coins, sigma=3, use_gaussian_derivatives=False)
+ev = feature.hessian_matrix_eigvals(H)
+blobs = feature.blob_log(coins, min_sigma=3, max_sigma=20, num_sigma=10, threshold=0.05)
+print(f"{float(smooth.mean()):.6g} {float(np.abs(ev).mean()):.6g} {len(blobs)}")
+""",
 }
 #: The package each script needs.
-NEEDS = {"scipy": "scipy", "mne": "mne", "pycwt": "pycwt", "skimage": "skimage"}
+NEEDS = {"scipy": "scipy", "mne": "mne", "pycwt": "pycwt", "skimage": "skimage",
+         "skimage_2048": "skimage"}
+#: The switch's target of each script.
+TARGET = {"skimage_2048": "skimage"}
 
 
 def run(cmd: list[str]) -> tuple[float, str]:
@@ -115,7 +131,7 @@ def measure(name: str, folder: Path, repeats: int) -> dict:
     script.write_text(SCRIPTS[name])
     plain_cmd = [sys.executable, str(script)]
     patched_cmd = [sys.executable, "-W", "ignore::UserWarning", "-m", "sftwave.patch", "--only",
-                   name, str(script)]
+                   TARGET.get(name, name), str(script)]
     run(plain_cmd)                              # the anchor's own caches (numba, MNE's...)
     run(patched_cmd)                            # sftwave's kernels compiled once
     plain, patched = [], []
