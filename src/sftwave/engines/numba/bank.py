@@ -195,7 +195,7 @@ def run(
     rows, starts, counts = _work_items(nrows, n, L, split=not whole_rows)
     work = float(np.sum(counts + L)) * (omegas.size + 1)
     parallel_for(
-        _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
+        _numba.RUN_BANK[code], rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
         MODE_CODES[mode], float(cval), code,
         np.ascontiguousarray(w.real), np.ascontiguousarray(w.imag),
         np.ascontiguousarray(c.real), np.ascontiguousarray(c.imag),
