@@ -20,6 +20,8 @@
   ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
   Monte-Carlo significance against pycwt;
+* :mod:`.first_call`: the very first call after installing, empty caches, whole
+  processes, against the anchors';
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -28,7 +30,7 @@ Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
 
 from __future__ import annotations
 
-from . import coherence, connectivity, cwt, dog, features, gaussian, integrations, synchrosqueeze
+from . import coherence, connectivity, cwt, dog, features, first_call, gaussian, integrations, synchrosqueeze
 
 #: name -> (function(quick) -> dict, one line on what it measures); the page's order is report.ORDER.
 SECTIONS = {
@@ -48,6 +50,9 @@ SECTIONS = {
     "float32_drift": (gaussian.float32_drift, "block errors of a long float32 signal (not a timing)"),
     "gaussian_first_call": (gaussian.first_call,
                             "import, plan and first calls in fresh processes, cold and cached"),
+    "first_call": (first_call.run,
+                   "the very first call after installing (empty caches), whole process, against "
+                   "the anchor's"),
     "cwt": (cwt.cwt, "the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and MNE"),
     "cwt_first_call": (cwt.cwt_first_call, "each tool's first and second call, peak memory"),
     "cwt_few_scales": (cwt.few_scales, "the lane engine against line by line for few scales"),

@@ -163,7 +163,7 @@ def private_cache_dir() -> Path | None:
     return base / "numba"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _private_cache_class(folder: str) -> type:
     """numba's ``FunctionCache`` with one locator: ``folder``, then numba's subfolder of the source."""
     from numba.core import caching
@@ -177,7 +177,7 @@ def _private_cache_class(folder: str) -> type:
         def from_function(cls, py_func, py_file):
             # the source-file locators' own test (the file exists, the folder is writable),
             # without the user-provided locator's requirement of NUMBA_CACHE_DIR
-            return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
 
     class PrivateImpl(caching.CompileResultCacheImpl):
         _locator_classes = [PrivateLocator]
