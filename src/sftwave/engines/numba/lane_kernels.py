@@ -269,7 +269,8 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
     kbase = np.empty(W, dtype=np.int64)
     klo = np.empty(W, dtype=np.int64)
     khi = np.empty(W, dtype=np.int64)
-    xsf = xf if xs is None else xs.reshape(xs.size)
+    if xs is not None:
+        xsf = xs.reshape(xs.size)
     c_new = np.empty(W, dtype=dt)
     for g in range(task_groups[lo_task], task_groups[hi_task]):
         st[:] = 0.0
