@@ -79,9 +79,10 @@ def compile_command(say: Callable[[str], None] = print) -> int:
     >>> callable(compile_command)
     True
     """
-    from ..engines import operation
+    from ..engines import operation, resolve_engine
 
-    precompile = operation("numba", "precompile")
+    # the engine that numpy arrays run on: the one whose kernels numba caches
+    precompile = operation(resolve_engine(None, np.empty(0)), "precompile")
     records = precompile(common_calls(), progress=say)
     compiled = sum(r["compiled"] for r in records)
     loaded = sum(r["loaded"] for r in records)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import tempfile
 import threading
 import warnings
@@ -131,16 +132,27 @@ def kernel(func: Callable | None = None, **options):
 
 
 def _owned_dir(path: Path) -> bool:
-    """Create ``path`` (mode 0700) if missing; a real folder of ours that no one else may write?"""
-    from ...plans.cache import _trusted_dir
+    """Create ``path`` (mode 0700) if missing; a real folder of ours that no one else may write?
 
+    The plan cache's test of its folders (``sftwave.plans.cache``): not a
+    symbolic link, owned by the effective user, not writable by its group or
+    by others (on POSIX; elsewhere any real folder).
+    """
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:
         pass
     except OSError:
         return False
-    return _trusted_dir(path)
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    if os.name == "nt" or not hasattr(os, "geteuid"):
+        return True
+    return st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def private_cache_dir() -> Path | None:
