@@ -24,6 +24,8 @@
   MNE: where a call's fixed cost stops mattering;
 * :mod:`.fresh_process`: a script making one typical call, caches warm, as a whole fresh
   process, against the same script with the anchor;
+* :mod:`.first_call`: the very first call after installing, empty caches, whole
+  processes, against the anchors';
 * :mod:`.report`: docs/benchmarks.md from the sections' JSON.
 
 Every section is a function ``run(quick) -> dict`` (JSON-ready) listed in
@@ -38,6 +40,7 @@ from . import (
     cwt,
     dog,
     features,
+    first_call,
     fresh_process,
     gaussian,
     integrations,
@@ -63,6 +66,9 @@ SECTIONS = {
     "float32_drift": (gaussian.float32_drift, "block errors of a long float32 signal (not a timing)"),
     "gaussian_first_call": (gaussian.first_call,
                             "import, plan and first calls in fresh processes, cold and cached"),
+    "first_call": (first_call.run,
+                   "the very first call after installing (empty caches), whole process, against "
+                   "the anchor's"),
     "cwt": (cwt.cwt, "the Morlet CWT against fCWT, ssqueezepy, PyWavelets, pycwt and MNE"),
     "cwt_first_call": (cwt.cwt_first_call, "each tool's first and second call, peak memory"),
     "cwt_few_scales": (cwt.few_scales, "the lane engine against line by line for few scales"),

@@ -464,6 +464,29 @@ def section_few_scales(fs: dict) -> str:
     ])
 
 
+def section_first_call(f: dict) -> str:
+    rows = []
+    for case, r in f["cases"].items():
+        if "error" in r:
+            rows.append([case, r["anchor"], "failed", "", "", "", ""])
+            continue
+        rows.append([case, r["anchor"], sec(r["first_s"]), str(r["compiled"]), sec(r["second_s"]),
+                     sec(r["anchor_s"]), ratio(r["anchor_s"] / r["first_s"])])
+    return "\n".join([
+        "### The very first call after installing",
+        "",
+        "Each case is a whole fresh process (the interpreter's start, the imports, the call) "
+        "with empty numba and plan caches (new `NUMBA_CACHE_DIR` and `SFTWAVE_CACHE_DIR`): "
+        "'compiled' counts the kernel specialisations it compiled. 'second process' runs the "
+        f"same script again with those caches (median of {f['repeats']}). `python -m sftwave "
+        "compile` fills the kernel cache ahead of time, so that a user's first call is a "
+        "second process.",
+        "",
+        table(["case", "anchor", "first process s", "kernels compiled", "second process s",
+               "anchor's process s", "anchor / first"], rows),
+    ])
+
+
 def section_cwt_first_call(f: dict) -> str:
     rows = []
     for label, r in f["tools"].items():
@@ -1335,6 +1358,7 @@ ORDER = [
     ("gaussian2d", section_2d),
     ("cwt", section_cwt),
     ("cwt_few_scales", section_few_scales),
+    ("first_call", section_first_call),
     ("cwt_first_call", section_cwt_first_call),
     ("short_series", section_short_series),
     ("dog", section_dog),

@@ -101,7 +101,18 @@ def _build_parser() -> argparse.ArgumentParser:
     sm.add_argument("-o", "--out", required=True, help="the result (its suffix sets the format)")
     sm.set_defaults(func=_run_smooth)
 
+    co = sub.add_parser("compile", help="compile the kernels of the common calls into numba's "
+                                        "disk cache ahead of time (container images, CI)")
+    co.set_defaults(func=_run_compile)
+
     return parser
+
+
+def _run_compile(args: argparse.Namespace) -> int:
+    from .compile import compile_command
+
+    compile_command(lambda line: print(line, flush=True))
+    return 0
 
 
 def _parsed(text: str, convert, ok, rule: str):

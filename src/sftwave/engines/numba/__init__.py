@@ -126,6 +126,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "default_threads": (".pool", "default_threads"),
     "rows_half_kernel": (".fir_rows", "half_kernel"),
     "cast_into": (".filters", "cast_into"),
+    # kernel cache (sftwave compile)
+    "precompile": (".precompile", "precompile"),
 }
 
 

@@ -3,8 +3,13 @@
 numba's ``cache=True`` raises ``RuntimeError: cannot cache function ...: no
 locator available`` already when a module is imported, if neither the
 package's ``__pycache__`` nor numba's user-wide cache directory is writable
-(read-only installs and HOME, containers, HPC nodes).  Caching only saves
-compile time, so such a kernel is compiled in every process instead.
+(read-only installs and HOME, containers, HPC nodes).  Such a kernel is then
+cached in a private folder of the user's own under the system's temporary
+folder (:func:`private_cache_dir`: ``sftwave-<uid>/numba`` in
+:func:`tempfile.gettempdir`, mode 0700, used only if it is a real folder owned
+by the user that no one else may write, as the plan cache checks its folders),
+so that a second process loads it instead of compiling it again.  Where that
+folder cannot be used either, the kernel is compiled in every process.
 
 ``noalias=True`` tells LLVM that the kernel's array arguments do not overlap
 (numba's own flag, which it sets only for the bodies of ``prange`` loops and
@@ -27,17 +32,22 @@ so, once per process, with a :class:`NumbaInternalsWarning`.
 
 from __future__ import annotations
 
+import functools
 import os
+import stat
+import tempfile
 import threading
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 from numba import njit
 
 from .. import _boundary
 
 __all__ = ["kernel", "source_index", "NOALIAS", "NOALIAS_REASON", "DISABLE_ENV",
-           "internals_disabled", "NumbaInternalsWarning", "warn_fast_path_off"]
+           "internals_disabled", "NumbaInternalsWarning", "warn_fast_path_off",
+           "private_cache_dir"]
 
 #: Set to anything but ``""`` or ``"0"``, the engine uses no numba internals (the tests' switch).
 DISABLE_ENV = "SFTWAVE_DISABLE_NUMBA_INTERNALS"
@@ -114,9 +124,96 @@ def kernel(func: Callable | None = None, **options):
         except RuntimeError as exc:
             if "cannot cache" not in str(exc):
                 raise
-            return njit(**options)(f)
+            dispatcher = njit(**options)(f)
+            _cache_privately(dispatcher)
+            return dispatcher
 
     return decorate if func is None else decorate(func)
+
+
+def _owned_dir(path: Path) -> bool:
+    """Create ``path`` (mode 0700) if missing; a real folder of ours that no one else may write?
+
+    The plan cache's test of its folders (``sftwave.plans.cache``): not a
+    symbolic link, owned by the effective user, not writable by its group or
+    by others (on POSIX; elsewhere any real folder).
+    """
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    if os.name == "nt" or not hasattr(os, "geteuid"):
+        return True
+    return st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def private_cache_dir() -> Path | None:
+    """The user's private kernel cache folder under the temporary folder, or None if unusable.
+
+    ``<tempfile.gettempdir()>/sftwave-<uid>/numba``, both folders created with
+    mode 0700; None where either cannot be created, is a symbolic link, is
+    not owned by the effective user or may be written by others.
+
+    Examples
+    --------
+    >>> folder = private_cache_dir()
+    >>> folder is None or folder.name == "numba"
+    True
+    """
+    owner = str(os.geteuid()) if hasattr(os, "geteuid") else "user"
+    base = Path(tempfile.gettempdir()) / f"sftwave-{owner}"
+    if not (_owned_dir(base) and _owned_dir(base / "numba")):
+        return None
+    return base / "numba"
+
+
+@functools.cache
+def _private_cache_class(folder: str) -> type:
+    """numba's ``FunctionCache`` with one locator: ``folder``, then numba's subfolder of the source."""
+    from numba.core import caching
+
+    class PrivateLocator(caching.UserProvidedCacheLocator):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(folder, self.get_suitable_cache_subpath(py_file))
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            # the source-file locators' own test (the file exists, the folder is writable),
+            # without the user-provided locator's requirement of NUMBA_CACHE_DIR
+            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+
+    class PrivateImpl(caching.CompileResultCacheImpl):
+        _locator_classes = [PrivateLocator]
+
+    class PrivateCache(caching.FunctionCache):
+        _impl_class = PrivateImpl
+
+    return PrivateCache
+
+
+def _cache_privately(dispatcher) -> bool:
+    """Give ``dispatcher`` a disk cache in :func:`private_cache_dir`; False (no cache) where it cannot.
+
+    Through numba's cache internals (``numba.core.caching``); any change of
+    those leaves the kernel uncached, as numba itself would.
+    """
+    folder = private_cache_dir()
+    if folder is None:
+        return False
+    try:
+        dispatcher._cache = _private_cache_class(str(folder))(dispatcher.py_func)
+    except Exception:  # numba's cache internals changed: no cache, as numba itself would
+        return False
+    return True
 
 
 _warned = False

@@ -182,7 +182,7 @@ def run(
     rows, starts, counts = _work_items_cached(nrows, n, int(L), not whole_rows)
     work = float(counts.sum() + L * counts.size) * (omegas.size + 1)
     parallel_for(
-        _numba.run_bank, rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
+        _numba.RUN_BANK[code], rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
         MODE_CODES[mode], float(cval), code, *tables, out, work=work,
     )
     return out

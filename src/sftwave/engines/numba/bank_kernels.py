@@ -275,7 +275,72 @@ def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
                     out[row, idx, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
 
 
+@kernel(inline="always")
+def _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it):
+    """Work item ``it``'s extended segment minus its centre: ``(buf, base, row, start)``."""
+    r = rows[it]
+    s = starts[it]
+    c = counts[it]
+    lo = s - pad_before
+    buf = np.empty(c + L - 1, dtype=np.float64)
+    centre = segment_centre(x2d[r], lo, c + L - 1, cval)
+    fill_line(x2d[r], lo, buf, mode, cval, centre)
+    return buf, centre * dc, r, s
+
+
+# One kernel per method (the same arguments; ``method`` is the kernel's own), so that a
+# call compiles the recursion it runs and not the four others.
+
 @kernel(nogil=True)
+def run_bank_iir1(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval, method,
+                  wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
+    """:func:`run_bank`'s ``iir1`` method."""
+    for it in range(lo_item, hi_item):
+        buf, base, r, s = _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it)
+        _core_iir1(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
+
+
+@kernel(nogil=True)
+def run_bank_iir1_2k(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval,
+                     method, wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
+    """:func:`run_bank`'s ``iir1_2k`` method."""
+    for it in range(lo_item, hi_item):
+        buf, base, r, s = _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it)
+        _core_iir1_2k(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
+
+
+@kernel(nogil=True)
+def run_bank_iir2(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval, method,
+                  wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
+    """:func:`run_bank`'s ``iir2`` method."""
+    for it in range(lo_item, hi_item):
+        buf, base, r, s = _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it)
+        _core_iir2(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
+
+
+@kernel(nogil=True)
+def run_bank_integral(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval,
+                      method, wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
+    """:func:`run_bank`'s ``integral`` method."""
+    for it in range(lo_item, hi_item):
+        buf, base, r, s = _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it)
+        _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
+
+
+@kernel(nogil=True)
+def run_bank_window(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval,
+                    method, wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
+    """:func:`run_bank`'s ``window`` method."""
+    for it in range(lo_item, hi_item):
+        buf, base, r, s = _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it)
+        _core_window(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
+
+
+#: The kernel of each method code (see :func:`run_bank`).
+RUN_BANK = {IIR1: run_bank_iir1, IIR1_2K: run_bank_iir1_2k, IIR2: run_bank_iir2,
+            INTEGRAL: run_bank_integral, WINDOW: run_bank_window}
+
+
 def run_bank(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval, method,
              wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out):
     """Run one bank method over work items ``lo_item <= it < hi_item`` (row, start, count).
@@ -285,27 +350,11 @@ def run_bank(lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, c
     ``starts[it]`` .. ``+ counts[it] - 1`` of ``out[rows[it]]``.  Each item
     filters its segment minus its centre (:func:`segment_centre`) and adds back the centre times
     the kernel's sum ``dc`` (exact, and it keeps an offset out of the
-    recursions' rounding).
+    recursions' rounding).  Calls the method's own kernel (:data:`RUN_BANK`);
+    the pool calls that kernel directly.
     """
-    for it in range(lo_item, hi_item):
-        r = rows[it]
-        s = starts[it]
-        c = counts[it]
-        lo = s - pad_before
-        buf = np.empty(c + L - 1, dtype=np.float64)
-        centre = segment_centre(x2d[r], lo, c + L - 1, cval)
-        fill_line(x2d[r], lo, buf, mode, cval, centre)
-        base = centre * dc
-        if method == IIR1:
-            _core_iir1(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
-        elif method == IIR1_2K:
-            _core_iir1_2k(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
-        elif method == IIR2:
-            _core_iir2(buf, L, wr, wi, cr, ci, coef, base, out, r, s)
-        elif method == INTEGRAL:
-            _core_integral(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
-        else:
-            _core_window(buf, L, B, wf, wc, zf, zc, S, coef, base, out, r, s)
+    RUN_BANK[method](lo_item, hi_item, x2d, rows, starts, counts, pad_before, L, mode, cval,
+                     method, wr, wi, cr, ci, B, wf, wc, zf, zc, S, coef, dc, out)
 
 
 @kernel(nogil=True)

@@ -248,7 +248,10 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
     ``length``, ``mode``, ``cval``) would have written there: between
     ``m_in_lo[g]`` and ``m_in_hi[g]`` every read of group ``g`` lies inside its
     row, elsewhere :func:`extended_at` extends it.  One pass over the samples
-    fewer (a copy as large as the input).
+    fewer (a copy as large as the input).  ``direct`` is ``xs is not None``:
+    without it ``xs`` is None, and numba prunes the direct reads before typing
+    them (a specialisation of its own, so that a call compiles only the reads
+    it makes).
     """
     P = coefs.shape[1]
     W = WIDTH
@@ -266,7 +269,8 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
     kbase = np.empty(W, dtype=np.int64)
     klo = np.empty(W, dtype=np.int64)
     khi = np.empty(W, dtype=np.int64)
-    xsf = xs.reshape(xs.size)
+    if xs is not None:
+        xsf = xs.reshape(xs.size)
     c_new = np.empty(W, dtype=dt)
     for g in range(task_groups[lo_task], task_groups[hi_task]):
         st[:] = 0.0
@@ -274,13 +278,13 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
         stop = m_stop[g]
         for j in range(W):
             src_L[j] = lane_L[g, j]
-            if direct:   # xe's column s is xs's sample lo + s - front of its row
+            if xs is not None:   # xe's column s is xs's sample lo + s - front of its row
                 src_new[j] = (xs_row[lane_row[g, j]] * xs.shape[1] + lane_shift[g, j] + lo
                               - front)
                 c_new[j] = xs_centre[lane_row[g, j]]
             else:
                 src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
-        if direct:       # the steps whose reads all lie inside their rows
+        if xs is not None:       # the steps whose reads all lie inside their rows
             steady = max(steady, m_in_lo[g])
             stop_fast = min(stop, m_in_hi[g])
         else:
@@ -309,7 +313,7 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
                         s = m + lane_shift[g, j]
                         u = m - lane_start[g, j]
                         live = m < stop or m - lane_off[g, j] < lane_nhi[g, j]
-                        if direct:
+                        if xs is not None:
                             i = lane_row[g, j]
                             xb[i_new + j] = (extended_at(xs, xs_row[i], s, lo, front, length, mode,
                                                          cval, xs_centre[i])
@@ -321,7 +325,7 @@ def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L
                             xb[i_new + j] = xe[lane_row[g, j], s] if u >= 0 and live else 0.0
                             xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
                                              if u >= lane_L[g, j] and live else 0.0)
-                elif direct:
+                elif xs is not None:
                     for j in range(W):   # unsigned: no negative-index tests
                         s = m + src_new[j]
                         xb[np.uint64(i_new + j)] = xsf[np.uint64(s)] - c_new[j]

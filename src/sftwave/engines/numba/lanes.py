@@ -413,7 +413,7 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         first_in = front + pad_l
         m_in_lo = np.max(first_in - lane_shift + lane_L, axis=1)
         m_in_hi = np.min(first_in + N - lane_shift, axis=1)
-        xs = x2d if direct else np.zeros((1, 1))
+        xs = x2d if direct else None   # None: a specialisation without the direct reads
         args += (direct, xs, rows_used, centre.astype(dtype), -pad_l, front, length,
                  MODE_CODES[mode], float(cval), m_in_lo, m_in_hi)
     parallel_for(run_groups, ntasks, *args, work=work, chunks=ntasks)
