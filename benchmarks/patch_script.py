@@ -149,8 +149,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=list(SCRIPTS), default=list(SCRIPTS))
     args = parser.parse_args()
-    print(f"| script | plain (s) | patched (s) | plain / patched | checksum plain | "
-          f"checksum patched |\n| --- | ---: | ---: | ---: | --- | --- |")
+    print("| script | plain (s) | patched (s) | plain / patched | checksum plain | "
+          "checksum patched |\n| --- | ---: | ---: | ---: | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only:
             if importlib.util.find_spec(NEEDS[name]) is None:
