@@ -446,5 +446,3 @@ def test_shape_index():
             ]
         ),
     )
-
-

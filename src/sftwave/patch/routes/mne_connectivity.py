@@ -131,4 +131,3 @@ def routes() -> list[Route]:
                "mne_connectivity", "mne_connectivity.effective"),
               "sftwave.connectivity:spectral_connectivity_time", f"{here}:accepts_time"),
     ]
-
