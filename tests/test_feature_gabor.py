@@ -264,6 +264,19 @@ def test_fir_radius_is_the_shortest_within_tol():
         assert err(r) <= tol < err(r - 1), (sigma, tol, r)
 
 
+def test_the_fir_bound_check_never_refuses_a_radius_within_it():
+    # _fir_radius_exceeds is a lower bound: wherever it says "beyond the limit", the scan's radius
+    # is beyond it (so skipping the scan chooses as the scan would), and it says so for the
+    # envelopes far wider than the limit that the scan would take O(sigma) to measure
+    from sftwave.feature._gabor import _fir_radius_exceeds, fir_radius
+
+    for sigma in (0.5, 50.0, 150.0, 180.0, 200.0, 260.0, 400.0, 1000.0):
+        for tol in (1e-9, 1e-4, 0.1, 0.5, 0.9):
+            if _fir_radius_exceeds(sigma, tol, 320):
+                assert fir_radius(sigma, tol) > 320, (sigma, tol)
+    assert _fir_radius_exceeds(5.6e6, 1e-4, 320) and _fir_radius_exceeds(2000.0, 0.5, 320)
+
+
 def test_fir_is_chosen_by_its_length(monkeypatch):
     # the cost rule: the FIR where Rv + Rh <= FIR_MAX_RADII, the recursions beyond, and the
     # recursions for an image holding NaN (they confine it)

@@ -57,7 +57,11 @@ def record_scalogram(x, ps, **kw):
 ENGINE.filter, ENGINE.scalogram = record_filter, record_scalogram
 
 rng = np.random.default_rng(7)
-n = (1 << 19) + 123                     # one long row: cut into bank chunks and lanes
+# one long row, cut into bank chunks and lanes: 2**18 + 123 samples make 8 chunks of at least
+# bank._MIN_CHUNK (2**15) outputs, as many as the most threads run here, and up to
+# filters._LANE_GROUPS (8) groups of lanes for the smaller sigmas, so each thread count
+# divides the same pieces among its threads differently
+n = (1 << 18) + 123
 x = np.cumsum(rng.standard_normal(n))
 rows = rng.standard_normal((5, 90_001))  # few rows: lanes along them
 img = rng.standard_normal((3, 70_000)).astype(np.float32)

@@ -22,7 +22,8 @@ in a namespace of their own.  A block that needs an optional dependency that is
 not installed (torch, dask, xarray, mne, matplotlib, numba-cuda: all in the test
 extras) is left out and the page's test is reported as skipped, naming it, after
 the other blocks have run and passed.  Blocks of the CUDA engine run on
-numba-cuda's simulator unless ``NUMBA_ENABLE_CUDASIM`` is set.
+numba-cuda's simulator unless ``NUMBA_ENABLE_CUDASIM`` is set, there with the
+smaller data sizes of ``SIMULATOR_SIZES`` (the same calls, plans and modes).
 """
 
 from __future__ import annotations
@@ -58,6 +59,25 @@ OPTIONAL = {
     "matplotlib": r"\bmatplotlib\b|\bsftwave\.plot\b|^\s*from\s+sftwave\s+import\s+[^\n]*\bplot\b",
     "numba_cuda": r"\bsftwave\.engines\.cuda\b|engine\s*=\s*[\"']cuda[\"']",
 }
+
+# Under numba-cuda's simulator every GPU thread is a Python thread, so a CUDA example costs
+# about its stage buffers' length; these sizes replace the page's there (each must occur exactly
+# once in the page's CUDA blocks, so that the table cannot go stale).  The code run is the page's:
+# the same calls, plans and modes; gpu.md's line of 300 samples is still longer than its plan's
+# window (145 samples, three stages) and pads to one 512-sample stage buffer instead of five
+# (the engine's own checks, tests/engines/cuda/, cover sizes, modes and block edges).
+SIMULATOR_SIZES: dict[str, list[tuple[str, str]]] = {
+    "docs/gpu.md": [("standard_normal(2_000)", "standard_normal(300)")],
+}
+
+
+def under_simulator(name: str, code: str) -> str:
+    """A CUDA block's code with the page's sizes replaced by ``SIMULATOR_SIZES[name]``."""
+    for old, new in SIMULATOR_SIZES.get(name, []):
+        assert code.count(old) <= 1, f"{name}: {old!r} occurs more than once in a block"
+        code = code.replace(old, new)
+    return code
+
 
 PYTHON = {"python", "py", "python3", "ipython", "ipython3"}
 DOCTEST = {"pycon", "doctest"}
@@ -222,7 +242,8 @@ def test_python_blocks_run_as_written(page, tmp_path):
     blocks = blocks_of(page)
     script, doctests, left_out = ["import sys as _doc_sys\n"], [], []
     env = dict(os.environ, MPLBACKEND="Agg")
-    ran = 0
+    ran = replaced = 0
+    simulated = False
     for block in blocks:
         if block.kind not in ("python", "doctest"):
             continue
@@ -230,14 +251,19 @@ def test_python_blocks_run_as_written(page, tmp_path):
         if missing:
             left_out.append(f"{name}:{block.line} (needs {', '.join(missing)}, not installed)")
             continue
-        if "numba_cuda" in needs(block.code):
+        code = block.code
+        if "numba_cuda" in needs(code):
             env.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+            if env["NUMBA_ENABLE_CUDASIM"] == "1":
+                simulated = True
+                replaced += sum(code.count(old) for old, _ in SIMULATOR_SIZES.get(name, []))
+                code = under_simulator(name, code)
         if block.kind == "doctest":
             doctests.append(block)
             continue
         # each block announces itself on stderr, so that a failure names its block
         script.append(f"print({f'{name}:{block.line}'!r}, file=_doc_sys.stderr, flush=True)\n")
-        script.append(block.code)
+        script.append(code)
         ran += 1
     if doctests:
         script.append(textwrap.dedent(f"""
@@ -262,6 +288,8 @@ def test_python_blocks_run_as_written(page, tmp_path):
         f"the Python block at {started[-1] if started else name + ' (?)'} failed:\n"
         f"{run.stderr[-4000:]}")
     assert len(started) == ran
+    if simulated:
+        assert replaced == len(SIMULATOR_SIZES.get(name, [])), f"{name}: SIMULATOR_SIZES is stale"
     if left_out:
         pytest.skip("the other blocks ran and passed; left out: " + "; ".join(left_out))
 

@@ -9,10 +9,16 @@ at a different one.  Finally each call runs once sequentially; the script
 prints ``OK`` when every threaded result equals the sequential one bit for
 bit, and exits non-zero otherwise.  A crash of the process is what the
 callers watch for.
+
+With ``--counters`` it then prints, as one JSON line, numba's own counters for
+every CPU-engine dispatcher (``dispatcher.stats.cache_hits`` and
+``cache_misses``, summed over signatures: a miss is a compile), for
+tests/suites/test_threads.py's check that a second process compiles nothing.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 
@@ -41,8 +47,33 @@ def calls() -> list[tuple[str, object]]:
         ("g1d_wide", lambda: sftwave.gaussian_filter1d(short[:200], 1e6, mode="constant")),
         ("g2d", lambda: sftwave.gaussian_filter(img, (1.5, 24.0))),
         ("g3d", lambda: sftwave.gaussian_filter(vol, 12.0, axes=(1, 2))),
+        ("cwt_xis", lambda: sftwave.cwt(short, [5.0, 50.0], 500.0, xi=[5.0, 7.0])),
+        ("g2d_order1", lambda: sftwave.gaussian_filter(img, 6.0, order=1)),
+        ("g2d_uint8", lambda: sftwave.gaussian_filter((img * 40).astype(np.uint8), 2.0)),
         ("scales", lambda: sftwave.frequency_to_scale(freqs, 1.0, xi=6.0)),
     ]
+
+
+def numba_counters() -> dict[str, list[int]]:
+    """``{dispatcher: [cache hits, cache misses]}`` for every numba CPU dispatcher held by a
+    module of the CPU engine (at module level, or in a module-level dict, list or tuple)."""
+    from numba.core.registry import CPUDispatcher
+
+    report: dict[str, list[int]] = {}
+    seen: set[int] = set()
+    for modname, mod in sorted(sys.modules.items()):
+        if not modname.startswith("sftwave.engines.numba"):
+            continue
+        for name, obj in list(vars(mod).items()):
+            held = (obj.items() if isinstance(obj, dict) else enumerate(obj)
+                    if isinstance(obj, (list, tuple)) else [(None, obj)])
+            for key, d in held:
+                if isinstance(d, CPUDispatcher) and id(d) not in seen:
+                    seen.add(id(d))
+                    s = d.stats
+                    label = f"{modname}.{name}" + ("" if key is None else f"[{key!r}]")
+                    report[label] = [sum(s.cache_hits.values()), sum(s.cache_misses.values())]
+    return report
 
 
 def main(nthreads: int) -> int:
@@ -79,8 +110,10 @@ def main(nthreads: int) -> int:
         print("DIFFER", bad)
         return 1
     print("OK", len(results))
+    if "--counters" in sys.argv:
+        print(json.dumps(numba_counters()))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 8))
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 8))

@@ -137,10 +137,23 @@ def fir_radius(sigma: float, tol: float) -> int:
     e[1:] *= 2.0                                      # both sides
     tail = np.cumsum(e[::-1])[::-1]                   # tail[R] = energy at |k| >= R
     total = tail[0]
-    for r in range(kmax):
-        if math.sqrt(tail[r + 1] / total) <= tol:
-            return r
-    return kmax
+    # the first r (0 <= r < kmax) with sqrt(tail[r + 1] / total) <= tol, elementwise as one scan
+    within = np.flatnonzero(np.sqrt(tail[1:] / total) <= tol)
+    return int(within[0]) if within.size else kmax
+
+
+def _fir_radius_exceeds(sigma: float, tol: float, limit: int) -> bool:
+    """True where ``fir_radius(sigma, tol) > limit`` is certain without building the kernel.
+
+    Every ``|h_k|^2 <= 1``, so the energy at ``|k| <= limit`` is at most ``2 limit + 1``; the
+    total is above ``sqrt(pi) sigma - 2`` (the sum of ``exp(-k^2 / sigma^2)`` over the integers
+    exceeds its integral less the peak, 1, and the cut at ``kmax`` drops less than 1e-73).  The
+    relative tail energy beyond ``limit`` is then at least ``1 - (2 limit + 1) / (sqrt(pi) sigma
+    - 2)``; where that is above ``tol^2`` no radius up to ``limit`` is within ``tol`` (the tail
+    only shrinks as ``R`` grows).  Its cost is bounded by the request, not by ``sigma``.
+    """
+    total_low = math.sqrt(math.pi) * sigma - 2.0
+    return total_low > 0.0 and 1.0 - (2 * limit + 1) / total_low > tol * tol
 
 
 def _fir_half(sigma: float, carrier: float, radius: int) -> tuple[np.ndarray, np.ndarray]:
@@ -160,8 +173,11 @@ def _axis_tol(sigma: float, tol: float | None) -> float:
 def _fir_radii(sig: tuple[float, float], tol: float | None) -> tuple[int, int] | None:
     """The FIR path's half-lengths ``(Rv, Rh)`` for an envelope of ``(column, row)`` sigmas
     ``sig``, or None where the recursive passes cost less."""
-    rh = fir_radius(sig[0], _axis_tol(sig[0], tol))
-    rv = fir_radius(sig[1], _axis_tol(sig[1], tol))
+    tols = (_axis_tol(sig[0], tol), _axis_tol(sig[1], tol))
+    if any(_fir_radius_exceeds(sg, t, FIR_MAX_RADII) for sg, t in zip(sig, tols)):
+        return None                 # either radius alone above the bound: no scan of a wide kernel
+    rh = fir_radius(sig[0], tols[0])
+    rv = fir_radius(sig[1], tols[1])
     return (rv, rh) if rv + rh <= FIR_MAX_RADII else None
 
 

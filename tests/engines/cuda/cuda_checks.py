@@ -335,9 +335,11 @@ def test_nonfinite_confined_on_the_cuda_engine(ce, cuda):
     from sftwave.engines import nonfinite
     from sftwave.plans.gaussian import gaussian_plan
 
-    n = 300
+    # 120 samples: the two non-finite samples' reaches (25 either side) apart, finite outputs
+    # between them (27..34), the reflected NaN's at the start
+    n = 120
     x = np.random.default_rng(4).standard_normal(n)
-    x[[0, 150]] = np.nan, np.inf
+    x[[0, 60]] = np.nan, np.inf
     plan = gaussian_plan(6.0, 0, 1e-4, "sft")
     left, right = nonfinite.support(plan, n)
     ext = naive.extend((~np.isfinite(x)).astype(float), left, right, "reflect", 0.0)
@@ -351,20 +353,22 @@ def test_nonfinite_confined_on_the_cuda_engine(ce, cuda):
     assert cuda_engine.all_finite(cuda.to_device(np.ones(7)))
     assert not cuda_engine.all_finite(cuda.to_device(x))
     g = sftwave.gaussian_filter1d(x, 6.0, engine="cuda")
-    assert np.isnan(g[:5]).all() and np.isposinf(g[150]) and np.isfinite(g[60:100]).all()
+    assert np.isnan(g[:5]).all() and np.isposinf(g[60]) and np.isfinite(g[28:32]).all()
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
 def test_all_finite_flags_each_kind_of_nonfinite(ce, cuda, dtype):
     """The flag kernel: finite arrays pass; one NaN, +inf or -inf anywhere (either part of a
     complex element) fails; a huge finite sum (float32 max, many times) still passes."""
-    x = np.full(1000, np.finfo(np.float32).max, dtype=dtype)
+    # two full blocks of POINTWISE_THREADS (128) and a partial third: the bad element in the
+    # first block, in the second, and at the last element of the partial block
+    x = np.full(2 * 128 + 3, np.finfo(np.float32).max, dtype=dtype)
     assert ce.all_finite(cuda.to_device(x))        # a sum would overflow; no element does
     bad = [np.nan, np.inf, -np.inf]
     if np.dtype(dtype).kind == "c":
         bad += [complex(1, np.nan), complex(0, -np.inf)]
     for v in bad:
-        for where in (0, 517, 999):
+        for where in (0, 131, x.size - 1):
             y = x.copy()
             y[where] = v
             assert not ce.all_finite(cuda.to_device(y)), (v, where)
