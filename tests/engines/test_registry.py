@@ -36,11 +36,12 @@ def test_capabilities_are_checked_before_any_work(call, match):
 @pytest.mark.parametrize("engine, module, extra", [("xp", "array_api_compat", "xp"),
                                                     ("cuda", "numba_cuda", "cuda")])
 def test_a_missing_package_names_itself_and_the_extra(monkeypatch, engine, module, extra):
-    """Through the capability table: an ImportError naming the package and the extra."""
+    """Through the capability table: an ImportError naming the package and how to install it
+    (the package itself: sftwave's extras need sftwave on the package index)."""
     monkeypatch.setitem(sys.modules, module, None)      # find_spec then reports it missing
     package = module.replace("_", "-")
     with pytest.raises(ImportError, match=rf"engine='{engine}' needs the {package} package.*"
-                                          rf"pip install 'sftwave\[{extra}\]'"):
+                                          rf"pip install {package}$"):
         sftwave.gaussian_filter1d(np.ones(20), 3.0, engine=engine)
     assert engines.available(engine) is False
 
