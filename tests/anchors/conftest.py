@@ -123,3 +123,14 @@ def pytest_terminal_summary(terminalreporter):
     for target in sorted(_UNPATCHED):
         terminalreporter.write_line(f"anchors: {target}: NO ROUTES in this checkout "
                                     f"(sftwave.patch.routes.{target}): its tests ran UNPATCHED")
+
+
+@pytest.fixture(autouse=True)
+def _real_warning_registries():
+    """scikit-image's ``expected_warnings`` clears every module's ``__warningregistry__`` and
+    expects an ``AttributeError`` where a module has none; ``torch.classes`` (there when another
+    test file of the same process imported torch) answers any attribute with a namespace whose
+    ``clear`` raises ``RuntimeError``.  It gets a real, empty registry (nothing else changes)."""
+    module = sys.modules.get("torch.classes")
+    if module is not None and not isinstance(module.__dict__.get("__warningregistry__"), dict):
+        module.__warningregistry__ = {}
