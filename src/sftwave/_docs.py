@@ -241,3 +241,14 @@ def docfiller(func: F) -> F:
             lines.append(line)
     func.__doc__ = "\n".join(lines)
     return func
+
+# pycwt's scale grid (sftwave.pycwt: pycwt's names and defaults).
+DOCS["pycwt_scales"] = """\
+dt : float
+    The sampling interval.
+dj : float, optional
+    Spacing of the scales in octaves (default 1/12).
+s0 : float, optional
+    The smallest scale; -1 (default): ``2 dt / flambda``.
+J : float, optional
+    The number of scales less one; -1 (default): down to the series' length."""

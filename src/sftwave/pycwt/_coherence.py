@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import coherence as _coh
 from .._checks import pycwt as _chk
+from .._docs import docfiller
 from ._transform import ar1, ar1_spectrum, fft_padded, ifft_in_place, mother, pair
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ def _scale_boxcar(T: np.ndarray, deltaj0: float, dj: float) -> np.ndarray:
     return out
 
 
+@docfiller
 def xwt(
     y1: ArrayLike,
     y2: ArrayLike,
@@ -71,14 +73,7 @@ def xwt(
     ----------
     y1, y2 : array_like
         The two real series, 1-D, of the same length (at least 3 samples).
-    dt : float
-        The sampling interval.
-    dj : float, optional
-        Spacing of the scales in octaves (default 1/12).
-    s0 : float, optional
-        The smallest scale; -1 (default): ``2 dt / flambda``.
-    J : float, optional
-        The number of scales less one; -1 (default): down to the series' length.
+    %(pycwt_scales)s
     significance_level : float, optional
         The level of ``signif`` (default 0.95).
     wavelet : str or mother, optional
@@ -120,6 +115,7 @@ def xwt(
     return W1 * W2.conj(), coi, freq, signif
 
 
+@docfiller
 def wct(
     y1: ArrayLike,
     y2: ArrayLike,
@@ -148,14 +144,7 @@ def wct(
     ----------
     y1, y2 : array_like
         The two real series, 1-D, of the same length (at least 3 samples).
-    dt : float
-        The sampling interval.
-    dj : float, optional
-        Spacing of the scales in octaves (default 1/12).
-    s0 : float, optional
-        The smallest scale; -1 (default): ``2 dt / flambda``.
-    J : float, optional
-        The number of scales less one; -1 (default): down to the series' length.
+    %(pycwt_scales)s
     sig : bool, optional
         Compute the Monte-Carlo significance (default True).
     significance_level : float, optional
