@@ -504,7 +504,6 @@ def test_consumers_do_not_branch_on_the_wavelet_family():
 RAISED_OUTSIDE_CHECKS = {
     "sftwave._deprecation": 4,
     "sftwave.analysis": 1,
-    "sftwave.feature._gabor": 3,
     "sftwave.stream.checkpoint": 28,
     "sftwave.wavelets": 1,
 }

@@ -45,7 +45,7 @@ __all__ = ["DERIVATIVE_TOL", "derivative_truncate", "axis_sigmas", "check_order"
            "BlobRequest", "blob_log_request", "blob_dog_request", "RidgeRequest", "ridge_request",
            "GaborRequest", "gabor_request", "check_truncated", "scipy_radii", "SkimageGaussianRequest",
            "skimage_gaussian_request", "check_n_dims", "HessianDetRequest", "hessian_det_request",
-           "complex_dtype"]
+           "complex_dtype", "gabor_image", "check_direct_kernel"]
 
 #: The default accuracy of the Gaussian-derivative Hessian's filters: about float32's
 #: resolution, which the recursions meet at a cost independent of sigma (scikit-image's
@@ -751,3 +751,35 @@ def complex_dtype(dtype: Any) -> np.dtype:
     if dt.kind != "c":
         raise ValueError(f"dtype must be complex; got {dtype!r}")
     return dt
+
+
+def gabor_image(arr: np.ndarray) -> np.ndarray:
+    """A Gabor filter's image: 2-D and real (scikit-image's ``gabor``), else an error naming it.
+
+    Examples
+    --------
+    >>> gabor_image(np.zeros((4, 5))).shape
+    (4, 5)
+    """
+    if arr.ndim != 2:
+        raise ValueError(f"image must be 2-D; got a {arr.ndim}-D array of shape {arr.shape}")
+    if arr.dtype.kind == "c":
+        raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+    return arr
+
+
+def check_direct_kernel(too_wide: bool, size: tuple[int, int], shape: tuple, frequency: float,
+                        theta: float, sigma_x: float, sigma_y: float) -> None:
+    """Refuse a direct Gabor kernel of ``size`` far larger than an image of ``shape`` (its
+    memory and time would not be bounded by the image's): a ValueError naming the sigmas.
+
+    Examples
+    --------
+    >>> check_direct_kernel(False, (9, 9), (64, 64), 0.2, 0.0, 1.0, 1.0)
+    """
+    if too_wide:
+        raise ValueError(
+            f"sigma_x={sigma_x:g}, sigma_y={sigma_y:g} (frequency={frequency:g}, theta={theta:g}) "
+            f"need a direct kernel of {size[0]} x {size[1]} for a {shape[0]} x {shape[1]} "
+            f"image: far too wide; raise the frequency, lower sigma_x/sigma_y or n_stds, or pass a "
+            f"larger (padded) image")

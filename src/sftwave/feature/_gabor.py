@@ -12,7 +12,15 @@ from numpy.typing import ArrayLike
 
 from .. import engines
 from .._checks import check_input_array
-from .._checks.features import GaborRequest, complex_dtype, gabor_request, numpy_only, real_scalars
+from .._checks.features import (
+    GaborRequest,
+    check_direct_kernel,
+    complex_dtype,
+    gabor_image,
+    gabor_request,
+    numpy_only,
+    real_scalars,
+)
 from ._common import op, threads
 
 #: The checked scalars (``sftwave._checks.features``), by their former names here.
@@ -57,22 +65,14 @@ def _check_direct_size(frequency: float, theta: float, sigma_x: float, sigma_y: 
     bounded by the image's): a ValueError naming the sigmas."""
     y0, x0 = _half_sizes(theta, sigma_x, sigma_y, n_stds)
     area = (2 * x0 + 1) * (2 * y0 + 1)
-    if area > max(DIRECT_AREA_FACTOR * math.prod(shape), DIRECT_MIN_AREA):
-        raise ValueError(
-            f"sigma_x={sigma_x:g}, sigma_y={sigma_y:g} (frequency={frequency:g}, theta={theta:g}) "
-            f"need a direct kernel of {2 * y0 + 1} x {2 * x0 + 1} for a {shape[0]} x {shape[1]} "
-            f"image: far too wide; raise the frequency, lower sigma_x/sigma_y or n_stds, or pass a "
-            f"larger (padded) image")
+    check_direct_kernel(area > max(DIRECT_AREA_FACTOR * math.prod(shape), DIRECT_MIN_AREA),
+                        (2 * y0 + 1, 2 * x0 + 1), shape, frequency, theta, sigma_x, sigma_y)
 
 
 def _gabor_image(image: Any) -> np.ndarray:
     """The image as scikit-image's ``gabor`` takes it: float32/float64 kept, integers *not* rescaled."""
     numpy_only(image)
-    arr = check_input_array(image, "image")
-    if arr.ndim != 2:
-        raise ValueError(f"image must be 2-D; got a {arr.ndim}-D array of shape {arr.shape}")
-    if arr.dtype.kind == "c":
-        raise TypeError(f"image must be real (bool, integer or float); got dtype {arr.dtype}")
+    arr = gabor_image(check_input_array(image, "image"))
     if arr.dtype == np.float16:
         return arr.astype(np.float32)
     if arr.dtype not in (np.float32, np.float64):
