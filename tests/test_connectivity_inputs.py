@@ -46,10 +46,18 @@ def data():
     return eeg_epochs(5, 4, 600, sfreq=SFREQ).data
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _quiet_mne():
+    """MNE's messages off for this module's tests, its log level restored after (it is global:
+    left at ERROR, it silenced the warnings that later tests of the same process expect)."""
+    old = mne.set_log_level("ERROR", return_old_level=True)
+    yield
+    mne.set_log_level(old)
+
+
 @pytest.fixture(scope="module")
 def epochs(data):
     """MNE Epochs of ``data`` with a bad channel, a 0.2 s baseline, events and annotations."""
-    mne.set_log_level("ERROR")
     info = mne.create_info(["Fz", "Cz", "Pz", "Oz"], SFREQ, "eeg")
     raw = mne.io.RawArray(np.concatenate(list(data), axis=1), info)
     raw.set_annotations(mne.Annotations([0.5, 3.0], [0.2, 0.1], ["blink", "move"]))
