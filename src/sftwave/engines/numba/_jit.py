@@ -180,7 +180,11 @@ def _private_cache_class(folder: str) -> type:
     """numba's ``FunctionCache`` with one locator: ``folder``, then numba's subfolder of the source."""
     from numba.core import caching
 
-    class PrivateLocator(caching.UserProvidedCacheLocator):
+    # numba < 0.60 names it _UserProvidedCacheLocator
+    user_locator = (getattr(caching, "UserProvidedCacheLocator", None)
+                    or getattr(caching, "_UserProvidedCacheLocator"))  # noqa: B009
+
+    class PrivateLocator(user_locator):  # type: ignore[misc, valid-type]
         def __init__(self, py_func, py_file):
             super().__init__(py_func, py_file)
             self._cache_path = os.path.join(folder, self.get_suitable_cache_subpath(py_file))
@@ -189,7 +193,7 @@ def _private_cache_class(folder: str) -> type:
         def from_function(cls, py_func, py_file):
             # the source-file locators' own test (the file exists, the folder is writable),
             # without the user-provided locator's requirement of NUMBA_CACHE_DIR
-            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+            return super(user_locator, cls).from_function(py_func, py_file)
 
     class PrivateImpl(caching.CompileResultCacheImpl):
         _locator_classes = [PrivateLocator]
