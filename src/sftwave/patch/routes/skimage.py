@@ -331,6 +331,11 @@ def _blob_image(image: Any) -> bool:
     return _image(image) and image.ndim >= 1
 
 
+def _blob_dtype(image: np.ndarray) -> np.dtype:
+    """The blob detectors' working dtype: float32 for float16/float32 images, else float64."""
+    return np.dtype(np.float32 if image.dtype in (np.float16, np.float32) else np.float64)
+
+
 @_guard
 def accepts_blob_log(
     image: Any,
@@ -349,7 +354,7 @@ def accepts_blob_log(
 
     if not _blob_image(image):
         return False
-    dtype = np.dtype(np.float32 if image.dtype in (np.float16, np.float32) else np.float64)
+    dtype = _blob_dtype(image)
     blob_log_request(
         image.shape,
         dtype,
@@ -383,7 +388,7 @@ def accepts_blob_dog(
 
     if not _blob_image(image):
         return False
-    dtype = np.dtype(np.float32 if image.dtype in (np.float16, np.float32) else np.float64)
+    dtype = _blob_dtype(image)
     blob_dog_request(
         image.shape,
         dtype,
