@@ -63,6 +63,9 @@ IN_SCOPE = {
     "shape_index": ([((FLOAT, 2.0), {})], 1e-3),
     "blob_log": ([((_spot(),), dict(max_sigma=8, num_sigma=8)), ((FLOAT[:20, :20] * 0,), {})], 0.0),
     "blob_dog": ([((_spot(),), dict(max_sigma=8, threshold=0.05))], 0.0),
+    # every feature within 1e-3 of its own range (tests/test_feature_multiscale.py)
+    "multiscale_basic_features": ([((GRAY,), dict(sigma_max=4)), ((RGB,), dict(channel_axis=-1))],
+                                  1e-3),
 }
 
 OUT_OF_SCOPE = {
@@ -91,6 +94,9 @@ OUT_OF_SCOPE = {
     "shape_index": [((FLOAT[None],), {})],
     "blob_log": [((np.float64(1.0),), {}), ((FLOAT,), dict(overlap=2))],
     "blob_dog": [((FLOAT,), dict(sigma_ratio=1.0)), ((FLOAT,), dict(foo=1))],
+    "multiscale_basic_features": [((FLOAT,), dict(intensity=False, edges=False, texture=False)),
+                                  ((FLOAT[0],), {}), ((FLOAT.astype(complex),), {}),
+                                  ((FLOAT,), dict(spacing=(1, 2)))],
 }
 
 

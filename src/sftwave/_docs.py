@@ -165,6 +165,18 @@ min_weight : float, optional
 
 DOCS["workers_cpu"] = DOCS["workers"] + "  The CPU engine only."
 
+# The physical size of a sample (microscopy stacks, CT volumes): the Gaussian filters and the
+# image features.
+DOCS["spacing"] = """\
+spacing : float or sequence of float, optional
+    The physical size of a sample (pixel, voxel) along each axis, one for
+    all axes or one per axis (positive and finite): ``(5, 1, 1)`` for a
+    stack whose z step is five times its pixel size.  ``sigma`` is then in
+    the same physical units and becomes ``sigma / spacing`` samples along
+    each axis, and every derivative is per unit of length (divided by
+    ``spacing`` once along each axis it differentiates).  Default None:
+    every axis 1, ``sigma`` in samples."""
+
 # The image features (sftwave.feature: scikit-image's signatures).  Their ``mode`` is not
 # shared: each function's choices are listed default first, and the defaults differ.
 DOCS["image_engine"] = """\

@@ -284,6 +284,33 @@ def check_decim(decim: Any, name: str = "decim") -> int:
     return int(decim)
 
 
+def check_spacing(spacing: Any, naxes: int, name: str = "spacing") -> tuple[float, ...] | None:
+    """The physical size of a sample along each of ``naxes`` axes: None (every axis 1), a
+    positive finite number for all axes, or a sequence of one per axis.
+
+    Examples
+    --------
+    >>> check_spacing((5, 1, 1), 3)
+    (5.0, 1.0, 1.0)
+    >>> check_spacing(None, 2) is None
+    True
+    >>> check_spacing((1.0, 0.0), 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: spacing must hold positive finite numbers, one per axis (2); got (1.0, 0.0)
+    """
+    if spacing is None:
+        return None
+    values = per_axis(spacing, naxes, name)
+    if not all(_is_real_number(v) for v in values):
+        raise TypeError(f"{name} must be a real number or a sequence of them; got {spacing!r}")
+    out = tuple(float(_scalar(v)) for v in values)
+    if not all(math.isfinite(v) and v > 0 for v in out):
+        raise ValueError(f"{name} must hold positive finite numbers, one per axis ({naxes}); "
+                         f"got {spacing!r}")
+    return out
+
+
 def check_workers(workers: Any, name: str = "workers") -> int | None:
     """scipy.fft's convention: None (all threads), a positive count, or -1 for all cores."""
     import os

@@ -7,7 +7,7 @@ scikit-image's (``skimage.feature.hessian_matrix``,
 ``structure_tensor_eigenvalues``, ``hessian_matrix_det``, ``shape_index``,
 ``blob_log``, ``blob_dog``, ``skimage.filters.difference_of_gaussians``,
 ``frangi``, ``hessian``, ``sato``, ``meijering``, ``gabor`` and
-``gabor_kernel``; :mod:`sftwave.skimage` arranges them in scikit-image's
+``gabor_kernel``, ``multiscale_basic_features``; :mod:`sftwave.skimage` arranges them in scikit-image's
 namespaces, with ``skimage.filters.gaussian``),
 so that switching is one import.  Every Gaussian inside is sftwave's
 (:func:`sftwave.gaussian_filter`), at a cost per pixel that does not depend on
@@ -58,6 +58,7 @@ cost that does not depend on ``sigma``; a smaller ``tol`` buys more accuracy
 (down to 1e-9 still by the recursions, below that by scipy's kernel).
 """
 
+from ._basic import multiscale_basic_features
 from ._blobs import blob_dog, blob_log
 from ._dog import difference_of_gaussians
 from ._gabor import gabor, gabor_bank, gabor_kernel
@@ -68,4 +69,4 @@ from ._tensors import hessian_matrix, hessian_matrix_eigvals, structure_tensor, 
 __all__ = ["hessian_matrix", "hessian_matrix_eigvals", "hessian_matrix_det", "structure_tensor",
            "structure_tensor_eigenvalues", "shape_index", "difference_of_gaussians", "frangi",
            "hessian", "blob_log", "blob_dog", "sato", "meijering", "gabor", "gabor_bank",
-           "gabor_kernel"]
+           "gabor_kernel", "multiscale_basic_features"]

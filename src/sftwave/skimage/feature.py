@@ -2,7 +2,7 @@
 
 ``hessian_matrix``, ``hessian_matrix_eigvals``, ``hessian_matrix_det``,
 ``structure_tensor``, ``structure_tensor_eigenvalues``, ``shape_index``,
-``blob_log`` and ``blob_dog``: the functions of :mod:`sftwave.feature`
+``blob_log``, ``blob_dog`` and ``multiscale_basic_features``: the functions of :mod:`sftwave.feature`
 (same objects), whose every Gaussian costs the same whatever ``sigma``.
 The blob detectors take images of any number of axes, as scikit-image's.
 
@@ -22,6 +22,7 @@ from ..feature import (
     hessian_matrix,
     hessian_matrix_det,
     hessian_matrix_eigvals,
+    multiscale_basic_features,
     shape_index,
     structure_tensor,
     structure_tensor_eigenvalues,
@@ -36,4 +37,5 @@ __all__ = [
     "shape_index",
     "blob_log",
     "blob_dog",
+    "multiscale_basic_features",
 ]

@@ -90,6 +90,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "meijering_scale": (".features", "meijering_scale"),
     "meijering_response": (".features", "meijering_response"),
     "gabor_fir_groups": (".features", "gabor_fir_groups"),
+    "basic_features_scale": (".basic_features", "scale_features"),
     "tiles_transpose": (".tiles", "transpose"),
     "tiles_split_transpose": (".tiles", "split_transpose"),
     "tiles_combine": (".tiles", "combine"),

@@ -404,6 +404,29 @@ def accepts_blob_dog(
     return True
 
 
+@_guard
+def accepts_multiscale_basic_features(
+    image: Any,
+    intensity: Any = True,
+    edges: Any = True,
+    texture: Any = True,
+    sigma_min: Any = 0.5,
+    sigma_max: Any = 16,
+    num_sigma: Any = None,
+    workers: Any = None,
+    *,
+    channel_axis: Any = None,
+) -> bool:
+    """``skimage.feature.multiscale_basic_features``: a real NumPy image of at least 2 axes."""
+    from ..._checks.multiscale import multiscale_request
+
+    if not _image(image) or image.ndim < 2:
+        return False
+    multiscale_request(image.shape, intensity, edges, texture, sigma_min, sigma_max, num_sigma,
+                       workers, channel_axis=channel_axis, engine=_ENGINE)
+    return True
+
+
 #: (name, the modules that hold it, the sftwave module that replaces it).
 _TABLE = [
     ("gaussian", ("skimage._shared.filters", "skimage.filters._gaussian", "skimage.filters"), _FILTERS),
@@ -422,6 +445,8 @@ _TABLE = [
     ("shape_index", ("skimage.feature.corner", "skimage.feature"), _FEATURE),
     ("blob_log", ("skimage.feature.blob", "skimage.feature"), _FEATURE),
     ("blob_dog", ("skimage.feature.blob", "skimage.feature"), _FEATURE),
+    ("multiscale_basic_features", ("skimage.feature._basic_features", "skimage.feature"),
+     _FEATURE),
 ]
 
 

@@ -1,0 +1,139 @@
+"""scikit-image's ``multiscale_basic_features``: intensity, edges and Hessian texture at many
+scales, every Gaussian at a cost per pixel that does not depend on sigma."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .. import engines
+from .._checks.features import numpy_only, scipy_radii
+from .._checks.multiscale import MultiscaleRequest, multiscale_request
+from .._docs import docfiller
+from ..ndimage import gaussian_filter
+from ._common import op, threads
+
+__all__ = ["multiscale_basic_features"]
+
+#: scikit-image's Gaussians inside: ``skimage.filters.gaussian``'s defaults.
+_MODE = "nearest"
+_TRUNCATE = 4.0
+
+
+@docfiller
+def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: bool = True,
+                              texture: bool = True, sigma_min: float = 0.5, sigma_max: float = 16,
+                              num_sigma: int | None = None, workers: int | None = None, *,
+                              channel_axis: int | None = None, tol: float | None = None,
+                              truncated: bool = False,
+                              spacing: float | Sequence[float] | None = None,
+                              engine: str | None = None) -> np.ndarray:
+    """Local features of a grey or multichannel image at many scales (scikit-image's).
+
+    At each scale ``sigma`` (``sigma_min`` times powers of two up to
+    ``sigma_max``, or ``num_sigma`` log-spaced ones) the image is smoothed by
+    a Gaussian (scikit-image's ``filters.gaussian``: ``mode='nearest'``,
+    truncated at 4 sigma) and gives, in this order: the smoothed intensity,
+    its Sobel edge magnitude (``skimage.filters.sobel``) and the eigenvalues,
+    decreasing, of its Hessian by finite differences (``np.gradient`` twice):
+    ``2 + ndim`` features per scale and channel.  The Gaussians cost the same
+    at every sigma; the edges and the eigenvalues of a scale are computed in
+    one pass over the smoothed image (2-D and 3-D images).
+
+    Parameters
+    ----------
+    image : array_like
+        The image, any number of spatial axes (2-D and 3-D the fast ones), with
+        a channel axis where ``channel_axis`` is given; converted to float32 as
+        scikit-image's ``img_as_float32`` (integers rescaled by their range).
+    intensity, edges, texture : bool, optional
+        Which features: the smoothed intensity, the Sobel magnitude, the
+        Hessian's eigenvalues (at least one True).
+    sigma_min, sigma_max : float, optional
+        The smallest and largest scale (positive).  Defaults 0.5 and 16.
+    num_sigma : int or None, optional
+        The number of scales, log-spaced from ``sigma_min`` to ``sigma_max``;
+        None: ``sigma_min`` times powers of two (6 scales by default).
+    %(workers_cpu)s
+    channel_axis : int or None, optional
+        The channels' axis; each channel's features follow the previous
+        channel's.  None: a single-channel image.
+    tol : float or None, optional
+        The Gaussians' accuracy (:func:`sftwave.skimage.filters.gaussian`'s).
+        None: set from scikit-image's truncation at 4 sigma, which keeps every
+        feature within 1e-3 of its range of scikit-image's (see Notes).
+    truncated : bool, optional
+        True: scikit-image's Gaussians truncated at 4 sigma, honoured exactly
+        (scipy's kernels, a cost that grows with sigma): its features to rounding.
+    %(spacing)s
+    engine : {None, 'auto', 'numba'}, optional
+        As :func:`sftwave.gaussian_filter`'s (NumPy images).
+
+    Returns
+    -------
+    features : ndarray
+        float32, shape ``spatial shape + (n_features,)`` with ``n_features =
+        n_channels * n_scales * (intensity + edges + ndim * texture)``, scale by
+        scale for each channel, as scikit-image orders them.
+
+    Raises
+    ------
+    ValueError
+        All three families False, a non-positive ``sigma_min``, ``sigma_max`` or
+        ``num_sigma``, a bad ``channel_axis`` or ``spacing``, a spatial axis
+        shorter than 2.
+    TypeError
+        A complex or non-numeric image, or an array that is not NumPy's.
+
+    See Also
+    --------
+    sftwave.skimage.filters.gaussian : The Gaussian inside.
+    hessian_matrix_eigvals : The eigenvalues of a Hessian field.
+
+    Notes
+    -----
+    Measured on ``skimage.data.camera()`` at the default scales, the largest
+    difference from scikit-image 0.26's, relative to each feature's range (max
+    - min): 3.9e-4 with the default ``tol`` (the texture at sigma 16), 1.5e-3
+    with ``tol=1e-7`` (the untruncated Gaussian: scikit-image's truncation at 4
+    sigma is itself that far from it) and 0 to rounding with ``truncated=True``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sftwave.feature import multiscale_basic_features
+    >>> image = np.zeros((32, 32))
+    >>> image[8:24, 8:24] = 1.0
+    >>> f = multiscale_basic_features(image, sigma_min=1, sigma_max=4)
+    >>> f.shape, f.dtype            # 3 scales x (intensity, edges, 2 eigenvalues)
+    ((32, 32, 12), dtype('float32'))
+    """
+    numpy_only(image, " (sftwave.feature.multiscale_basic_features)")
+    name = engines.resolve_engine(engine, image)
+    arr = op(name, "feature_as_float")(image, "image")
+    req = multiscale_request(arr.shape, intensity, edges, texture, sigma_min, sigma_max,
+                             num_sigma, workers, channel_axis=channel_axis, tol=tol,
+                             truncated=truncated, spacing=spacing, engine=name)
+    arr = arr.astype(np.float32, copy=False)       # img_as_float32
+    channels = ([arr] if req.channel_axis is None
+                else [np.take(arr, c, axis=req.channel_axis) for c in range(arr.shape[req.channel_axis])])
+    out = np.empty(req.spatial + (req.n_features * len(channels),), dtype=np.float32)
+    with threads(name, req.workers):
+        for c, x in enumerate(channels):
+            _channel_features(x, out, c * req.n_features, req)
+    return out
+
+
+def _channel_features(x: np.ndarray, out: np.ndarray, k0: int, req: MultiscaleRequest) -> None:
+    """One channel's features, scale by scale, into ``out[..., k0:]``."""
+    smoothed = np.empty(x.shape, dtype=np.float32)
+    inv = tuple(1.0 / d for d in req.spacing) if req.spacing else (1.0,) * x.ndim
+    features = op(req.engine, "basic_features_scale")
+    k = k0
+    for sigma in req.sigmas:
+        sigmas = req.axis_sigmas(sigma)
+        gaussian_filter(x, sigmas, output=smoothed, mode=_MODE, truncate=_TRUNCATE, tol=req.tol,
+                        radius=scipy_radii(sigmas, _TRUNCATE, req.truncated), engine=req.engine)
+        k += features(smoothed, out, k, req.intensity, req.edges, req.texture, inv)
