@@ -4,7 +4,7 @@ References:
 
 * scikit-image 0.26's ``skimage.feature.multiscale_basic_features`` (float32 all through):
   per feature, the largest difference relative to that feature's range (max - min) is held
-  to 1e-3 by default (measured 3.9e-4 on ``camera``: the Hessian eigenvalues at sigma 16,
+  to 1e-3 by default (measured 4.3e-4 on ``camera``: the Hessian eigenvalues at sigma 16,
   scikit-image's truncation of its Gaussian at 4 sigma, see the function's Notes), and to
   5e-4 with ``truncated=True`` (the same kernels; what is left is scikit-image's float32
   rounding of ``np.gradient`` of values near 0.5 whose differences are about 1e-4 at the

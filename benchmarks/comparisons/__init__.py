@@ -89,6 +89,9 @@ SECTIONS = {
     "features": (features.features,
                  "scale-space image features (Hessian, structure tensor, DoG, Frangi) against "
                  "scikit-image"),
+    "multiscale_features": (features.multiscale,
+                            "multiscale_basic_features against scikit-image's: camera and a "
+                            "volume, the error per feature"),
     "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
                        "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
     "connectivity": (connectivity.connectivity,

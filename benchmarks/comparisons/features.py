@@ -138,3 +138,48 @@ def features(quick: bool) -> dict:
                        partial(skfl.frangi, vol, sigmas=[2.0]), 1, target=3.0, once=True))
     res["load_end"] = load_average()
     return res
+
+
+def _range_errors(got: np.ndarray, ref: np.ndarray) -> list[float]:
+    """Per feature (last axis): the largest difference relative to the reference's range."""
+    axes = tuple(range(ref.ndim - 1))
+    span = np.maximum(np.ptp(ref, axis=axes), 1e-30)
+    return (np.max(np.abs(got.astype(np.float64) - ref), axis=axes) / span).tolist()
+
+
+def multiscale(quick: bool) -> dict:
+    """``multiscale_basic_features`` against scikit-image's: ``skimage.data.camera()`` (2-D) and
+    a 3-D volume, default scales; sftwave's default, ``truncated=True`` and ``tol=1e-7``."""
+    sk = anchor("scikit-image")
+    res: dict = {"load_start": load_average(), "cases": []}
+    if sk is None:
+        res["skipped"] = "scikit-image not installed"
+        return res
+    import skimage.data
+    import skimage.feature as skf
+
+    rounds = 3 if quick else 7
+    vside = 48 if quick else 128
+    vol = np.ascontiguousarray(skimage.data.camera()[:vside, :vside][None].repeat(vside, 0)
+                               * np.linspace(0.5, 1.0, vside)[:, None, None]).astype(np.float32)
+    images = [("camera, 512 x 512 uint8", skimage.data.camera(), dict()),
+              (f"3-D, {vside}^3 float32, sigmas 0.5..4", vol, dict(sigma_max=4))]
+    for label, img, kw in images:
+        ref = skf.multiscale_basic_features(img, **kw)
+        for variant, extra in (("default", {}), ("truncated=True", dict(truncated=True)),
+                               ("tol=1e-7", dict(tol=1e-7))):
+            def ours(extra=extra, img=img, kw=kw):
+                return feature.multiscale_basic_features(img, **kw, **extra)
+
+            def theirs(img=img, kw=kw):
+                return skf.multiscale_basic_features(img, **kw)
+
+            times = alternate({"sftwave": ours, "anchor": theirs}, rounds)
+            errors = _range_errors(ours(), ref)
+            res["cases"].append({
+                "case": label, "variant": variant, "features": int(ref.shape[-1]),
+                "times": times, "target": 5.0 if variant == "default" else None,
+                "anchor_over_sftwave": times["anchor"]["median_s"] / times["sftwave"]["median_s"],
+                "max_range_error": max(errors), "range_errors": errors})
+    res["load_end"] = load_average()
+    return res

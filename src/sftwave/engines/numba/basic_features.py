@@ -1,8 +1,8 @@
 """scikit-image's basic features of one smoothed image, in one pass: its side of
 :func:`sftwave.feature.multiscale_basic_features`.
 
-From the Gaussian-smoothed image ``g`` of one scale, each pixel gets, in this
-order (scikit-image's ``_singlescale_basic_features_singlechannel``):
+From the Gaussian-smoothed images ``g`` of the scales, each pixel gets, scale after
+scale, in this order (scikit-image's ``_singlescale_basic_features_singlechannel``):
 
 * the intensity ``g`` itself;
 * the edges, ``skimage.filters.sobel(g)``: ``sqrt(sum_a S_a**2 / ndim)`` with
@@ -13,9 +13,10 @@ order (scikit-image's ``_singlescale_basic_features_singlechannel``):
   ``H_ab = np.gradient(np.gradient(g, axis=a), axis=b)`` (central differences
   inside, one-sided ones on the first and last sample).
 
-A 2-D or 3-D image is done pixel by pixel by a numba kernel over rows, which
-reads the smoothed image and writes the pixel's features side by side into the
-stack (``out[..., k0:k0 + n]``), with no derivative arrays; the arithmetic is in
+A 2-D or 3-D image is done by a numba kernel over rows, which reads the
+smoothed images and writes a row's features of every scale together into the
+stack (``out[..., k0:k0 + n]``: a pixel's features side by side, so each line of
+the stack is written once, not once per scale), with no derivative arrays; the arithmetic is in
 float64, the stack is float32 as scikit-image's.  Other dimensions take
 ``scipy.ndimage`` and ``np.gradient`` (the same definitions).
 
@@ -31,7 +32,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from ._jit import kernel
-from .eigen import RJACOBI, _eig3
+from .eigen import RJACOBI, eig3
 from .pool import parallel_for
 
 __all__ = ["scale_features"]
@@ -116,46 +117,50 @@ def _diff_row(src, dst, scale):
 
 
 @kernel(nogil=True)
-def _features2(lo, hi, g, out, k0, intensity, edges, texture, s0, s1):
-    """Rows ``lo:hi`` of one scale's features of the 2-D smoothed image ``g``, a row at a
-    time through line buffers (float64)."""
-    n0, n1 = g.shape
+def _features2(lo, hi, stack, out, k0, intensity, edges, texture, s0, s1):
+    """Rows ``lo:hi`` of every scale's features of the 2-D smoothed images ``stack[s]``, a row
+    at a time through line buffers (float64): a row's features of all scales are written
+    together, so that each line of the stack is written once."""
+    n0, n1 = stack.shape[1], stack.shape[2]
+    per = int(intensity) + int(edges) + 2 * int(texture)
     buf = np.empty((8, n1))
     a0, a1, a2, a3, a4, a5, e0, e1 = buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]
     for i in range(lo, hi):
-        k = k0
-        if intensity:
-            for j in range(n1):
-                out[i, j, k] = g[i, j]
-            k += 1
-        if edges:
-            ip = _ref(i + 1, n0)
-            im = _ref(i - 1, n0)
-            for j in range(n1):
-                a0[j] = np.float64(g[ip, j]) - np.float64(g[im, j])          # along axis 0
-                a1[j] = (np.float64(g[im, j]) + 2.0 * np.float64(g[i, j])
-                         + np.float64(g[ip, j]))                             # smoothed along it
-            _smooth_row(a0, a2, 0.25 * s0)
-            _diff_row(a1, a3, 0.25 * s1)
-            for j in range(n1):
-                out[i, j, k] = math.sqrt(0.5 * (a2[j] * a2[j] + a3[j] * a3[j]))
-            k += 1
-        if texture:
-            for j in range(n1):
-                a0[j] = g[i, j]
-            _grad_row(a0, a1)
-            _grad_row(a1, a2)                              # H11
-            _g0_row(g, i, a0)
-            _grad_row(a0, a3)                              # H01
-            a, b, f = _diff(i, n0)
-            _g0_row(g, a, a4)
-            _g0_row(g, b, a5)
-            for j in range(n1):
-                x = (a5[j] - a4[j]) * f * (s0 * s0)      # H00
-                e0[j], e1[j] = _eig2_fast(x, a3[j] * (s0 * s1), a2[j] * (s1 * s1))
-            for j in range(n1):
-                out[i, j, k] = e0[j]
-                out[i, j, k + 1] = e1[j]
+        for sc in range(stack.shape[0]):
+            g = stack[sc]
+            k = k0 + sc * per
+            if intensity:
+                for j in range(n1):
+                    out[i, j, k] = g[i, j]
+                k += 1
+            if edges:
+                ip = _ref(i + 1, n0)
+                im = _ref(i - 1, n0)
+                for j in range(n1):
+                    a0[j] = np.float64(g[ip, j]) - np.float64(g[im, j])          # along axis 0
+                    a1[j] = (np.float64(g[im, j]) + 2.0 * np.float64(g[i, j])
+                             + np.float64(g[ip, j]))                             # smoothed along it
+                _smooth_row(a0, a2, 0.25 * s0)
+                _diff_row(a1, a3, 0.25 * s1)
+                for j in range(n1):
+                    out[i, j, k] = math.sqrt(0.5 * (a2[j] * a2[j] + a3[j] * a3[j]))
+                k += 1
+            if texture:
+                for j in range(n1):
+                    a0[j] = g[i, j]
+                _grad_row(a0, a1)
+                _grad_row(a1, a2)                              # H11
+                _g0_row(g, i, a0)
+                _grad_row(a0, a3)                              # H01
+                a, b, f = _diff(i, n0)
+                _g0_row(g, a, a4)
+                _g0_row(g, b, a5)
+                for j in range(n1):
+                    x = (a5[j] - a4[j]) * f * (s0 * s0)      # H00
+                    e0[j], e1[j] = _eig2_fast(x, a3[j] * (s0 * s1), a2[j] * (s1 * s1))
+                for j in range(n1):
+                    out[i, j, k] = e0[j]
+                    out[i, j, k + 1] = e1[j]
 
 
 @kernel(nogil=True)
@@ -205,40 +210,44 @@ def _sobel3(g, i, j, k):
 
 
 @kernel(nogil=True)
-def _features3(lo, hi, g, out, k0, intensity, edges, texture, s0, s1, s2, rjacobi):
-    """Lines ``lo:hi`` (``i * n1 + j``) of one scale's features of the 3-D smoothed image ``g``."""
-    n1 = g.shape[1]
-    n2 = g.shape[2]
+def _features3(lo, hi, stack, out, k0, intensity, edges, texture, s0, s1, s2, rjacobi):
+    """Lines ``lo:hi`` (``i * n1 + j``) of every scale's features of the 3-D smoothed images
+    ``stack[s]``."""
+    n1 = stack.shape[2]
+    n2 = stack.shape[3]
+    per = int(intensity) + int(edges) + 3 * int(texture)
     for line in range(lo, hi):
         i = line // n1
         j = line - i * n1
-        for k in range(n2):
-            c = k0
-            if intensity:
-                out[i, j, k, c] = g[i, j, k]
-                c += 1
-            if edges:
-                d0, d1, d2 = _sobel3(g, i, j, k)
-                d0 *= s0
-                d1 *= s1
-                d2 *= s2
-                out[i, j, k, c] = np.sqrt((d0 * d0 + d1 * d1 + d2 * d2) / 3.0)
-                c += 1
-            if texture:
-                e0, e1, e2 = _eig3(_hess3(g, i, j, k, 0, 0) * (s0 * s0),
-                                   _hess3(g, i, j, k, 0, 1) * (s0 * s1),
-                                   _hess3(g, i, j, k, 0, 2) * (s0 * s2),
-                                   _hess3(g, i, j, k, 1, 1) * (s1 * s1),
-                                   _hess3(g, i, j, k, 1, 2) * (s1 * s2),
-                                   _hess3(g, i, j, k, 2, 2) * (s2 * s2), rjacobi)
-                out[i, j, k, c] = e0
-                out[i, j, k, c + 1] = e1
-                out[i, j, k, c + 2] = e2
+        for sc in range(stack.shape[0]):
+            g = stack[sc]
+            for k in range(n2):
+                c = k0 + sc * per
+                if intensity:
+                    out[i, j, k, c] = g[i, j, k]
+                    c += 1
+                if edges:
+                    d0, d1, d2 = _sobel3(g, i, j, k)
+                    d0 *= s0
+                    d1 *= s1
+                    d2 *= s2
+                    out[i, j, k, c] = np.sqrt((d0 * d0 + d1 * d1 + d2 * d2) / 3.0)
+                    c += 1
+                if texture:
+                    e0, e1, e2 = eig3(_hess3(g, i, j, k, 0, 0) * (s0 * s0),
+                                      _hess3(g, i, j, k, 0, 1) * (s0 * s1),
+                                      _hess3(g, i, j, k, 0, 2) * (s0 * s2),
+                                      _hess3(g, i, j, k, 1, 1) * (s1 * s1),
+                                      _hess3(g, i, j, k, 1, 2) * (s1 * s2),
+                                      _hess3(g, i, j, k, 2, 2) * (s2 * s2), rjacobi)
+                    out[i, j, k, c] = e0
+                    out[i, j, k, c + 1] = e1
+                    out[i, j, k, c + 2] = e2
 
 
 def _features_nd(g: np.ndarray, out: np.ndarray, k0: int, intensity: bool, edges: bool,
-                 texture: bool, inv_spacing: tuple[float, ...]) -> None:
-    """The same features for any number of axes, by scipy.ndimage and ``np.gradient``."""
+                 texture: bool, inv_spacing: tuple[float, ...]) -> int:
+    """One scale's features for any number of axes, by scipy.ndimage and ``np.gradient``."""
     from scipy import ndimage as ndi
 
     from .features import symmetric_eigenvalues
@@ -266,32 +275,38 @@ def _features_nd(g: np.ndarray, out: np.ndarray, k0: int, intensity: bool, edges
         eigs = symmetric_eigenvalues(elems, "H_elems")
         for m in range(ndim):
             out[..., k + m] = eigs[m]
+        k += ndim
+    return k
 
 
-def scale_features(g: np.ndarray, out: np.ndarray, k0: int, intensity: bool, edges: bool,
+def scale_features(stack: np.ndarray, out: np.ndarray, k0: int, intensity: bool, edges: bool,
                    texture: bool, inv_spacing: tuple[float, ...]) -> int:
-    """One scale's features of the smoothed image ``g`` into ``out[..., k0:]`` (``out``:
-    ``g.shape + (features,)``); returns how many were written.
+    """The features of every scale's smoothed image ``stack[s]`` into ``out[..., k0:]``
+    (``out``: ``stack.shape[1:] + (features,)``), scale after scale; returns how many were
+    written.
 
     Examples
     --------
-    >>> g = np.zeros((4, 5), np.float32)
-    >>> g[:, 3:] = 1.0
+    >>> g = np.zeros((1, 4, 5), np.float32)
+    >>> g[0, :, 3:] = 1.0
     >>> out = np.zeros((4, 5, 4), np.float32)
     >>> scale_features(g, out, 0, True, True, True, (1.0, 1.0))
     4
-    >>> out[1, :, 1].tolist()                   # the edge, sqrt(2**2 / 2) next to the step
-    [0.0, 0.0, 1.4142135381698608, 1.4142135381698608, 0.0]
+    >>> out[1, :, 1].tolist()                   # the edge: sqrt(1 / 2) next to the step
+    [0.0, 0.0, 0.7071067690849304, 0.7071067690849304, 0.0]
     """
-    ndim = g.ndim
-    n = int(intensity) + int(edges) + ndim * int(texture)
-    rows = g.shape[0]
+    ndim = stack.ndim - 1
+    n = (int(intensity) + int(edges) + ndim * int(texture)) * stack.shape[0]
+    rows = stack.shape[1]
+    size = stack[0].size * stack.shape[0]
     if ndim == 2:
-        parallel_for(_features2, rows, g, out, k0, intensity, edges, texture, *inv_spacing,
-                     work=60.0 * g.size)
+        parallel_for(_features2, rows, stack, out, k0, intensity, edges, texture, *inv_spacing,
+                     work=60.0 * size)
     elif ndim == 3:
-        parallel_for(_features3, rows * g.shape[1], g, out, k0, intensity, edges, texture,
-                     *inv_spacing, RJACOBI, work=400.0 * g.size)
+        parallel_for(_features3, rows * stack.shape[2], stack, out, k0, intensity, edges, texture,
+                     *inv_spacing, RJACOBI, work=400.0 * size)
     else:
-        _features_nd(g, out, k0, intensity, edges, texture, inv_spacing)
+        k = k0
+        for g in stack:
+            k = _features_nd(g, out, k, intensity, edges, texture, inv_spacing)
     return n

@@ -36,7 +36,7 @@ import numpy as np
 from ._jit import kernel
 from .pool import parallel_for
 
-__all__ = ["eigvals_sym2", "eigvals_sym3", "frangi_scale", "sato_scale", "meijering_scale", "RJACOBI"]
+__all__ = ["eig3", "eigvals_sym2", "eigvals_sym3", "frangi_scale", "sato_scale", "meijering_scale", "RJACOBI"]
 
 #: Below this ``1 - |r|`` the 3 x 3 kernel switches from the trigonometric formula to Jacobi.
 RJACOBI = 1e-2
@@ -184,6 +184,10 @@ def _eig3(x00, x01, x02, x11, x12, x22, rjacobi):
             if e2 > e1:
                 e1, e2 = e2, e1
     return e0 * m, e1 * m, e2 * m
+
+
+#: One 3 x 3 matrix's eigenvalues, for the other kernels of the engine (``.basic_features``).
+eig3 = _eig3
 
 
 @kernel(nogil=True)
