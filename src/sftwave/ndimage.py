@@ -62,6 +62,7 @@ from . import engines
 from ._checks import (
     apart_from,
     check_axes,
+    check_spacing,
     check_workers,
     per_axis,
 )
@@ -243,6 +244,7 @@ def gaussian_filter(
     min_weight: float = 0.5,
     engine: str | None = None,
     workers: int | None = None,
+    spacing: float | Sequence[float] | None = None,
 ) -> Array:
     """Multidimensional Gaussian filter (a sequence of 1-D filters), like scipy's.
 
@@ -259,6 +261,9 @@ def gaussian_filter(
         The axes to filter; ``sigma``, ``order``, ``mode`` and ``radius`` may be
         sequences with one entry per axis.  Default: all axes.
     %(workers)s
+    %(spacing)s
+        Here one for all axes or one per axis in ``axes``; ``radius`` stays in
+        samples.  Not in scipy.
 
     Returns
     -------
@@ -281,13 +286,28 @@ def gaussian_filter(
     >>> blurred = gaussian_filter(img, sigma=(3.0, 6.0))
     >>> round(float(blurred.sum()), 6)
     1.0
+    >>> stack = np.zeros((9, 64, 64)); stack[4, 32, 32] = 1.0     # z steps 5 times the pixel
+    >>> same = gaussian_filter(stack, 10.0, spacing=(5.0, 1.0, 1.0))
+    >>> bool(np.allclose(same, gaussian_filter(stack, (2.0, 10.0, 10.0))))
+    True
     """
     name, eng, x = _engine_input(input, engine, transform, bank_method, output, workers)
     req = gaussian_request(len(x.shape), eng.is_complex(x), sigma, order, mode, cval, truncate,
                            radius=radius, axes=axes, method=method, tol=tol,
                            nan_policy=nan_policy, min_weight=min_weight, engine=name,
-                           workers=workers)
+                           workers=workers, spacing=spacing)
+    if req.derivative_scale != 1.0:
+        x, output = _scaled(x, output, req.derivative_scale, name)
     return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method)
+
+
+def _scaled(x: Any, output: Any, scale: float, name: str) -> tuple[Any, Any]:
+    """``x * scale`` (the derivatives per unit of length: the filter is linear) and the
+    output that keeps the result's dtype (the input's, where none was asked; the CPU engine
+    takes a dtype there, the others return their input's)."""
+    if output is None and engines.CAPABILITIES[name].output:
+        output = x.dtype
+    return x * scale, output
 
 
 def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
@@ -324,7 +344,10 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
     **kwargs
         Passed to :func:`gaussian_filter` (``truncate``, ``radius``, ``tol``,
         ``method``, ``engine``, ...).  Every engine runs it: a torch tensor
-        gives a torch tensor (differentiable), on the 'xp' engine.
+        gives a torch tensor (differentiable), on the 'xp' engine.  ``spacing``
+        (as :func:`gaussian_filter`'s, one for all axes or one per axis in
+        ``axes``): sigma in physical units, the second derivatives per unit of
+        length squared.
 
     Returns
     -------
@@ -353,6 +376,11 @@ def gaussian_laplace(input: ArrayLike, sigma: float | Sequence[float],
     full = [0.0] * ndim             # axes outside ``axes`` are not filtered
     for s, ax in zip(sigmas, axes):
         full[ax] = s
+    steps = check_spacing(kwargs.pop("spacing", None), len(axes))
+    if steps is not None:           # one per axis in ``axes``, as sigma (the others unfiltered)
+        kwargs["spacing"] = [1.0] * ndim
+        for d, ax in zip(steps, axes):
+            kwargs["spacing"][ax] = d
 
     def second(ax: int, dest: Any, m: str) -> Any:
         order = [0] * ndim
@@ -395,7 +423,9 @@ def gaussian_gradient_magnitude(input: ArrayLike, sigma: float | Sequence[float]
         call only; the same result whatever the count.  The CPU engine only.
     **kwargs
         Passed to :func:`gaussian_filter` (``engine`` too: a torch tensor gives
-        a torch tensor, differentiable, on the 'xp' engine).
+        a torch tensor, differentiable, on the 'xp' engine).  ``spacing``, as
+        ``sigma`` one for all or one per dimension: sigma in physical units,
+        the gradient per unit of length.
 
     Returns
     -------

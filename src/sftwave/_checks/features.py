@@ -31,6 +31,7 @@ from . import (
     check_cval,
     check_mode,
     check_positive,
+    check_spacing,
     check_tol,
     check_truncate,
     check_workers,
@@ -339,11 +340,12 @@ class HessianRequest:
     truncate: float | None
     engine: str
     workers: int | None = None
+    spacing: tuple[float, ...] | None = None
 
 
 def hessian_request(ndim: int, sigma: Any = 1, mode: Any = "constant", cval: Any = 0,
                     order: Any = "rc", use_gaussian_derivatives: Any = None, tol: Any = None, *,
-                    engine: str, workers: Any = None) -> HessianRequest:
+                    engine: str, workers: Any = None, spacing: Any = None) -> HessianRequest:
     """The request of :func:`~sftwave.feature.hessian_matrix` for an ``ndim``-D image.
 
     With Gaussian derivatives, ``tol`` defaults to :data:`DERIVATIVE_TOL` and the
@@ -362,11 +364,13 @@ def hessian_request(ndim: int, sigma: Any = 1, mode: Any = "constant", cval: Any
     order = check_order(order, ndim)
     tol = check_tol(tol)
     derivatives = bool(_bool_or_none(use_gaussian_derivatives, "use_gaussian_derivatives"))
-    truncate = derivative_truncate(sigmas) if derivatives else None
+    steps = check_spacing(spacing, ndim)
+    in_samples = sigmas if steps is None else [s / d for s, d in zip(sigmas, steps)]
+    truncate = derivative_truncate(in_samples) if derivatives else None
     if derivatives and tol is None:
         tol = DERIVATIVE_TOL
     return HessianRequest(sigmas, mode, cval, order, derivatives, tol, truncate, engine,
-                          check_workers(workers))
+                          check_workers(workers), steps)
 
 
 @dataclass(frozen=True)
@@ -380,11 +384,12 @@ class StructureTensorRequest:
     tol: float | None
     engine: str
     workers: int | None = None
+    spacing: tuple[float, ...] | None = None
 
 
 def structure_tensor_request(shape: tuple[int, ...], sigma: Any = 1, mode: Any = "constant",
                              cval: Any = 0, order: Any = "rc", tol: Any = None, *, engine: str,
-                             workers: Any = None) -> StructureTensorRequest:
+                             workers: Any = None, spacing: Any = None) -> StructureTensorRequest:
     """The request of :func:`~sftwave.feature.structure_tensor` for an image of ``shape``
     (squeezed of its length-1 axes).
 
@@ -402,7 +407,7 @@ def structure_tensor_request(shape: tuple[int, ...], sigma: Any = 1, mode: Any =
     cval = check_cval(cval)
     order = check_order(order, ndim)
     return StructureTensorRequest(sigmas, mode, cval, order, check_tol(tol), engine,
-                                  check_workers(workers))
+                                  check_workers(workers), check_spacing(spacing, ndim))
 
 
 @dataclass(frozen=True)

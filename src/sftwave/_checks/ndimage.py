@@ -25,17 +25,22 @@ from . import (
     check_positive,
     check_radius,
     check_sigma,
+    check_spacing,
     check_tol,
     check_truncate,
     check_workers,
     per_axis,
 )
 
-__all__ = ["Array", "GaussianRequest", "gaussian_request", "NAN_POLICIES", "GAUSSIAN_METHODS"]
+__all__ = ["Array", "GaussianRequest", "gaussian_request", "NAN_POLICIES", "GAUSSIAN_METHODS",
+           "ZERO_SIGMA"]
 
 #: What a filter does with NaN and infinity: confine them to the samples they reach, or leave
 #: them out of the weighted mean.
 NAN_POLICIES = ("propagate", "omit")
+
+#: A sigma at most this is zero: the axis is not filtered (scipy's threshold).
+ZERO_SIGMA = 1e-15
 
 #: How the filters compute each axis (``'auto'``: the cheaper of the two that meet the target).
 GAUSSIAN_METHODS = ("auto", "fir", "bank")
@@ -48,7 +53,10 @@ class GaussianRequest:
     ``axes``, ``sigmas``, ``orders``, ``modes`` and ``radii`` have one entry per
     axis; where ``skip_zero_sigma`` (:func:`sftwave.gaussian_filter`'s rule, scipy's),
     an axis of sigma at most 1e-15 is not filtered, whatever its order.  ``engine`` is
-    the resolved engine's name.
+    the resolved engine's name.  With ``spacing`` (the physical size of a sample per axis)
+    the ``sigmas`` are in samples already (the physical sigmas divided by it) and
+    ``derivative_scale`` is the factor that makes the derivatives per unit of length:
+    ``spacing ** -order`` multiplied over the axes that are filtered (1.0 without spacing).
     """
 
     axes: tuple[int, ...]
@@ -65,6 +73,7 @@ class GaussianRequest:
     engine: str
     workers: int | None
     skip_zero_sigma: bool
+    derivative_scale: float = 1.0
 
     @property
     def scipy_arithmetic(self) -> bool:
@@ -77,13 +86,14 @@ def gaussian_request(ndim: int, complex_input: bool, sigma: Any, order: Any = 0,
                      mode: Any = "reflect", cval: Any = 0.0, truncate: Any = 4.0, *,
                      radius: Any = None, axes: Any = None, axis: Any = None, method: Any = "auto",
                      tol: Any = None, nan_policy: Any = "propagate", min_weight: Any = 0.5,
-                     engine: str, workers: Any = None) -> GaussianRequest:
+                     engine: str, workers: Any = None, spacing: Any = None) -> GaussianRequest:
     """The request of :func:`sftwave.gaussian_filter` (``axes``) or of
     :func:`sftwave.gaussian_filter1d` (``axis``: one axis, a sigma that must be positive) on
     an ``ndim``-dimensional input, complex where ``complex_input``.
 
     Errors name the parameter and echo the value, in the order each function has always
-    checked its arguments.
+    checked its arguments.  ``spacing`` (gaussian_filter only: a scalar or one per axis in
+    ``axes``) divides the sigmas and sets ``derivative_scale``.
 
     Examples
     --------
@@ -123,8 +133,16 @@ def gaussian_request(ndim: int, complex_input: bool, sigma: Any, order: Any = 0,
     w = check_positive(min_weight, "min_weight")
     if w > 1.0:
         raise ValueError(f"min_weight must be in (0, 1]; got {min_weight!r}")
+    scale = 1.0
+    steps = check_spacing(spacing, len(axes_t))
+    if steps is not None:
+        sigmas = tuple(s / d for s, d in zip(sigmas, steps))
+        for s, o, d in zip(sigmas, orders, steps):
+            if s > ZERO_SIGMA:                  # an axis left unfiltered is not differentiated
+                scale *= d ** -o
     return GaussianRequest(axes_t, sigmas, orders, modes, radii, cval, truncate, method, tol,
-                           nan_policy, w, engine, workers, skip_zero_sigma=axis is None)
+                           nan_policy, w, engine, workers, skip_zero_sigma=axis is None,
+                           derivative_scale=scale)
 
 
 @runtime_checkable

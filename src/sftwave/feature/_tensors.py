@@ -32,7 +32,8 @@ GAUSSIAN_DERIVATIVES_WARNING = (
 def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
                    cval: float = 0, order: str = "rc", use_gaussian_derivatives: bool | None = None,
                    *, tol: float | None = None, engine: str | None = None,
-                   workers: int | None = None) -> list[np.ndarray]:
+                   workers: int | None = None,
+                   spacing: float | Sequence[float] | None = None) -> list[np.ndarray]:
     """The Hessian of an image smoothed by a Gaussian: its upper-triangle elements (scikit-image's).
 
     In 2-D, ``H = [[Hrr, Hrc], [Hrc, Hcc]]``; in n-D the ``n (n + 1) / 2``
@@ -65,6 +66,9 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
         the module's notes), otherwise the filters' own default.
     %(image_engine)s
     %(workers_cpu)s
+    %(spacing)s
+        The elements are then per unit of length squared (``H_ab`` divided by
+        ``spacing[a] * spacing[b]``).  Not in scikit-image.
 
     Returns
     -------
@@ -113,7 +117,7 @@ def hessian_matrix(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: s
     name = engines.resolve_engine(engine, image)
     arr: Array = op(name, "feature_as_float")(image, "image")
     req = hessian_request(len(arr.shape), sigma, mode, cval, order, use_gaussian_derivatives, tol,
-                          engine=name, workers=workers)
+                          engine=name, workers=workers, spacing=spacing)
     if use_gaussian_derivatives is None:
         warnings.warn(GAUSSIAN_DERIVATIVES_WARNING, FutureWarning, stacklevel=2)
     with threads(name, req.workers):
@@ -136,16 +140,20 @@ def hessian_elements(image: Any, req: HessianRequest) -> list[Any]:
         scaled = [s / math.sqrt(2.0) for s in req.sigmas]
         units = [[int(k == d) for k in range(ndim)] for d in range(ndim)]
         kw: dict[str, Any] = dict(mode=req.mode, cval=req.cval, truncate=req.truncate, tol=req.tol,
-                                  engine=req.engine)
+                                  engine=req.engine, spacing=req.spacing)
         gradients = [gaussian_filter(image, scaled, order=units[d], **kw) for d in range(ndim)]
         # the first pass's arrays (the engine's array type) go back into the filter
         return [gaussian_filter(cast(ArrayLike, gradients[ax0]), scaled, order=units[ax1], **kw)
                 for ax0, ax1 in pairs]
     smoothed = gaussian_filter(image, list(req.sigmas), mode=req.mode, cval=req.cval, tol=req.tol,
-                               engine=req.engine)
+                               engine=req.engine, spacing=req.spacing)
     gradient = op(req.engine, "feature_gradient")
     gradients = [gradient(smoothed, ax) for ax in range(ndim)]
-    return [gradient(gradients[ax0], ax1) for ax0, ax1 in pairs]
+    elems = [gradient(gradients[ax0], ax1) for ax0, ax1 in pairs]
+    if req.spacing is None:
+        return elems
+    # per unit of length: np.gradient's differences divided by the two axes' spacings
+    return [e * (1.0 / (req.spacing[ax0] * req.spacing[ax1])) for e, (ax0, ax1) in zip(elems, pairs)]
 
 
 def _eigenvalues(elems: Any, name: str, engine: str | None, workers: int | None) -> np.ndarray:
@@ -211,7 +219,8 @@ def hessian_matrix_eigvals(H_elems: Sequence[ArrayLike], *, engine: str | None =
 
 def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode: str = "constant",
                      cval: float = 0, order: str = "rc", *, tol: float | None = None,
-                     engine: str | None = None, workers: int | None = None) -> list[np.ndarray]:
+                     engine: str | None = None, workers: int | None = None,
+                     spacing: float | Sequence[float] | None = None) -> list[np.ndarray]:
     """The structure tensor: Gaussian-weighted products of the Sobel derivatives (scikit-image's).
 
     ``A_ij = G_sigma * (D_i D_j)``, ``D_i`` :func:`scipy.ndimage.sobel` along axis
@@ -235,6 +244,9 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     %(image_tol)s
     %(image_engine)s
     %(workers_cpu)s
+    %(spacing)s
+        The Sobel derivatives are then divided by the spacing of their axis
+        (``A_ij`` by ``spacing[i] * spacing[j]``).  Not in scikit-image.
 
     Returns
     -------
@@ -280,14 +292,19 @@ def structure_tensor(image: ArrayLike, sigma: float | Sequence[float] = 1, mode:
     arr = op(name, "feature_as_float")(image, "image")       # the engine's array type
     arr = arr[tuple(0 if k == 1 else slice(None) for k in arr.shape)]   # np.squeeze
     req = structure_tensor_request(tuple(arr.shape), sigma, mode, cval, order, tol, engine=name,
-                                   workers=workers)
+                                   workers=workers, spacing=spacing)
     with threads(name, req.workers):
         products = op(name, "structure_products")(arr, req.mode, req.cval)
+        if req.spacing is not None:     # per unit of length: D_i / spacing_i
+            pairs = combinations_with_replacement(range(len(req.spacing)), 2)
+            products = [p * (1.0 / (req.spacing[i] * req.spacing[j]))
+                        for p, (i, j) in zip(products, pairs)]
         if req.order == "xy":
             products.reverse()          # 2-D only: the products of the reversed derivatives
         # NumPy arrays on the CPU engine (the input's array type on the array-API one)
         return [cast(np.ndarray, gaussian_filter(p, list(req.sigmas), mode=req.mode, cval=req.cval,
-                                                 tol=req.tol, engine=name)) for p in products]
+                                                 tol=req.tol, engine=name, spacing=req.spacing))
+                for p in products]
 
 
 def structure_tensor_eigenvalues(A_elems: Sequence[ArrayLike], *, engine: str | None = None,
