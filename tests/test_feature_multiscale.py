@@ -246,3 +246,35 @@ def test_skimage_namespace_and_strided_input():
     image = _scene((40, 60))
     np.testing.assert_array_equal(multiscale_basic_features(image[::2, ::3], sigma_max=2),
                                   multiscale_basic_features(image[::2, ::3].copy(), sigma_max=2))
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(truncated=True), dict(spacing=(2.0, 0.5)),
+                                    dict(texture=False, sigma_max=32)])
+def test_dask_blocks_equal_the_in_memory_features(kwargs):
+    da = pytest.importorskip("dask.array")
+    import sftwave.dask as sd
+
+    image = _scene((150, 130))
+    got = sd.multiscale_basic_features(da.from_array(image, chunks=(50, 40)), **kwargs)
+    ref = multiscale_basic_features(image, **kwargs)
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    # each block extended by the widest plan's window and the differences' two samples: the
+    # same arithmetic on the same samples, so the same bits
+    np.testing.assert_array_equal(got.compute(), ref)
+
+
+def test_dask_channels_and_volumes():
+    da = pytest.importorskip("dask.array")
+    import sftwave.dask as sd
+
+    rgb = np.stack([_scene((60, 70), seed=k) for k in range(3)], axis=-1)
+    got = sd.multiscale_basic_features(da.from_array(rgb, chunks=(25, 30, 1)), channel_axis=-1,
+                                       sigma_max=4)
+    np.testing.assert_array_equal(got.compute(),
+                                  multiscale_basic_features(rgb, channel_axis=-1, sigma_max=4))
+    vol = _scene((24, 30, 28)).astype(np.float32)
+    got = sd.multiscale_basic_features(da.from_array(vol, chunks=12), sigma_max=2)
+    np.testing.assert_array_equal(got.compute(), multiscale_basic_features(vol, sigma_max=2))
+    with pytest.raises(ValueError, match="intensity, edges or texture"):
+        sd.multiscale_basic_features(da.from_array(vol, chunks=12), intensity=False, edges=False,
+                                     texture=False)

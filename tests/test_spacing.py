@@ -144,3 +144,23 @@ def test_bad_spacing_names_it(spacing, error):
             call()
         if error is ValueError:
             assert repr(spacing)[:6] in str(info.value) or "nan" in str(info.value)
+
+
+def test_dask_spacing_equals_in_memory():
+    da = pytest.importorskip("dask.array")
+    import sftwave.dask as sd
+
+    image = RNG.random((60, 70))
+    blocks = da.from_array(image, chunks=20)
+    spacing = (2.0, 0.5)              # a sigma of 4 is 8 samples along axis 1: wider reach there
+    got = sd.gaussian_filter(blocks, 4.0, order=(1, 0), spacing=spacing).compute()
+    np.testing.assert_allclose(got, sftwave.gaussian_filter(image, 4.0, order=(1, 0),
+                                                            spacing=spacing), rtol=0, atol=1e-12)
+    for derivatives in (False, True):
+        lazy = sd.hessian_matrix(blocks, 3.0, use_gaussian_derivatives=derivatives, spacing=spacing)
+        ref = hessian_matrix(image, 3.0, use_gaussian_derivatives=derivatives, spacing=spacing)
+        for g, r in zip(lazy, ref):
+            np.testing.assert_allclose(g.compute(), r, rtol=0, atol=1e-12)
+    for g, r in zip(sd.structure_tensor(blocks, 3.0, spacing=spacing),
+                    structure_tensor(image, 3.0, spacing=spacing)):
+        np.testing.assert_allclose(g.compute(), r, rtol=0, atol=1e-12)

@@ -51,7 +51,8 @@ def _engine(call: Call, x: da.Array) -> dict[str, Any]:
 def hessian_of(call: Call, x: da.Array) -> HessianRequest:
     """:func:`~sftwave.feature.hessian_matrix`'s request for this call."""
     return hessian_request(x.ndim, call["sigma"], call["mode"], call["cval"], call["order"],
-                           call["use_gaussian_derivatives"], call["tol"], **_engine(call, x))
+                           call["use_gaussian_derivatives"], call["tol"], **_engine(call, x),
+                           spacing=call["spacing"])
 
 
 def structure_tensor_of(call: Call, x: da.Array) -> StructureTensorRequest:
@@ -59,7 +60,8 @@ def structure_tensor_of(call: Call, x: da.Array) -> StructureTensorRequest:
     length-1 axes left out, as in memory)."""
     shape = tuple(int(d) for d in x.shape if d != 1)
     return structure_tensor_request(shape, call["sigma"], call["mode"], call["cval"],
-                                    call["order"], call["tol"], **_engine(call, x))
+                                    call["order"], call["tol"], **_engine(call, x),
+                                    spacing=call["spacing"])
 
 
 def dog_of(call: Call, x: da.Array) -> DoGRequest:

@@ -87,11 +87,13 @@ def max_reach(*reaches: list[int | None]) -> list[int | None]:
 
 
 def hessian_reach(shape: tuple[int, ...], sigma: Any, use_gaussian_derivatives: Any,
-                  tol: float | None) -> list[int | None]:
-    """Per axis, the samples :func:`sftwave.feature.hessian_matrix` reads from each side."""
+                  tol: float | None, spacing: Sequence[float] | None = None) -> list[int | None]:
+    """Per axis, the samples :func:`sftwave.feature.hessian_matrix` reads from each side
+    (``spacing``, checked: the sigmas are physical, ``sigma / spacing`` samples)."""
 
     ndim = len(shape)
-    sigmas = [float(s) for s in per_axis(sigma, ndim, "sigma")]
+    sigmas = [float(s) / (1.0 if spacing is None else spacing[k])
+              for k, s in enumerate(per_axis(sigma, ndim, "sigma"))]
     axes = list(range(ndim))
     if use_gaussian_derivatives:         # two first-derivative passes at sigma / sqrt(2)
         scaled = [s / np.sqrt(2.0) for s in sigmas]

@@ -56,8 +56,9 @@ def hessian_matrix(call: Call) -> list[da.Array]:
     True
     """
     _, x, dtype = checked_image(call)
-    hessian_of(call, x)
-    reach = hessian_reach(x.shape, call["sigma"], call["use_gaussian_derivatives"], call["tol"])
+    req = hessian_of(call, x)
+    reach = hessian_reach(x.shape, call["sigma"], call["use_gaussian_derivatives"], call["tol"],
+                          req.spacing)
     return overlapped(call.fn, x, reach, dtype, x.ndim * (x.ndim + 1) // 2, _wraps(call),
                       **call.without("image"))
 
@@ -119,10 +120,14 @@ def structure_tensor(call: Call) -> list[da.Array]:
     True
     """
     _, x, dtype = checked_image(call)
-    structure_tensor_of(call, x)
+    req = structure_tensor_of(call, x)
     ndim = x.ndim
-    smooth = filter_reach(x.shape, per_axis(call["sigma"], ndim, "sigma"), [0] * ndim,
-                          list(range(ndim)), 4.0, call["tol"])
+    if len(req.sigmas) != ndim:          # length-1 axes (squeezed in memory): the arguments' sigmas
+        sigmas = per_axis(call["sigma"], ndim, "sigma")
+    else:                                # in samples: sigma / spacing
+        steps = req.spacing or (1.0,) * ndim
+        sigmas = [s / d for s, d in zip(req.sigmas, steps)]
+    smooth = filter_reach(x.shape, sigmas, [0] * ndim, list(range(ndim)), 4.0, call["tol"])
     return overlapped(call.fn, x, add_reach(smooth, [1] * ndim), dtype, ndim * (ndim + 1) // 2,
                       _wraps(call), **call.without("image"))
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import engines
-from .._checks import check_axes, check_axis, check_mode, per_axis
+from .._checks import check_axes, check_axis, check_mode, check_sigma, check_spacing, per_axis
 from .._checks.dask import check_output
 from ..plans import FIRPlan, select_gaussian
 from ._core import block_threads, check_engine_options, dask_array, engine_of, rechunk_axis
@@ -114,6 +114,20 @@ def _work_dtype(x: da.Array, call: Call, axes: tuple[int, ...], sigmas: list, or
     return np.dtype(np.float32)
 
 
+def _in_samples(sigmas: list, orders: list, spacing: Any) -> tuple[list, float]:
+    """The sigmas in samples (``sigma / spacing``) and the derivatives' factor to physical
+    units (``spacing ** -order`` over the filtered axes), as the in-memory request has them."""
+    steps = check_spacing(spacing, len(sigmas))
+    if steps is None:
+        return sigmas, 1.0
+    sigmas = [check_sigma(s, "sigma", allow_zero=True) / d for s, d in zip(sigmas, steps)]
+    scale = 1.0
+    for s, o, d in zip(sigmas, orders, steps):
+        if s > _ZERO_SIGMA:
+            scale *= d ** -int(o)
+    return sigmas, scale
+
+
 @lazy("sftwave.ndimage", "gaussian_filter")
 def gaussian_filter(call: Call) -> da.Array:
     """:func:`sftwave.gaussian_filter` of a dask array, lazily: one overlap per filtered axis.
@@ -151,14 +165,17 @@ def gaussian_filter(call: Call) -> da.Array:
     output = check_output(call["output"])
     dtype = output if output is not None else x.dtype
     check_engine_options(call.args, x)
+    sigmas, scale = _in_samples(sigmas, orders, call["spacing"])
     work = _work_dtype(x, call, axes, sigmas, orders, dtype)
-    rest = call.without("input", "sigma", "order", "output", "mode", "axes", "radius")
+    rest = call.without("input", "sigma", "order", "output", "mode", "axes", "radius", "spacing")
     y: Any = x
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
         if float(s) <= _ZERO_SIGMA:
             continue                                    # scipy's rule: the axis is left alone
         y = gaussian_filter1d(y, float(s), axis=ax, order=int(o), output=work, mode=m, radius=r,
                               **rest)
+    if scale != 1.0:
+        y = y * np.asarray(scale, dtype=y.dtype)        # derivatives per unit of length
     if y.dtype == dtype:
         return y if y is not x else x.copy()
     cast_into = engines.operation(engine_of(x, call["engine"]), "cast_into")
