@@ -168,9 +168,12 @@ class PairCoherence(NamedTuple):
 
     Parameters
     ----------
-    coherence, phase, cross : ndarray
+    coherence, phase : ndarray
         As :class:`Coherence`'s, shape ``(..., n_pairs, len(freqs), n)``:
         pair ``p`` is ``wct(x[seeds[p]], x[targets[p]])``.
+    cross : ndarray or None
+        The smoothed cross-spectra (complex, of that shape) with
+        ``return_cross=True``; else None (they would double the output).
     coi : ndarray
         The cone of influence, a Fourier period per time.
     seeds, targets : ndarray
@@ -193,7 +196,7 @@ class PairCoherence(NamedTuple):
 
     coherence: np.ndarray
     phase: np.ndarray
-    cross: np.ndarray
+    cross: np.ndarray | None
     coi: np.ndarray
     seeds: np.ndarray
     targets: np.ndarray
@@ -469,7 +472,7 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
               workers: int | None = None, nan_policy: str = "propagate",
               significance: bool = False, level: float = 0.95, mc_count: int = 300,
               seed: int = 0, ar1_decimals: int = 2, cache: bool = True,
-              engine: str | None = None) -> PairCoherence:
+              return_cross: bool = False, engine: str | None = None) -> PairCoherence:
     """Wavelet coherence of every pair of channels (:func:`wct` of each, channels transformed once).
 
     Each channel is transformed once and its power ``S(|W|^2 / s)`` smoothed
@@ -505,6 +508,9 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
         As for :func:`wct_significance`.
     ar1_decimals : int, optional
         The decimals the AR(1) coefficients are rounded to (1 to 6).  Default 2.
+    return_cross : bool, optional
+        Also return the smoothed cross-spectra (as :func:`wct`'s ``cross``),
+        which take twice the memory of the coherence.  Default False.
     engine : {None, 'auto', 'numba'}, optional
         As for :func:`wct` (only the CPU engine has coherence's operations).
 
@@ -512,7 +518,8 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     -------
     PairCoherence
         ``(coherence, phase, cross, coi, seeds, targets, significance)``;
-        the first three of shape ``(..., n_pairs, len(freqs), n)``.
+        the coherence and phase (and the cross-spectra, or None) of shape
+        ``(..., n_pairs, len(freqs), n)``.
 
     See Also
     --------
@@ -536,7 +543,7 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
                         axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
                         nan_policy=nan_policy, significance=significance, level=level,
                         mc_count=mc_count, seed=seed, ar1_decimals=ar1_decimals, cache=cache,
-                        engine=engines.resolve_engine(engine, x))
+                        return_cross=return_cross, engine=engines.resolve_engine(engine, x))
     w = req.wct
     for op in ("coherence_pair_spectra", "coherence_powers", "coherence_pair_combine"):
         engines.operation(w.engine, op)                       # before any work
@@ -545,18 +552,20 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     lead, c, n = v.shape[:-2], v.shape[-2], v.shape[-1]
     lines = v.reshape(-1, n)
     a, b = pair_lines(seeds, targets, c, lines.shape[0] // c if c else 0)
-    r2, phase, cross = _pair_coherence(lines, a, b, w)
+    r2, phase, cross = _pair_coherence(lines, a, b, w, req.return_cross)
     shape = lead + (seeds.size, w.freqs.size, n)
     levels = None
     if req.significance:
         levels = _pair_levels(lines, a, b, req).reshape(lead + (seeds.size, w.freqs.size))
-    return PairCoherence(r2.reshape(shape), phase.reshape(shape), cross.reshape(shape),
+    return PairCoherence(r2.reshape(shape), phase.reshape(shape),
+                         None if cross is None else cross.reshape(shape),
                          cone_of_influence(n, w.fs, w.xi), seeds, targets, levels)
 
 
-def _pair_coherence(lines: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``R^2``, phase and cross-spectrum ``(q, m, n)`` of the line pairs ``(a, b)`` of ``lines``."""
+def _pair_coherence(lines: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,
+                    keep_cross: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``R^2``, phase and (``keep_cross``) cross-spectrum ``(q, m, n)`` of the line pairs
+    ``(a, b)`` of ``lines``."""
     pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
     combine = engines.operation(w.engine, "coherence_pair_combine")
     n, m, q = lines.shape[-1], w.freqs.size, a.size
@@ -570,7 +579,7 @@ def _pair_coherence(lines: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctReque
                             w.engine)
     r2 = np.empty((q, m, n))
     phase = np.empty((q, m, n))
-    cross = np.empty((q, m, n), dtype=np.complex128)
+    cross = np.empty((q, m, n), dtype=np.complex128) if keep_cross else None
     for part in pair_chunks(q, m, n):
         S = pair_spectra(W, a[part], b[part], inv)                # (m, 2, k, n)
         k = S.shape[2]

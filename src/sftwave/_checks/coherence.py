@@ -129,6 +129,7 @@ class PairsRequest:
     seed: int
     ar1_decimals: int
     cache: bool
+    return_cross: bool
 
 
 def checked_scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
@@ -389,7 +390,7 @@ def check_indices(indices: Any, n_channels: int) -> tuple[np.ndarray, np.ndarray
 def pairs_request(freqs: Any, *, fs: Any, xi: Any, smoothing: Any, scale_width: Any, axis: Any,
                   mode: Any, cval: Any, tol: Any, workers: Any, nan_policy: Any,
                   significance: Any, level: Any, mc_count: Any, seed: Any, ar1_decimals: Any,
-                  cache: Any, engine: str) -> PairsRequest:
+                  cache: Any, return_cross: Any, engine: str) -> PairsRequest:
     """The request of :func:`sftwave.coherence.wct_pairs`.
 
     Examples
@@ -397,15 +398,17 @@ def pairs_request(freqs: Any, *, fs: Any, xi: Any, smoothing: Any, scale_width: 
     >>> r = pairs_request([0.1], fs=1.0, xi=6.0, smoothing="grinsted", scale_width=0.6,
     ...                   axis=-1, mode="reflect", cval=0.0, tol=None, workers=None,
     ...                   nan_policy="propagate", significance=True, level=0.9, mc_count=50,
-    ...                   seed=0, ar1_decimals=2, cache=True, engine="numba")
+    ...                   seed=0, ar1_decimals=2, cache=True, return_cross=False,
+    ...                   engine="numba")
     >>> r.significance, r.level, r.wct.smoothing
     (True, 0.9, 'grinsted')
     """
     req = wct_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,
                       axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
                       nan_policy=nan_policy, engine=engine)
-    if not isinstance(significance, (bool, np.bool_)):
-        raise TypeError(f"significance must be True or False; got {significance!r}")
+    for v, name in ((significance, "significance"), (return_cross, "return_cross")):
+        if not isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {v!r}")
     try:
         lv = float(level)
     except (TypeError, ValueError):
@@ -420,4 +423,4 @@ def pairs_request(freqs: Any, *, fs: Any, xi: Any, smoothing: Any, scale_width: 
     if not 1 <= ar1_decimals <= 6:
         raise ValueError(f"ar1_decimals must be in [1, 6]; got {ar1_decimals!r}")
     return PairsRequest(req, bool(significance), lv, mc_count, int(seed), int(ar1_decimals),
-                        bool(cache))
+                        bool(cache), bool(return_cross))

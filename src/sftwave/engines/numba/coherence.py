@@ -393,7 +393,7 @@ def _atan2(y, x):
 
 
 @kernel(nogil=True, noalias=True, error_model="numpy")
-def _pair_combine_rows(lo, hi, S, P, a, b, jlo, jhi, weights, q0, r2, phase, cross):
+def _pair_combine_rows(lo, hi, S, P, a, b, jlo, jhi, weights, q0, r2, phase, cross, keep):
     m, two, q, n = S.shape
     acc = np.empty((2, n))
     for i in range(lo, hi):
@@ -415,27 +415,30 @@ def _pair_combine_rows(lo, hi, S, P, a, b, jlo, jhi, weights, q0, r2, phase, cro
                 v = (re * re + im * im) / den
                 r2[o, i, t] = v if den != 0.0 else np.nan
                 phase[o, i, t] = _atan2(im, re)
-            for t in range(n):
-                cross[o, i, t] = complex(acc[0, t], acc[1, t])
+            if keep:
+                for t in range(n):
+                    cross[o, i, t] = complex(acc[0, t], acc[1, t])
 
 
 def pair_combine(S: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, B: np.ndarray,
-                 q0: int, r2: np.ndarray, phase: np.ndarray, cross: np.ndarray) -> None:
+                 q0: int, r2: np.ndarray, phase: np.ndarray, cross: np.ndarray | None) -> None:
     """The scale boxcar ``B`` on the pairs' smoothed cross-spectra ``S`` (``(m, 2, q, n)``),
     divided by the channels' smoothed powers ``P`` (``(m, lines, n)``, boxcar applied).
 
     Writes ``R^2``, the phase and the cross-spectrum of pair ``d`` (lines
     ``a[d]`` and ``b[d]``) into row ``q0 + d`` of ``r2``, ``phase`` and
-    ``cross`` (each ``(total, m, n)``); ``R^2`` is NaN where a power is zero
+    ``cross`` (each ``(total, m, n)``; ``cross`` None: not written); ``R^2`` is NaN where a power is zero
     or not finite, as :func:`combine`'s.  The phase is :func:`numpy.angle`'s
     to an ulp or two (a branch-free arctangent, :func:`_atan2`, which
     vectorises: ten times faster than the library's on one core).
     """
     m, _, q, n = S.shape
     jlo, jhi, weights = _band(B)
+    keep = cross is not None
     parallel_for(_pair_combine_rows, m, S, P, np.ascontiguousarray(a, dtype=np.int64),
                  np.ascontiguousarray(b, dtype=np.int64), jlo, jhi, weights, int(q0), r2, phase,
-                 cross, work=8.0 * weights.shape[1] * q * n * m)
+                 cross if keep else np.empty((0, 0, 0), np.complex128), keep,
+                 work=8.0 * weights.shape[1] * q * n * m)
 
 
 def cross(W: np.ndarray) -> np.ndarray:
