@@ -1343,9 +1343,9 @@ def section_coherence_pairs(r: dict) -> str:
         f"pair i < j ({r['pairs']} pairs), pycwt's scales with `dj = {r['dj']}` "
         f"({r['scales']} scales), `mode='constant'`; medians of {r['rounds']} alternating "
         "rounds. `wct_pairs` transforms each channel and smooths its power once, and "
-        "smooths only each pair's cross-spectrum; its output (coherence, phase, "
-        f"cross-spectrum) is {r['output_gb']:.2f} GB. Largest difference of its coherence "
-        f"from `wct`'s on one pair: {err(r['max_abs_difference'])}. Ratio: the loop's time "
+        "smooths only each pair's cross-spectrum; its output (coherence and phase; the "
+        f"loop's calls also return the cross-spectra) is {r['output_gb']:.2f} GB. Largest "
+        f"difference of its coherence from `wct`'s on one pair: {err(r['max_abs_difference'])}. Ratio: the loop's time "
         f"over `wct_pairs`'. Load {r['load_start'] or 0:.1f}, {r['load_mid'] or 0:.1f}, "
         f"{r['load_end'] or 0:.1f}.",
         "",
