@@ -552,31 +552,39 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     lead, c, n = v.shape[:-2], v.shape[-2], v.shape[-1]
     lines = v.reshape(-1, n)
     a, b = pair_lines(seeds, targets, c, lines.shape[0] // c if c else 0)
-    r2, phase, cross = _pair_coherence(lines, a, b, w, req.return_cross)
+    W, P = pair_channels(lines, w)
+    r2, phase, cross = pair_rows(W, P, a, b, w, req.return_cross)
+    del W, P
     shape = lead + (seeds.size, w.freqs.size, n)
     levels = None
     if req.significance:
-        levels = _pair_levels(lines, a, b, req).reshape(lead + (seeds.size, w.freqs.size))
+        levels = pair_levels(lines, a, b, req).reshape(lead + (seeds.size, w.freqs.size))
     return PairCoherence(r2.reshape(shape), phase.reshape(shape),
                          None if cross is None else cross.reshape(shape),
                          cone_of_influence(n, w.fs, w.xi), seeds, targets, levels)
 
 
-def _pair_coherence(lines: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,
-                    keep_cross: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """``R^2``, phase and (``keep_cross``) cross-spectrum ``(q, m, n)`` of the line pairs
-    ``(a, b)`` of ``lines``."""
-    pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
-    combine = engines.operation(w.engine, "coherence_pair_combine")
-    n, m, q = lines.shape[-1], w.freqs.size, a.size
-    inv = 1.0 / w.sigmas
-    B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
+def pair_channels(lines: np.ndarray, w: WctRequest) -> tuple[np.ndarray, np.ndarray]:
+    """The channels' transforms ``W`` ``(lines, m, n)`` and smoothed powers ``P`` ``(m, lines,
+    n)`` (time and scale smoothing, ``1/s`` weighted) of :func:`wct_pairs` (sftwave.dask too)."""
     W = cast(np.ndarray, cwt(lines, w.freqs, w.fs, xi=w.xi, mode=w.mode, cval=w.cval, tol=w.tol,
                              workers=w.workers, nan_policy=w.nan_policy, dtype=np.complex128,
-                             engine=w.engine))                 # (lines, m, n)
-    P = engines.operation(w.engine, "coherence_powers")(W, inv)     # (m, lines, n)
-    P = apply_scale_weights(B, _time_smooth(P, w.sigmas, w.mode, 0.0, w.tol, w.engine), 0,
-                            w.engine)
+                             engine=w.engine))                 # NumPy in: NumPy out
+    P = engines.operation(w.engine, "coherence_powers")(W, 1.0 / w.sigmas)
+    B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
+    return W, apply_scale_weights(B, _time_smooth(P, w.sigmas, w.mode, 0.0, w.tol, w.engine), 0,
+                                  w.engine)
+
+
+def pair_rows(W: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,
+              keep_cross: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``R^2``, phase and (``keep_cross``) cross-spectrum ``(q, m, n)`` of the pairs of lines
+    ``(a, b)`` from :func:`pair_channels`' ``W`` and ``P``, a chunk of pairs at a time."""
+    pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
+    combine = engines.operation(w.engine, "coherence_pair_combine")
+    n, m, q = W.shape[-1], w.freqs.size, a.size
+    inv = 1.0 / w.sigmas
+    B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
     r2 = np.empty((q, m, n))
     phase = np.empty((q, m, n))
     cross = np.empty((q, m, n), dtype=np.complex128) if keep_cross else None
@@ -591,8 +599,8 @@ def _pair_coherence(lines: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctReque
     return r2, phase, cross
 
 
-def _pair_levels(lines: np.ndarray, a: np.ndarray, b: np.ndarray, req: PairsRequest
-                 ) -> np.ndarray:
+def pair_levels(lines: np.ndarray, a: np.ndarray, b: np.ndarray, req: PairsRequest
+                ) -> np.ndarray:
     """The Monte-Carlo level ``(q, m)`` of each line pair, once per rounded AR(1) pair."""
     from .analysis import ar1
     alphas = np.full(lines.shape[0], np.nan)

@@ -32,7 +32,7 @@ from . import check_choice, check_input_array, check_mode, check_positive
 
 __all__ = ["SMOOTHINGS", "XwtRequest", "WctRequest", "SmoothRequest", "SignificanceRequest",
            "xwt_request", "wct_request", "smooth_request", "significance_request",
-           "PairsRequest", "pairs_request", "check_channels", "check_indices",
+           "PairsRequest", "pairs_request", "check_channels", "check_channel_shape", "check_indices",
            "checked_scales", "check_pair", "check_pycwt_rows", "check_alpha", "MC_MAX_COUNT",
            "MC_MAX_N", "MC_MAX_BINS"]
 
@@ -353,6 +353,26 @@ def check_channels(x: Any, axis: Any) -> np.ndarray:
     if a.ndim < 2:
         raise ValueError(f"x must have a channel axis and a time axis; got shape {a.shape}")
     return np.moveaxis(a, axis, -1)
+
+
+def check_channel_shape(shape: tuple, dtype: np.dtype, axis: Any) -> int:
+    """The time axis (non-negative) of channels of ``shape`` and ``dtype`` (a lazy array's):
+    real, with a channel axis and a time axis.
+
+    Examples
+    --------
+    >>> check_channel_shape((3, 100), np.dtype(np.float32), -1)
+    1
+    """
+    if dtype.kind not in "biuf":
+        raise TypeError(f"x must be real (bool, integer or float); got dtype {dtype}")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer; got {axis!r}")
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for x of {len(shape)} dimensions")
+    if len(shape) < 2:
+        raise ValueError(f"x must have a channel axis and a time axis; got shape {shape}")
+    return int(axis) % len(shape)
 
 
 def check_indices(indices: Any, n_channels: int) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ from .._checks.coherence import check_pycwt_rows
 from .families import Morlet
 
 __all__ = ["scale_weights", "outside_coi", "coi_bounds", "mc_strides", "mc_nodes", "mc_weights",
-           "MC_SAMPLES_PER_SCALE", "MC_MIN_NODES", "MC_END_DEGREE", "pair_lines", "pair_chunks",
+           "MC_SAMPLES_PER_SCALE", "MC_MIN_NODES", "MC_END_DEGREE", "pair_lines", "pair_chunks", "pair_groups",
            "ar1_groups", "PAIR_CHUNK_VALUES"]
 
 
@@ -176,13 +176,35 @@ def pair_chunks(total: int, m: int, n: int, budget: int = PAIR_CHUNK_VALUES) -> 
 
     Examples
     --------
-    >>> pair_chunks(5, 10, 100, budget=4000)
+    >>> pair_chunks(5, 10, 100, budget=6000)
     [slice(0, 3, None), slice(3, 5, None)]
     """
     per = max(1, budget // max(1, 2 * m * n))
     parts = -(-total // per)
     size = -(-total // parts)
     return [slice(i, min(total, i + size)) for i in range(0, total, size)]
+
+
+def pair_groups(block_a: np.ndarray, block_b: np.ndarray, most: int) -> list[slice]:
+    """Consecutive slices of the pairs, each of at most ``most`` pairs whose lines lie in at
+    most two blocks (``block_a``, ``block_b``: each pair's lines' blocks), greedily in order.
+
+    Examples
+    --------
+    >>> pair_groups(np.array([0, 0, 0, 1]), np.array([0, 1, 2, 2]), 3)
+    [slice(0, 2, None), slice(2, 3, None), slice(3, 4, None)]
+    """
+    out: list[slice] = []
+    start, have = 0, set()
+    for i, (u, v) in enumerate(zip(block_a.tolist(), block_b.tolist())):
+        grown = have | {u, v}
+        if i > start and (len(grown) > 2 or i - start >= most):
+            out.append(slice(start, i))
+            start, grown = i, {u, v}
+        have = grown
+    if block_a.size:
+        out.append(slice(start, block_a.size))
+    return out
 
 
 def ar1_groups(alpha_a: np.ndarray, alpha_b: np.ndarray, decimals: int
