@@ -252,3 +252,57 @@ def test_kernel_phase_is_numpys_angle():
     assert np.array_equal(np.isnan(phase[0, 0]), np.isnan(ref))
     # within 2 ulp of numpy's
     assert np.all(np.abs(phase[0, 0, ok] - ref[ok]) <= 2 * np.spacing(np.abs(ref[ok]) + 1e-300))
+
+
+# --------------------------------------------------------------------------- dask
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5])
+def test_dask_equals_in_memory_by_chunks_of_pairs(chunk):
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    import sftwave.dask as sd
+    x = _channels(5, 900)
+    x[3, 450] = np.nan
+    freqs = [0.2, 0.07, 0.02]
+    r = sd.wct_pairs(da.from_array(x, chunks=(chunk, 900)), freqs, return_cross=True)
+    ref = wct_pairs(x, freqs, return_cross=True)
+    if chunk < 5:
+        assert r.coherence.numblocks[0] > 1
+    c, p, cr = dask.compute(r.coherence, r.phase, r.cross)
+    np.testing.assert_allclose(c, ref.coherence, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(np.isnan(c), np.isnan(ref.coherence))
+    np.testing.assert_allclose(cr, ref.cross, rtol=0, atol=1e-12 * np.nanmax(np.abs(ref.cross)))
+    assert np.nanmax(np.abs(np.angle(np.exp(1j * (p - ref.phase))))) < 1e-12
+    assert r.seeds.tolist() == ref.seeds.tolist() and r.significance is None
+
+
+def test_dask_indices_epochs_axis_and_significance():
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    import sftwave.dask as sd
+    x = np.stack([_channels(4, 2000, seed=s) for s in range(2)])          # (2, 4, 2000)
+    xt = np.moveaxis(x, -1, 0)                                           # time first
+    kw = dict(indices=([3, 0, 1], [1, 2, 1]), significance=True, mc_count=4, cache=False)
+    r = sd.wct_pairs(da.from_array(xt, chunks=(2000, 1, 2)), [0.1, 0.3], axis=0, **kw)
+    ref = wct_pairs(x, [0.1, 0.3], **kw)
+    assert r.coherence.shape == ref.coherence.shape == (2, 3, 2, 2000)
+    c, s = dask.compute(r.coherence, r.significance)
+    np.testing.assert_allclose(c, ref.coherence, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(s, ref.significance)
+    assert r.cross is None
+
+
+def test_dask_bad_arguments_name_them():
+    da = pytest.importorskip("dask.array")
+    import sftwave.dask as sd
+    with pytest.raises(TypeError, match="x must be real"):
+        sd.wct_pairs(da.zeros((3, 100), dtype=complex), [0.1])
+    with pytest.raises(ValueError, match="x must have a channel axis and a time axis"):
+        sd.wct_pairs(da.zeros(100), [0.1])
+    with pytest.raises(ValueError, match=r"indices must name channels in \[0, 3\)"):
+        sd.wct_pairs(da.zeros((3, 100)), [0.1], indices=([0], [5]))
+    with pytest.raises(ValueError, match="level must be in"):
+        sd.wct_pairs(da.zeros((3, 100)), [0.1], level=2.0)
