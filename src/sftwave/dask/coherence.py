@@ -22,8 +22,8 @@ from ..coherence import (
     pair_rows,
     scale_weights,
 )
-from ..plans.coherence import PAIR_CHUNK_VALUES, pair_groups, pair_lines
 from ..engines import nonfinite
+from ..plans.coherence import PAIR_CHUNK_VALUES, pair_groups, pair_lines
 from ..wavelets import cwt as batch
 from ._core import block_threads, dask_array, engine_of, time_overlap, trim_time
 from ._reach import coherence_reach
