@@ -195,7 +195,7 @@ def pair_groups(block_a: np.ndarray, block_b: np.ndarray, most: int) -> list[sli
     [slice(0, 2, None), slice(2, 3, None), slice(3, 4, None)]
     """
     out: list[slice] = []
-    start, have = 0, set()
+    start, have = 0, set[int]()
     for i, (u, v) in enumerate(zip(block_a.tolist(), block_b.tolist())):
         grown = have | {u, v}
         if i > start and (len(grown) > 2 or i - start >= most):
