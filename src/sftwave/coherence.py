@@ -545,7 +545,8 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
                         mc_count=mc_count, seed=seed, ar1_decimals=ar1_decimals, cache=cache,
                         return_cross=return_cross, engine=engines.resolve_engine(engine, x))
     w = req.wct
-    for op in ("coherence_pair_spectra", "coherence_powers", "coherence_pair_combine"):
+    for op in ("coherence_pair_spectra", "coherence_powers", "coherence_pair_combine",
+               "coherence_band_rows"):
         engines.operation(w.engine, op)                       # before any work
     v = check_channels(x, w.axis)
     seeds, targets = check_indices(indices, v.shape[-2])
@@ -572,8 +573,8 @@ def pair_channels(lines: np.ndarray, w: WctRequest) -> tuple[np.ndarray, np.ndar
                              engine=w.engine))                 # NumPy in: NumPy out
     P = engines.operation(w.engine, "coherence_powers")(W, 1.0 / w.sigmas)
     B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
-    return W, apply_scale_weights(B, _time_smooth(P, w.sigmas, w.mode, 0.0, w.tol, w.engine), 0,
-                                  w.engine)
+    band = engines.operation(w.engine, "coherence_band_rows")
+    return W, band(B, _time_smooth(P, w.sigmas, w.mode, 0.0, w.tol, w.engine))
 
 
 def pair_rows(W: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,

@@ -30,7 +30,7 @@ from ._jit import kernel
 from .pool import parallel_for, threads
 
 __all__ = ["spectra", "histogram", "combine", "cross", "apply_scale_weights", "FoldPlan", "fold_plan",
-           "folded_transforms", "pair_spectra", "powers", "pair_combine"]
+           "folded_transforms", "pair_spectra", "powers", "pair_combine", "band_rows"]
 
 
 class FoldPlan:
@@ -439,6 +439,37 @@ def pair_combine(S: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, B: 
                  np.ascontiguousarray(b, dtype=np.int64), jlo, jhi, weights, int(q0), r2, phase,
                  cross if keep else np.empty((0, 0, 0), np.complex128), keep,
                  work=8.0 * weights.shape[1] * q * n * m)
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def _band_rows_kernel(lo, hi, v, jlo, jhi, weights, out):
+    lines = v.shape[1]
+    n = v.shape[2]
+    for i in range(lo, hi):
+        for d in range(lines):
+            for t in range(n):
+                out[i, d, t] = 0.0
+            for j in range(jlo[i], jhi[i]):     # the band's rows in order, as combine's sums
+                w = weights[i, j - jlo[i]]
+                for t in range(n):
+                    out[i, d, t] += w * v[j, d, t]
+
+
+def band_rows(B: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``B`` applied along the first axis of the real ``v`` (``(m, lines, n)``), its band only:
+    the sums of :func:`combine` (and :func:`apply_scale_weights`), row by row in parallel.
+
+    Examples
+    --------
+    >>> B = np.array([[0.5, 0.5], [0.0, 1.0]])
+    >>> band_rows(B, np.array([[[2.0]], [[4.0]]])).ravel().tolist()
+    [3.0, 4.0]
+    """
+    jlo, jhi, weights = _band(B)
+    out = np.empty(v.shape)
+    parallel_for(_band_rows_kernel, v.shape[0], np.ascontiguousarray(v, dtype=np.float64), jlo,
+                 jhi, weights, out, work=2.0 * weights.shape[1] * v.size)
+    return out
 
 
 def cross(W: np.ndarray) -> np.ndarray:
