@@ -1352,7 +1352,21 @@ def section_coherence_pairs(r: dict) -> str:
         table(["call", "seconds", "ratio"], rows),
         "",
         ("pycwt: " + r["pycwt_skipped"] + ".") if "pycwt_skipped" in r else "",
+        _dask_pairs_text(r.get("dask"), ours / r["pairs"]),
     ]).rstrip()
+
+
+def _dask_pairs_text(d: dict | None, in_memory_per_pair: float) -> str:
+    if not d:
+        return ""
+    if "skipped" in d:
+        return "dask: " + d["skipped"] + "."
+    return (f"`sftwave.dask.wct_pairs` on {d['channels']} channels ({d['pairs']} pairs, "
+            f"{d['tasks_of_pairs']} tasks of pairs, blocks of 8 channels, the threaded "
+            f"scheduler), reduced to the time-averaged coherence (its full coherence, "
+            f"{d['output_gb_not_held']:.1f} GB, never held): {sec(d['seconds'])} s, "
+            f"{sec(d['per_pair_s'])} s a pair against {sec(in_memory_per_pair)} s a pair in "
+            "memory above.")
 
 
 def section_sizes(sz: dict) -> str:
