@@ -306,3 +306,17 @@ def test_dask_bad_arguments_name_them():
         sd.wct_pairs(da.zeros((3, 100)), [0.1], indices=([0], [5]))
     with pytest.raises(ValueError, match="level must be in"):
         sd.wct_pairs(da.zeros((3, 100)), [0.1], level=2.0)
+
+
+def test_mne_connectivity_order_is_the_lower_triangle():
+    # mne-connectivity's indices=None is numpy.tril_indices(n, -1) (seed > target): the same
+    # pairs as the default swapped, so the same coherence and the phase negated
+    x = _channels(4, 800)
+    freqs = [0.1, 0.03]
+    r = wct_pairs(x, freqs)
+    low = wct_pairs(x, freqs, indices=np.tril_indices(4, -1))
+    for q, (i, j) in enumerate(zip(low.seeds, low.targets)):
+        p = int(np.flatnonzero((r.seeds == j) & (r.targets == i))[0])
+        np.testing.assert_allclose(low.coherence[q], r.coherence[p], rtol=0, atol=1e-12)
+        d = np.angle(np.exp(1j * (low.phase[q] + r.phase[p])))
+        assert np.max(np.abs(d)) < 1e-9

@@ -492,8 +492,10 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
         As for :func:`wct`.
     indices : (seeds, targets), optional
         The pairs, two sequences of channels of one length; None (default):
-        every ``i < j`` in :func:`numpy.triu_indices` order (as
-        mne-connectivity's ``indices=None``).
+        every ``i < j``, ``numpy.triu_indices(n_channels, 1)``.
+        mne-connectivity's ``indices=None`` is ``numpy.tril_indices(n_channels,
+        -1)``: the same pairs, seed and target swapped (the coherence the same,
+        the phase negated); pass those indices for its order.
     significance : bool, optional
         Also the Monte-Carlo level of ``R^2`` per pair and row
         (:func:`wct_significance` with ``level``, ``mc_count``, ``seed``,

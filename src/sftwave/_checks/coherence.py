@@ -377,7 +377,7 @@ def check_channel_shape(shape: tuple, dtype: np.dtype, axis: Any) -> int:
 
 def check_indices(indices: Any, n_channels: int) -> tuple[np.ndarray, np.ndarray]:
     """The pairs' ``(seeds, targets)``: ``indices``, or every ``i < j`` in
-    :func:`numpy.triu_indices` order (``indices=None``, as mne-connectivity's).
+    :func:`numpy.triu_indices` order (``indices=None``).
 
     Examples
     --------
