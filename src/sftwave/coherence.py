@@ -527,7 +527,7 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     --------
     wct : One pair.
     wct_significance : The Monte-Carlo level.
-    sftwave.dask.coherence.wct_pairs : The same lazily, by chunks of pairs.
+    sftwave.dask.wct_pairs : The same lazily, by chunks of pairs.
 
     Examples
     --------
