@@ -25,6 +25,7 @@ sd = pytest.importorskip("sftwave.dask")
 IN_MEMORY = {
     "gaussian_filter1d": "sftwave.ndimage", "gaussian_filter": "sftwave.ndimage",
     "cwt": "sftwave.wavelets", "xwt": "sftwave.coherence", "wct": "sftwave.coherence",
+    "wct_pairs": "sftwave.coherence",
     "ssq_cwt": "sftwave.synchrosqueeze",
     **{name: "sftwave.feature" for name in (
         "hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",

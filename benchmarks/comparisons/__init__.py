@@ -19,7 +19,8 @@
   ``spectral_connectivity_epochs`` and MNE's
   ``csd_array_morlet`` against sftwave.connectivity;
 * :mod:`.coherence`: wavelet coherence, the cross-wavelet transform and the
-  Monte-Carlo significance against pycwt;
+  Monte-Carlo significance against pycwt, and the coherence of every pair of
+  many channels (``wct_pairs``) against loops of sftwave's and pycwt's ``wct``;
 * :mod:`.sizes`: warm calls from 100 samples (32 x 32 images) up against scipy, pycwt and
   MNE: where a call's fixed cost stops mattering;
 * :mod:`.fresh_process`: a script making one typical call, caches warm, as a whole fresh
@@ -104,6 +105,9 @@ SECTIONS = {
     "dog": (dog.dog, "the Mexican hat (DOG m=2) CWT against pycwt's DOG(2) and PyWavelets' 'mexh'"),
     "coherence": (coherence.coherence,
                   "wavelet coherence, xwt and the Monte-Carlo significance against pycwt"),
+    "coherence_pairs": (coherence.coherence_pairs,
+                        "wavelet coherence of every pair of 16 channels: wct_pairs against "
+                        "loops of sftwave's and pycwt's wct"),
     "sizes": (sizes.sizes, "warm calls from 100 samples and 32 x 32 up against scipy, pycwt "
                            "and MNE"),
 }

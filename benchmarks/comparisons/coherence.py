@@ -16,6 +16,16 @@ and 161 at 20,000).  The calls alternate, medians:
 ``$SFTWAVE_BENCH_COHERENCE_DRAWS`` (default 300; 10 with ``--quick``) sets the
 number of sftwave's draws on a busy machine; the page gives the count run and
 the time per draw.
+
+:func:`coherence_pairs` (the section ``coherence_pairs``): the coherence of every
+pair of 16 channels of 20,000 samples (8 of 4,000 with ``--quick``) at pycwt's
+scales with ``dj = 1/4``: ``sftwave.coherence.wct_pairs`` against a loop of
+sftwave's ``wct`` over the pairs and a loop of pycwt's ``wct(sig=False)`` over
+a few pairs, its time per pair multiplied by the number of pairs (an estimate,
+labelled so).  Then ``sftwave.dask.wct_pairs`` on 64 channels (16 with
+``--quick``; blocks of 8 channels, the threaded scheduler), reduced to the
+time-averaged coherence per pair and row so that only a chunk of pairs is
+ever in memory: its time, and its time per pair against the in-memory one's.
 """
 
 from __future__ import annotations
@@ -127,3 +137,88 @@ def coherence(quick: bool) -> dict:
     res["significance"] = mc
     res["load_end"] = load_average()
     return res
+
+
+def _channels(c: int, n: int, seed: int = 0) -> np.ndarray:
+    from scipy.signal import lfilter
+    rng = np.random.default_rng(seed)
+    x = lfilter([1.0], [1.0, -0.6], rng.standard_normal((c, n)), axis=-1)
+    return x + 0.4 * x[:1]
+
+
+def coherence_pairs(quick: bool) -> dict:
+    """The section ``coherence_pairs``: see the module's docstring."""
+    from sftwave import coherence as coh
+
+    pycwt = anchor("pycwt")
+    c, n = (8, 4000) if quick else (16, 20_000)
+    dt, dj = 1.0, 0.25
+    s0 = 2 * dt / (4 * math.pi / (6 + math.sqrt(38)))
+    J = int(np.round(np.log2(n * dt / s0) / dj))
+    sj = s0 * 2 ** (np.arange(J + 1) * dj)
+    f = 6.0 / (2 * np.pi * sj)                 # pycwt's scales as sftwave's frequencies
+    x = _channels(c, n)
+    seeds, targets = np.triu_indices(c, 1)
+    pairs = list(zip(seeds.tolist(), targets.tolist()))
+    rounds = 1 if quick else 3
+    res: dict = {"channels": c, "n": n, "scales": int(f.size), "pairs": len(pairs),
+                 "dj": dj, "rounds": rounds, "load_start": load_average()}
+
+    def together():
+        return coh.wct_pairs(x, f, mode="constant")
+
+    def loop():
+        for i, j in pairs:
+            coh.wct(x[i], x[j], f, mode="constant")
+
+    coh.wct_pairs(x[:2], f, mode="constant")      # compile and plan, untimed
+    coh.wct(x[0], x[1], f, mode="constant")
+    times: dict = {"wct_pairs": [], "wct loop": []}
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        r = together()
+        times["wct_pairs"].append(time.perf_counter() - t0)
+        del r
+        t0 = time.perf_counter()
+        loop()
+        times["wct loop"].append(time.perf_counter() - t0)
+    res["times"] = {k: {"median_s": float(np.median(v)), "all_s": v} for k, v in times.items()}
+    r = together()
+    ref = coh.wct(x[0], x[c - 1], f, mode="constant")
+    res["max_abs_difference"] = float(np.max(np.abs(r.coherence[c - 2] - ref.coherence)))
+    res["output_gb"] = float((r.coherence.nbytes + r.phase.nbytes) / 1e9)
+    del r, ref
+    res["load_mid"] = load_average()
+    if pycwt is None:
+        res["pycwt_skipped"] = "pycwt not installed"
+    else:
+        k = 2 if quick else 4                   # a few pairs, spread over the channels
+        some = [pairs[i] for i in np.linspace(0, len(pairs) - 1, k).astype(int)]
+        pycwt.wct(x[0, :1000], x[1, :1000], dt, dj=dj, s0=s0, J=-1, sig=False)
+        t0 = time.perf_counter()
+        for i, j in some:
+            pycwt.wct(x[i], x[j], dt, dj=dj, s0=s0, J=J, sig=False)
+        per = (time.perf_counter() - t0) / k
+        res["pycwt"] = {"pairs_timed": k, "per_pair_s": per, "estimate_s": per * len(pairs)}
+    res["dask"] = _dask_pairs(16 if quick else 64, n, f)
+    res["load_end"] = load_average()
+    return res
+
+
+def _dask_pairs(c: int, n: int, f: np.ndarray) -> dict:
+    """``sftwave.dask.wct_pairs`` of ``c`` channels, the time-averaged coherence computed."""
+    try:
+        import dask.array as da
+    except ImportError:
+        return {"skipped": "dask not installed"}
+    import sftwave.dask as sd
+    x = da.from_array(_channels(c, n, seed=1), chunks=(8, n))
+    r = sd.wct_pairs(x, f, mode="constant")
+    t0 = time.perf_counter()
+    mean = r.coherence.mean(axis=-1).compute()
+    t = time.perf_counter() - t0
+    pairs = c * (c - 1) // 2
+    return {"channels": c, "pairs": pairs, "seconds": t, "per_pair_s": t / pairs,
+            "tasks_of_pairs": int(r.coherence.numblocks[0]),
+            "output_gb_not_held": float(pairs * f.size * n * 8 / 1e9),
+            "mean_coherence": float(np.mean(mean))}

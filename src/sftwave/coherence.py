@@ -9,6 +9,8 @@ scale ``s = xi / (2 pi f)`` in time units):
   ``R^2 = |S(W_xy / s)|^2 / (S(|W_x|^2 / s) S(|W_y|^2 / s))`` in ``[0, 1]``, the
   phase of the smoothed cross-spectrum and the cone of influence;
 * :func:`smooth`: the smoothing operator ``S`` alone;
+* :func:`wct_pairs`: :func:`wct` of many pairs of channels, each channel
+  transformed and its power smoothed once;
 * :func:`wct_significance`: the level of ``R^2`` that pairs of independent
   AR(1) series exceed with probability ``1 - level``, per row, by Monte Carlo.
 
@@ -81,8 +83,13 @@ from . import engines
 from ._checks import check_input_array
 from ._checks.coherence import SMOOTHINGS as _SMOOTHINGS
 from ._checks.coherence import (
+    PairsRequest,
     SignificanceRequest,
+    WctRequest,
+    check_channels,
+    check_indices,
     check_pair,
+    pairs_request,
     significance_request,
     smooth_request,
     wct_request,
@@ -93,14 +100,23 @@ from ._checks.wavelets import check_scalogram_rows
 from .analysis import DELTAJ0, cone_of_influence
 from .ndimage import gaussian_filter1d
 from .plans.cache import on_disk
-from .plans.coherence import coi_bounds, mc_nodes, mc_strides, mc_weights
+from .plans.coherence import (
+    ar1_groups,
+    coi_bounds,
+    mc_nodes,
+    mc_strides,
+    mc_weights,
+    pair_chunks,
+    pair_lines,
+)
 from .plans.coherence import scale_weights as scale_weights  # (sftwave.dask and pycwt import it here)
 from .wavelets import cwt
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["xwt", "wct", "smooth", "wct_significance", "Coherence", "SMOOTHINGS"]
+__all__ = ["xwt", "wct", "wct_pairs", "smooth", "wct_significance", "Coherence", "PairCoherence",
+           "SMOOTHINGS"]
 
 #: The scale smoothings :func:`wct` and :func:`smooth` take (checked by
 #: ``sftwave._checks.coherence``, which also holds ``checked_scales``, the one parser
@@ -147,6 +163,46 @@ class Coherence(NamedTuple):
     coi: np.ndarray
 
 
+class PairCoherence(NamedTuple):
+    """The result of :func:`wct_pairs` (a named tuple): :class:`Coherence`'s, one per pair.
+
+    Parameters
+    ----------
+    coherence, phase : ndarray
+        As :class:`Coherence`'s, shape ``(..., n_pairs, len(freqs), n)``:
+        pair ``p`` is ``wct(x[seeds[p]], x[targets[p]])``.
+    cross : ndarray or None
+        The smoothed cross-spectra (complex, of that shape) with
+        ``return_cross=True``; else None (they would double the output).
+    coi : ndarray
+        The cone of influence, a Fourier period per time.
+    seeds, targets : ndarray
+        The pairs' channels (int64).
+    significance : ndarray or None
+        With ``significance=True``, the Monte-Carlo level of ``R^2`` per pair
+        and row, shape ``(..., n_pairs, len(freqs))`` (NaN where a channel
+        has no AR(1) estimate); else None.
+
+    See Also
+    --------
+    wct_pairs : The function that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> wct_pairs(np.arange(192.0).reshape(3, 64) % 7, [0.2])._fields[-3:]
+    ('seeds', 'targets', 'significance')
+    """
+
+    coherence: np.ndarray
+    phase: np.ndarray
+    cross: np.ndarray | None
+    coi: np.ndarray
+    seeds: np.ndarray
+    targets: np.ndarray
+    significance: np.ndarray | None
+
+
 def apply_scale_weights(B: np.ndarray, v: np.ndarray, axis: int, engine: str | None = None
                         ) -> np.ndarray:
     """``B`` applied along ``axis`` of ``v``, diagonal by diagonal (only nonzero weights).
@@ -165,8 +221,8 @@ def _time_smooth(v: np.ndarray, sigmas: np.ndarray, mode: str, cval: float,
     """Each row ``i`` of ``v`` (rows first, time last) by a Gaussian of ``sigmas[i]`` samples."""
     out = np.empty_like(v)
     for i, s in enumerate(sigmas):
-        out[i] = gaussian_filter1d(v[i], float(s), axis=-1, mode=mode, cval=cval, tol=tol,
-                                   engine=engine)
+        gaussian_filter1d(v[i], float(s), axis=-1, output=out[i], mode=mode, cval=cval, tol=tol,
+                          engine=engine)
     return out
 
 
@@ -407,6 +463,163 @@ def wct(x: ArrayLike, y: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *, xi: fl
     r2 = np.moveaxis(r2, 0, -2).reshape(shape)
     cross = np.moveaxis(cross, 0, -2).reshape(shape)
     return Coherence(r2, np.angle(cross), cross, cone_of_influence(n, req.fs, req.xi))
+
+
+def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
+              indices: tuple[ArrayLike, ArrayLike] | None = None, xi: float = 6.0,
+              smoothing: str = "grinsted", scale_width: float = DELTAJ0, axis: int = -1,
+              mode: str = "reflect", cval: float = 0.0, tol: float | None = None,
+              workers: int | None = None, nan_policy: str = "propagate",
+              significance: bool = False, level: float = 0.95, mc_count: int = 300,
+              seed: int = 0, ar1_decimals: int = 2, cache: bool = True,
+              return_cross: bool = False, engine: str | None = None) -> PairCoherence:
+    """Wavelet coherence of every pair of channels (:func:`wct` of each, channels transformed once).
+
+    Each channel is transformed once and its power ``S(|W|^2 / s)`` smoothed
+    once; each pair's cross-spectrum ``S(W_i conj(W_j) / s)`` is smoothed and
+    combined with the two powers in a kernel, a chunk of pairs at a time (no
+    more than the output's size is held besides the channels' transforms).
+    Pair ``p`` equals ``wct(x[seeds[p]], x[targets[p]], freqs, ...)`` to
+    rounding, NaN included.
+
+    Parameters
+    ----------
+    x : array_like
+        Real signals, shape ``(..., n_channels, n)`` with time on ``axis``
+        (moved last) and the channels on the axis before it; the leading axes
+        (epochs) are kept.
+    freqs, fs, xi, smoothing, scale_width, axis, mode, cval, tol, workers, nan_policy : optional
+        As for :func:`wct`.
+    indices : (seeds, targets), optional
+        The pairs, two sequences of channels of one length; None (default):
+        every ``i < j``, ``numpy.triu_indices(n_channels, 1)``.
+        mne-connectivity's ``indices=None`` is ``numpy.tril_indices(n_channels,
+        -1)``: the same pairs, seed and target swapped (the coherence the same,
+        the phase negated); pass those indices for its order.
+    significance : bool, optional
+        Also the Monte-Carlo level of ``R^2`` per pair and row
+        (:func:`wct_significance` with ``level``, ``mc_count``, ``seed``,
+        ``cache``, this call's rows and smoothing and its other defaults,
+        against AR(1) noise of the two channels' coefficients,
+        :func:`sftwave.analysis.ar1` per channel and epoch).  The coefficients
+        are rounded to ``ar1_decimals`` (and clipped to ``+-(1 - 10^-d)``),
+        and the level is computed once per distinct rounded ``(a_i, a_j)``:
+        pairs of channels of the same red noise share one Monte Carlo.
+        Default False.
+    level, mc_count, seed, cache : optional
+        As for :func:`wct_significance`.
+    ar1_decimals : int, optional
+        The decimals the AR(1) coefficients are rounded to (1 to 6).  Default 2.
+    return_cross : bool, optional
+        Also return the smoothed cross-spectra (as :func:`wct`'s ``cross``),
+        which take twice the memory of the coherence.  Default False.
+    engine : {None, 'auto', 'numba'}, optional
+        As for :func:`wct` (only the CPU engine has coherence's operations).
+
+    Returns
+    -------
+    PairCoherence
+        ``(coherence, phase, cross, coi, seeds, targets, significance)``;
+        the coherence and phase (and the cross-spectra, or None) of shape
+        ``(..., n_pairs, len(freqs), n)``.
+
+    See Also
+    --------
+    wct : One pair.
+    wct_significance : The Monte-Carlo level.
+    sftwave.dask.wct_pairs : The same lazily, by chunks of pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(2)
+    >>> x = rng.standard_normal((4, 2000))
+    >>> x[1] += x[0]                                        # channels 0 and 1 share a part
+    >>> r = wct_pairs(x, [0.05, 0.1])
+    >>> r.coherence.shape, r.seeds.tolist(), r.targets.tolist()
+    ((6, 2, 2000), [0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
+    >>> bool(np.allclose(r.coherence[0], wct(x[0], x[1], [0.05, 0.1]).coherence, atol=1e-12))
+    True
+    """
+    req = pairs_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,
+                        axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
+                        nan_policy=nan_policy, significance=significance, level=level,
+                        mc_count=mc_count, seed=seed, ar1_decimals=ar1_decimals, cache=cache,
+                        return_cross=return_cross, engine=engines.resolve_engine(engine, x))
+    w = req.wct
+    for op in ("coherence_pair_spectra", "coherence_powers", "coherence_pair_combine",
+               "coherence_band_rows"):
+        engines.operation(w.engine, op)                       # before any work
+    v = check_channels(x, w.axis)
+    seeds, targets = check_indices(indices, v.shape[-2])
+    lead, c, n = v.shape[:-2], v.shape[-2], v.shape[-1]
+    lines = v.reshape(-1, n)
+    a, b = pair_lines(seeds, targets, c, lines.shape[0] // c if c else 0)
+    W, P = pair_channels(lines, w)
+    r2, phase, cross = pair_rows(W, P, a, b, w, req.return_cross)
+    del W, P
+    shape = lead + (seeds.size, w.freqs.size, n)
+    levels = None
+    if req.significance:
+        levels = pair_levels(lines, a, b, req).reshape(lead + (seeds.size, w.freqs.size))
+    return PairCoherence(r2.reshape(shape), phase.reshape(shape),
+                         None if cross is None else cross.reshape(shape),
+                         cone_of_influence(n, w.fs, w.xi), seeds, targets, levels)
+
+
+def pair_channels(lines: np.ndarray, w: WctRequest) -> tuple[np.ndarray, np.ndarray]:
+    """The channels' transforms ``W`` ``(lines, m, n)`` and smoothed powers ``P`` ``(m, lines,
+    n)`` (time and scale smoothing, ``1/s`` weighted) of :func:`wct_pairs` (sftwave.dask too)."""
+    W = cast(np.ndarray, cwt(lines, w.freqs, w.fs, xi=w.xi, mode=w.mode, cval=w.cval, tol=w.tol,
+                             workers=w.workers, nan_policy=w.nan_policy, dtype=np.complex128,
+                             engine=w.engine))                 # NumPy in: NumPy out
+    P = engines.operation(w.engine, "coherence_powers")(W, 1.0 / w.sigmas)
+    B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
+    band = engines.operation(w.engine, "coherence_band_rows")
+    return W, band(B, _time_smooth(P, w.sigmas, w.mode, 0.0, w.tol, w.engine))
+
+
+def pair_rows(W: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,
+              keep_cross: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``R^2``, phase and (``keep_cross``) cross-spectrum ``(q, m, n)`` of the pairs of lines
+    ``(a, b)`` from :func:`pair_channels`' ``W`` and ``P``, a chunk of pairs at a time."""
+    pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
+    combine = engines.operation(w.engine, "coherence_pair_combine")
+    n, m, q = W.shape[-1], w.freqs.size, a.size
+    inv = 1.0 / w.sigmas
+    B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
+    r2 = np.empty((q, m, n))
+    phase = np.empty((q, m, n))
+    cross = np.empty((q, m, n), dtype=np.complex128) if keep_cross else None
+    for part in pair_chunks(q, m, n):
+        S = pair_spectra(W, a[part], b[part], inv)                # (m, 2, k, n)
+        k = S.shape[2]
+        S = _time_smooth(S.reshape(m, 2 * k, n), w.sigmas, w.mode, 0.0, w.tol,
+                         w.engine).reshape(m, 2, k, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            combine(S, P, a[part], b[part], B, part.start, r2, phase, cross)
+        del S
+    return r2, phase, cross
+
+
+def pair_levels(lines: np.ndarray, a: np.ndarray, b: np.ndarray, req: PairsRequest
+                ) -> np.ndarray:
+    """The Monte-Carlo level ``(q, m)`` of each line pair, once per rounded AR(1) pair."""
+    from .analysis import ar1
+    alphas = np.full(lines.shape[0], np.nan)
+    for i, line in enumerate(lines):
+        try:
+            alphas[i] = ar1(line)[0]
+        except ValueError:          # no estimate (NaN, too short or trended): no level
+            pass
+    w = req.wct
+    out = np.full((a.size, w.freqs.size), np.nan)
+    for (ax, ay), sel in ar1_groups(alphas[a], alphas[b], req.ar1_decimals).items():
+        out[sel] = wct_significance(ax, ay, w.freqs, w.fs, xi=w.xi, level=req.level,
+                                    mc_count=req.mc_count, seed=req.seed,
+                                    smoothing=w.smoothing, scale_width=w.scale_width,
+                                    cache=req.cache, engine=w.engine)
+    return out
 
 
 # --------------------------------------------------------------------------- significance

@@ -32,6 +32,7 @@ from . import check_choice, check_input_array, check_mode, check_positive
 
 __all__ = ["SMOOTHINGS", "XwtRequest", "WctRequest", "SmoothRequest", "SignificanceRequest",
            "xwt_request", "wct_request", "smooth_request", "significance_request",
+           "PairsRequest", "pairs_request", "check_channels", "check_channel_shape", "check_indices",
            "checked_scales", "check_pair", "check_pycwt_rows", "check_alpha", "MC_MAX_COUNT",
            "MC_MAX_N", "MC_MAX_BINS"]
 
@@ -114,6 +115,21 @@ class SignificanceRequest:
     nbins: int
     cache: bool
     engine: str
+
+
+@dataclass(frozen=True, eq=False)
+class PairsRequest:
+    """The checked arguments of :func:`sftwave.coherence.wct_pairs`: ``wct``'s and the
+    significance's (not the signals nor the pairs)."""
+
+    wct: WctRequest
+    significance: bool
+    level: float
+    mc_count: int
+    seed: int
+    ar1_decimals: int
+    cache: bool
+    return_cross: bool
 
 
 def checked_scales(freqs: Any, fs: float, xi: Any) -> tuple[np.ndarray, np.ndarray, float]:
@@ -319,3 +335,112 @@ def significance_request(alpha_x: Any, alpha_y: Any, freqs: Any, *, fs: Any, xi:
     check_mode(mode)          # (kept as spelled: the strides and the cache key read it so)
     return SignificanceRequest((ax, ay), fs, f, sig, xi, int(n), lv, mc_count, int(seed), smoothing,
                                width, str(mode), nbins, bool(cache), engine)
+
+
+def check_channels(x: Any, axis: Any) -> np.ndarray:
+    """``x`` as float64 with time last and the channels on the axis before it: ``(..., c, n)``.
+
+    Examples
+    --------
+    >>> check_channels(np.zeros((100, 3)), 0).shape
+    (3, 100)
+    """
+    a = _real_series(x, "x")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer; got {axis!r}")
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for x of {a.ndim} dimensions")
+    if a.ndim < 2:
+        raise ValueError(f"x must have a channel axis and a time axis; got shape {a.shape}")
+    return np.moveaxis(a, axis, -1)
+
+
+def check_channel_shape(shape: tuple, dtype: np.dtype, axis: Any) -> int:
+    """The time axis (non-negative) of channels of ``shape`` and ``dtype`` (a lazy array's):
+    real, with a channel axis and a time axis.
+
+    Examples
+    --------
+    >>> check_channel_shape((3, 100), np.dtype(np.float32), -1)
+    1
+    """
+    if dtype.kind not in "biuf":
+        raise TypeError(f"x must be real (bool, integer or float); got dtype {dtype}")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer; got {axis!r}")
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for x of {len(shape)} dimensions")
+    if len(shape) < 2:
+        raise ValueError(f"x must have a channel axis and a time axis; got shape {shape}")
+    return int(axis) % len(shape)
+
+
+def check_indices(indices: Any, n_channels: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs' ``(seeds, targets)``: ``indices``, or every ``i < j`` in
+    :func:`numpy.triu_indices` order (``indices=None``).
+
+    Examples
+    --------
+    >>> [v.tolist() for v in check_indices(None, 3)]
+    [[0, 0, 1], [1, 2, 2]]
+    """
+    if indices is None:
+        if n_channels < 2:
+            raise ValueError(f"x must have at least 2 channels for indices=None; got {n_channels}")
+        s, t = np.triu_indices(n_channels, 1)
+        return s.astype(np.int64), t.astype(np.int64)
+    if not isinstance(indices, (tuple, list)) or len(indices) != 2:
+        raise ValueError(f"indices must be a pair (seeds, targets) of sequences of channels; got "
+                         f"{indices!r}")
+    out = []
+    for v in indices:
+        a = np.asarray(v)
+        if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "iu":
+            raise ValueError(f"indices must be a pair of non-empty 1-D integer sequences; got "
+                             f"{indices!r}")
+        if np.any(a < 0) or np.any(a >= n_channels):
+            raise ValueError(f"indices must name channels in [0, {n_channels}); got {indices!r}")
+        out.append(a.astype(np.int64))
+    if out[0].size != out[1].size:
+        raise ValueError(f"indices' seeds and targets must be of one length; got {out[0].size} "
+                         f"and {out[1].size}")
+    return out[0], out[1]
+
+
+def pairs_request(freqs: Any, *, fs: Any, xi: Any, smoothing: Any, scale_width: Any, axis: Any,
+                  mode: Any, cval: Any, tol: Any, workers: Any, nan_policy: Any,
+                  significance: Any, level: Any, mc_count: Any, seed: Any, ar1_decimals: Any,
+                  cache: Any, return_cross: Any, engine: str) -> PairsRequest:
+    """The request of :func:`sftwave.coherence.wct_pairs`.
+
+    Examples
+    --------
+    >>> r = pairs_request([0.1], fs=1.0, xi=6.0, smoothing="grinsted", scale_width=0.6,
+    ...                   axis=-1, mode="reflect", cval=0.0, tol=None, workers=None,
+    ...                   nan_policy="propagate", significance=True, level=0.9, mc_count=50,
+    ...                   seed=0, ar1_decimals=2, cache=True, return_cross=False,
+    ...                   engine="numba")
+    >>> r.significance, r.level, r.wct.smoothing
+    (True, 0.9, 'grinsted')
+    """
+    req = wct_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,
+                      axis=axis, mode=mode, cval=cval, tol=tol, workers=workers,
+                      nan_policy=nan_policy, engine=engine)
+    for v, name in ((significance, "significance"), (return_cross, "return_cross")):
+        if not isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {v!r}")
+    try:
+        lv = float(level)
+    except (TypeError, ValueError):
+        raise TypeError(f"level must be a number in (0, 1); got {level!r}") from None
+    if not 0.0 < lv < 1.0:
+        raise ValueError(f"level must be in (0, 1); got {level!r}")
+    mc_count = _count(mc_count, "mc_count", MC_MAX_COUNT)
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    if not isinstance(ar1_decimals, (int, np.integer)) or isinstance(ar1_decimals, bool):
+        raise TypeError(f"ar1_decimals must be an integer; got {ar1_decimals!r}")
+    if not 1 <= ar1_decimals <= 6:
+        raise ValueError(f"ar1_decimals must be in [1, 6]; got {ar1_decimals!r}")
+    return PairsRequest(req, bool(significance), lv, mc_count, int(seed), int(ar1_decimals),
+                        bool(cache), bool(return_cross))

@@ -60,7 +60,7 @@ reaches (from the plans the in-memory call selects) in ``_reach``.
 from __future__ import annotations
 
 from .blobs import blob_dog, blob_log
-from .coherence import wct, xwt
+from .coherence import wct, wct_pairs, xwt
 from .feature import (
     difference_of_gaussians,
     frangi,
@@ -77,7 +77,7 @@ from .ndimage import gaussian_filter, gaussian_filter1d
 from .synchrosqueeze import ssq_cwt
 from .wavelets import cwt
 
-__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "ssq_cwt", "hessian_matrix",
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "wct_pairs", "ssq_cwt", "hessian_matrix",
            "hessian_matrix_eigvals", "structure_tensor", "structure_tensor_eigenvalues",
            "difference_of_gaussians", "frangi", "sato", "meijering", "blob_log", "blob_dog", "gabor",
            "gabor_bank", "multiscale_basic_features"]

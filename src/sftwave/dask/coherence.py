@@ -1,4 +1,5 @@
-"""Cross-wavelet spectra and wavelet coherence of dask arrays, time chunks extended by their reach."""
+"""Cross-wavelet spectra and wavelet coherence of dask arrays, time chunks extended by their reach;
+the coherence of many pairs of channels by chunks of pairs."""
 
 from __future__ import annotations
 
@@ -7,12 +8,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._checks import check_axis, check_choice, check_mode, check_positive
+from .._checks.coherence import check_channel_shape, check_indices, pairs_request
 from .._checks.dask import pair_request
 from ..analysis import cone_of_influence
-from ..coherence import SMOOTHINGS, Coherence, checked_scales, coherence_rows, scale_weights
+from ..coherence import (
+    SMOOTHINGS,
+    Coherence,
+    PairCoherence,
+    checked_scales,
+    coherence_rows,
+    pair_channels,
+    pair_levels,
+    pair_rows,
+    scale_weights,
+)
 from ..engines import nonfinite
+from ..plans.coherence import PAIR_CHUNK_VALUES, pair_groups, pair_lines
 from ..wavelets import cwt as batch
-from ._core import block_threads, dask_array, time_overlap, trim_time
+from ._core import block_threads, dask_array, engine_of, time_overlap, trim_time
 from ._reach import coherence_reach
 from ._wrap import Call, lazy
 from .wavelets import block_rows, cwt
@@ -21,7 +34,7 @@ if TYPE_CHECKING:
     import dask.array as da
 
 
-__all__ = ["xwt", "wct"]
+__all__ = ["xwt", "wct", "wct_pairs"]
 
 
 def _pair(x: Any, y: Any, axis: int) -> tuple[da.Array, da.Array]:
@@ -154,3 +167,96 @@ def wct(call: Call) -> Coherence:
     z = g.map_blocks(block, dtype=np.float64, chunks=chunks, new_axis=[last],
                      meta=np.empty((0,) * (arr.ndim + 1), np.float64))
     return Coherence(z[0], da.arctan2(z[2], z[1]), z[1] + 1j * z[2], cone_of_influence(n, fs, xi))
+
+
+def _channels_block(v: np.ndarray, w: Any, parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """A block of channel lines' transforms and smoothed powers (:func:`pair_channels`)."""
+    with block_threads(parts):
+        return pair_channels(np.ascontiguousarray(v, dtype=np.float64), w)
+
+
+def _pairs_block(w: Any, keep: bool, a: np.ndarray, b: np.ndarray, parts: int,
+                 *chans: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``R^2`` and phase (and the cross-spectrum's parts) of a chunk of pairs, stacked first."""
+    W = chans[0][0] if len(chans) == 1 else np.concatenate([c[0] for c in chans])
+    P = chans[0][1] if len(chans) == 1 else np.concatenate([c[1] for c in chans], axis=1)
+    with block_threads(parts):
+        r2, phase, cross = pair_rows(W, P, a, b, w, keep)
+    return np.stack([r2, phase] + ([cross.real, cross.imag] if cross is not None else []))
+
+
+@lazy("sftwave.coherence", "wct_pairs")
+def wct_pairs(call: Call) -> PairCoherence:
+    """:func:`sftwave.coherence.wct_pairs` of a dask array, lazily, by chunks of pairs.
+
+    The channels (each a whole record: the time axis is one chunk) are
+    transformed and their powers smoothed once, in blocks of channels (``x``'s
+    chunks along the channel axis, at most as many as the in-memory function
+    smooths pairs at once); each chunk of pairs (consecutive in the pairs'
+    order, at most that many, their channels in at most two blocks) is a task
+    on the blocks it reads.  So no task holds more than
+    two blocks of channels and its own pairs, and the result, of any number of
+    pairs, is computed a chunk at a time.  Equal to the in-memory result
+    within rounding.  With ``significance=True`` the levels are one more
+    task, on the whole record (the channels' AR(1) coefficients).
+
+    Returns
+    -------
+    PairCoherence
+        ``coherence`` and ``phase`` (and ``cross``) lazy, chunked over pairs;
+        ``coi``, ``seeds`` and ``targets`` in memory; ``significance`` lazy or None.
+
+    See Also
+    --------
+    sftwave.coherence.wct_pairs : The same in memory.
+    wct : One pair, chunked in time.
+
+    Examples
+    --------
+    >>> import dask, numpy as np, dask.array as da
+    >>> from sftwave.coherence import wct_pairs as in_memory
+    >>> x = np.random.default_rng(3).standard_normal((5, 3000))
+    >>> r = wct_pairs(da.from_array(x, chunks=(1, 3000)), [0.05, 0.2])
+    >>> r.coherence.shape, r.coherence.numblocks[0] > 1
+    ((10, 2, 3000), True)
+    >>> bool(np.allclose(r.coherence.compute(), in_memory(x, [0.05, 0.2]).coherence, atol=1e-12))
+    True
+    """
+    from dask import delayed
+
+    da, arr = dask_array(call["x"])
+    axis = check_channel_shape(tuple(arr.shape), arr.dtype, call["axis"])
+    req = pairs_request(call["freqs"], **dict(call.without("x", "freqs", "indices", "engine"),
+                                              axis=-1), engine=engine_of(arr, call["engine"]))
+    w = req.wct
+    arr = da.moveaxis(arr, axis, -1)
+    lead, c, n, m = tuple(arr.shape[:-2]), int(arr.shape[-2]), int(arr.shape[-1]), w.freqs.size
+    seeds, targets = check_indices(call["indices"], c)
+    lines = arr.reshape(-1, n)
+    a, b = pair_lines(seeds, targets, c, int(lines.shape[0]) // c)
+    most = max(1, PAIR_CHUNK_VALUES // (2 * m * n))       # pairs (and lines) a task holds
+    per = min(most, max(arr.chunks[-2]))                     # the channel blocks: x's chunks
+    lines = lines.rechunk({0: per, 1: -1})
+    blocks = lines.to_delayed().ravel()
+    chans = [delayed(_channels_block, pure=True)(v, w, len(blocks)) for v in blocks]
+    groups = pair_groups(a // per, b // per, most)
+    depth = 4 if req.return_cross else 2
+    parts = []
+    for g in groups:
+        need = sorted(set((a[g] // per).tolist()) | set((b[g] // per).tolist()))
+        base = {k: i * per for i, k in enumerate(need)}
+        la = np.array([base[v // per] + v % per for v in a[g].tolist()], dtype=np.int64)
+        lb = np.array([base[v // per] + v % per for v in b[g].tolist()], dtype=np.int64)
+        d = delayed(_pairs_block, pure=True)(w, req.return_cross, la, lb, len(groups),
+                                             *[chans[k] for k in need])
+        parts.append(da.from_delayed(d, shape=(depth, la.size, m, n), dtype=np.float64))
+    z = da.concatenate(parts, axis=1)
+    shape = lead + (seeds.size, m, n)
+    levels = None
+    if req.significance:
+        lv = delayed(pair_levels, pure=True)(lines, a, b, req)
+        levels = da.from_delayed(lv, shape=(a.size, m), dtype=np.float64).reshape(
+            lead + (seeds.size, m))
+    cross = (z[2] + 1j * z[3]).reshape(shape) if req.return_cross else None
+    return PairCoherence(z[0].reshape(shape), z[1].reshape(shape), cross,
+                         cone_of_influence(n, w.fs, w.xi), seeds, targets, levels)

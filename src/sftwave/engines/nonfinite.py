@@ -397,12 +397,17 @@ def _moved(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _nanmedian(vals: np.ndarray) -> np.ndarray:
-    """Median of each row's non-NaN values (0 for a row with none)."""
-    import warnings
+    """Median of each row's non-NaN values (0 for a row with none).
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN rows
-        m = np.nanmedian(vals, axis=-1)
+    The all-NaN rows are set to 0 first rather than numpy's warning silenced:
+    ``warnings.catch_warnings`` swaps the process's filters, so two threads
+    (dask's blocks) inside it at once can leave one of them with the caller's
+    filters, where a warning may be an error.
+    """
+    empty = np.isnan(vals).all(axis=-1)
+    if empty.any():
+        vals = np.where(empty[..., None], 0.0, vals)
+    m = np.nanmedian(vals, axis=-1)
     return np.where(np.isnan(m), 0, m)
 
 

@@ -21,7 +21,8 @@ from .._checks.coherence import check_pycwt_rows
 from .families import Morlet
 
 __all__ = ["scale_weights", "outside_coi", "coi_bounds", "mc_strides", "mc_nodes", "mc_weights",
-           "MC_SAMPLES_PER_SCALE", "MC_MIN_NODES", "MC_END_DEGREE"]
+           "MC_SAMPLES_PER_SCALE", "MC_MIN_NODES", "MC_END_DEGREE", "pair_lines", "pair_chunks", "pair_groups",
+           "ar1_groups", "PAIR_CHUNK_VALUES"]
 
 
 def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = Morlet.DELTAJ0) -> np.ndarray:
@@ -150,3 +151,78 @@ def mc_weights(n: int, c: int, degree: int = MC_END_DEGREE) -> np.ndarray:
                 D[i] -= b * c ** (2 * j) * factorial(m) / c ** m
     w[K - p - 1:] += np.linalg.solve(np.vander(nodes - p, p + 1, increasing=True).T, D) / c
     return w
+
+
+#: The most values of the pairs' cross-spectra (two reals per coefficient) held at once.
+PAIR_CHUNK_VALUES = 16_000_000
+
+
+def pair_lines(seeds: np.ndarray, targets: np.ndarray, channels: int, epochs: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The transforms' lines of every epoch's pairs, epoch after epoch: line ``e c + seed``.
+
+    Examples
+    --------
+    >>> [v.tolist() for v in pair_lines(np.array([0]), np.array([2]), 3, 2)]
+    [[0, 3], [2, 5]]
+    """
+    base = (np.arange(epochs, dtype=np.int64) * channels)[:, None]
+    return (base + seeds[None, :]).ravel(), (base + targets[None, :]).ravel()
+
+
+def pair_chunks(total: int, m: int, n: int, budget: int = PAIR_CHUNK_VALUES) -> list[slice]:
+    """Consecutive slices of the ``total`` pairs, each holding at most ``budget`` values of
+    cross-spectra (``2 m n`` per pair; at least one pair), of near-equal sizes.
+
+    Examples
+    --------
+    >>> pair_chunks(5, 10, 100, budget=6000)
+    [slice(0, 3, None), slice(3, 5, None)]
+    """
+    per = max(1, budget // max(1, 2 * m * n))
+    parts = -(-total // per)
+    size = -(-total // parts)
+    return [slice(i, min(total, i + size)) for i in range(0, total, size)]
+
+
+def pair_groups(block_a: np.ndarray, block_b: np.ndarray, most: int) -> list[slice]:
+    """Consecutive slices of the pairs, each of at most ``most`` pairs whose lines lie in at
+    most two blocks (``block_a``, ``block_b``: each pair's lines' blocks), greedily in order.
+
+    Examples
+    --------
+    >>> pair_groups(np.array([0, 0, 0, 1]), np.array([0, 1, 2, 2]), 3)
+    [slice(0, 2, None), slice(2, 3, None), slice(3, 4, None)]
+    """
+    out: list[slice] = []
+    start, have = 0, set[int]()
+    for i, (u, v) in enumerate(zip(block_a.tolist(), block_b.tolist())):
+        grown = have | {u, v}
+        if i > start and (len(grown) > 2 or i - start >= most):
+            out.append(slice(start, i))
+            start, grown = i, {u, v}
+        have = grown
+    if block_a.size:
+        out.append(slice(start, block_a.size))
+    return out
+
+
+def ar1_groups(alpha_a: np.ndarray, alpha_b: np.ndarray, decimals: int
+               ) -> dict[tuple[float, float], np.ndarray]:
+    """The pairs by their channels' AR(1) coefficients rounded to ``decimals`` (clipped to
+    ``+-(1 - 10^-decimals)``): ``{(a, b): indices}``; a pair with a NaN coefficient in none.
+
+    Examples
+    --------
+    >>> g = ar1_groups(np.array([0.701, 0.698, 0.2]), np.array([0.5, 0.5, 0.5]), 2)
+    >>> {k: v.tolist() for k, v in g.items()}
+    {(0.7, 0.5): [0, 1], (0.2, 0.5): [2]}
+    """
+    top = 1.0 - 10.0 ** -decimals
+    ra = np.clip(np.round(alpha_a, decimals), -top, top)
+    rb = np.clip(np.round(alpha_b, decimals), -top, top)
+    out: dict[tuple[float, float], list[int]] = {}
+    for i, (u, v) in enumerate(zip(ra.tolist(), rb.tolist())):
+        if math.isfinite(u) and math.isfinite(v):
+            out.setdefault((u, v), []).append(i)
+    return {k: np.asarray(v, dtype=np.int64) for k, v in out.items()}

@@ -107,6 +107,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "coherence_histogram": (".coherence", "histogram"),
     "coherence_fold_plan": (".coherence", "fold_plan"),
     "coherence_folded_transforms": (".coherence", "folded_transforms"),
+    "coherence_pair_spectra": (".coherence", "pair_spectra"),
+    "coherence_powers": (".coherence", "powers"),
+    "coherence_pair_combine": (".coherence", "pair_combine"),
+    "coherence_band_rows": (".coherence", "band_rows"),
     # connectivity (sftwave.connectivity)
     "connectivity_cross_sums": (".connectivity_kernels", "cross_sums"),
     "connectivity_power_sums": (".connectivity_kernels", "power_sums"),
