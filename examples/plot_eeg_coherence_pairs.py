@@ -3,8 +3,8 @@ Wavelet coherence of every pair of EEG channels
 ===============================================
 
 Which channels share their alpha rhythm?  :func:`sftwave.coherence.wct_pairs`
-computes :func:`sftwave.coherence.wct` of every pair ``i < j`` of the channels
-(in the order of ``numpy.triu_indices``), transforming each channel
+computes :func:`sftwave.coherence.wct` of every pair of channels (in
+mne-connectivity's order), transforming each channel
 and smoothing its power once: only each pair's cross-spectrum is smoothed.  With
 ``significance=True`` the Monte-Carlo level of
 :func:`sftwave.coherence.wct_significance` comes for each pair, drawn once per

@@ -54,7 +54,7 @@ def test_every_pair_equals_wct(c, make):
     x = make(c, 1500)
     freqs = np.array([0.3, 0.1, 0.05, 0.025, 0.0125])
     r = wct_pairs(x, freqs, return_cross=True)
-    s, t = np.triu_indices(c, 1)
+    s, t = np.tril_indices(c, -1)
     assert r.seeds.tolist() == s.tolist() and r.targets.tolist() == t.tolist()
     assert r.coherence.shape == r.phase.shape == r.cross.shape == (s.size, freqs.size, 1500)
     assert r.significance is None
@@ -71,8 +71,10 @@ def test_sinusoid_coupled_channels_are_coherent_at_their_frequency():
     r = wct_pairs(_sinusoids(4, 3000), [1 / 40, 1 / 7])
     inside = slice(500, 2500)
     assert np.median(r.coherence[:, 0, inside]) > 0.9          # the shared 1/40
-    # the phase of the pair (0, 1): channel 1's sinusoid is 0.7 rad ahead, x leads y positive
-    assert abs(np.median(r.phase[0, 0, inside]) + 0.7) < 0.05
+    # the first pair is (seed 1, target 0): channel 1's sinusoid is 0.7 rad ahead of
+    # channel 0's, and the seed leading gives a positive phase
+    assert (r.seeds[0], r.targets[0]) == (1, 0)
+    assert abs(np.median(r.phase[0, 0, inside]) - 0.7) < 0.05
 
 
 @pytest.mark.parametrize("options", [
@@ -101,7 +103,7 @@ def test_indices_select_pairs_in_their_order():
     full = wct_pairs(x, freqs)
     np.testing.assert_array_equal(
         wct_pairs(x, freqs, indices=(np.array([0, 1]), np.array([3, 4]))).coherence,
-        full.coherence[[2, 6]])
+        full.coherence[[3, 7]])                        # the default's (3, 0) and (4, 1)
 
 
 def test_leading_axes_and_time_axis():
@@ -134,9 +136,9 @@ def test_integer_and_strided_input():
     xi = rng.integers(-50, 50, size=(3, 1200))
     freqs = [0.2, 0.05]
     r = wct_pairs(xi, freqs)
-    _assert_pair(r, 1, wct(xi[0], xi[2], freqs))
+    _assert_pair(r, 1, wct(xi[2], xi[0], freqs))              # pairs (1,0) (2,0) (2,1)
     xs = _channels(3, 2400)[:, ::2]                           # a strided view
-    _assert_pair(wct_pairs(xs, freqs), 2, wct(xs[1], xs[2], freqs))
+    _assert_pair(wct_pairs(xs, freqs), 2, wct(xs[2], xs[1], freqs))
 
 
 def test_nan_reaches_only_the_pairs_of_its_channel():
@@ -208,7 +210,7 @@ def test_significance_once_per_rounded_ar1_pair(monkeypatch):
 
     monkeypatch.setattr(coherence, "wct_significance", counted)
     r = wct_pairs(x, freqs, significance=True, mc_count=6, cache=False)
-    # pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3): the AR(1) pairs (a,a) (a,b) (a,b) (a,b) (a,b) (b,b)
+    # pairs (1,0) (2,0) (2,1) (3,0) (3,1) (3,2): the AR(1) pairs (a,a) (b,a) (b,a) (b,a) (b,a) (b,b)
     assert len(calls) == 3 and len(set(calls)) == 3
     assert r.significance.shape == (6, 4)
     for p in (2, 3, 4):
@@ -216,7 +218,7 @@ def test_significance_once_per_rounded_ar1_pair(monkeypatch):
     from sftwave.analysis import ar1
     a = round(ar1(base[0])[0], 2)
     b = round(ar1(base[1])[0], 2)
-    expect = wct_significance(a, b, freqs, mc_count=6, cache=False)
+    expect = wct_significance(b, a, freqs, mc_count=6, cache=False)
     np.testing.assert_array_equal(r.significance[1], expect)
     assert np.all((r.significance > 0) & (r.significance < 1))
 
@@ -308,15 +310,17 @@ def test_dask_bad_arguments_name_them():
         sd.wct_pairs(da.zeros((3, 100)), [0.1], level=2.0)
 
 
-def test_mne_connectivity_order_is_the_lower_triangle():
-    # mne-connectivity's indices=None is numpy.tril_indices(n, -1) (seed > target): the same
-    # pairs as the default swapped, so the same coherence and the phase negated
+def test_default_order_is_mne_connectivitys_and_swapping_negates_the_phase():
+    # mne-connectivity's indices=None is numpy.tril_indices(n, -1) (seed > target); the
+    # upper triangle names the same pairs swapped: the same coherence, the phase negated
     x = _channels(4, 800)
     freqs = [0.1, 0.03]
     r = wct_pairs(x, freqs)
-    low = wct_pairs(x, freqs, indices=np.tril_indices(4, -1))
-    for q, (i, j) in enumerate(zip(low.seeds, low.targets)):
+    s, t = np.tril_indices(4, -1)
+    assert r.seeds.tolist() == s.tolist() and r.targets.tolist() == t.tolist()
+    up = wct_pairs(x, freqs, indices=np.triu_indices(4, 1))
+    for q, (i, j) in enumerate(zip(up.seeds, up.targets)):
         p = int(np.flatnonzero((r.seeds == j) & (r.targets == i))[0])
-        np.testing.assert_allclose(low.coherence[q], r.coherence[p], rtol=0, atol=1e-12)
-        d = np.angle(np.exp(1j * (low.phase[q] + r.phase[p])))
+        np.testing.assert_allclose(up.coherence[q], r.coherence[p], rtol=0, atol=1e-12)
+        d = np.angle(np.exp(1j * (up.phase[q] + r.phase[p])))
         assert np.max(np.abs(d)) < 1e-9

@@ -492,10 +492,10 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
         As for :func:`wct`.
     indices : (seeds, targets), optional
         The pairs, two sequences of channels of one length; None (default):
-        every ``i < j``, ``numpy.triu_indices(n_channels, 1)``.
-        mne-connectivity's ``indices=None`` is ``numpy.tril_indices(n_channels,
-        -1)``: the same pairs, seed and target swapped (the coherence the same,
-        the phase negated); pass those indices for its order.
+        every pair of channels once, in mne-connectivity's order
+        (``indices=None`` there): ``numpy.tril_indices(n_channels, -1)``, each
+        seed after its target.  ``numpy.triu_indices(n_channels, 1)`` gives the
+        same pairs swapped: the same coherence, the phase negated.
     significance : bool, optional
         Also the Monte-Carlo level of ``R^2`` per pair and row
         (:func:`wct_significance` with ``level``, ``mc_count``, ``seed``,

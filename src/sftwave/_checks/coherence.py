@@ -376,18 +376,19 @@ def check_channel_shape(shape: tuple, dtype: np.dtype, axis: Any) -> int:
 
 
 def check_indices(indices: Any, n_channels: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs' ``(seeds, targets)``: ``indices``, or every ``i < j`` in
-    :func:`numpy.triu_indices` order (``indices=None``).
+    """The pairs' ``(seeds, targets)``: ``indices``, or every pair of channels in
+    mne-connectivity's order, :func:`numpy.tril_indices` below the diagonal
+    (``indices=None``).
 
     Examples
     --------
     >>> [v.tolist() for v in check_indices(None, 3)]
-    [[0, 0, 1], [1, 2, 2]]
+    [[1, 2, 2], [0, 0, 1]]
     """
     if indices is None:
         if n_channels < 2:
             raise ValueError(f"x must have at least 2 channels for indices=None; got {n_channels}")
-        s, t = np.triu_indices(n_channels, 1)
+        s, t = np.tril_indices(n_channels, -1)
         return s.astype(np.int64), t.astype(np.int64)
     if not isinstance(indices, (tuple, list)) or len(indices) != 2:
         raise ValueError(f"indices must be a pair (seeds, targets) of sequences of channels; got "
