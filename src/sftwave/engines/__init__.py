@@ -305,10 +305,18 @@ def _is_xp_array(x: Any) -> bool:
 
 def _check_installed(name: str, caps: Capabilities) -> None:
     for module, package, _extra in caps.requires:
+        if module in _INSTALLED:
+            continue
         if importlib.util.find_spec(module) is None:
             hint = f"pip install {package}"
             raise ImportError(f"engine={name!r} needs the {package} package, which is not "
                               f"installed: {hint}")
+        _INSTALLED.add(module)
+
+
+#: Modules an engine requires that were found installed (a package stays installed; one found
+#: missing is looked for again on the next call).
+_INSTALLED: set[str] = set()
 
 
 def resolve_engine(engine: str | None, x: Any) -> str:

@@ -50,6 +50,16 @@ def _inner_path(x: np.ndarray, axis: int, method: str) -> bool:
             and x.dtype in (np.float32, np.float64))
 
 
+def _last(x: np.ndarray, axis: int) -> np.ndarray:
+    """``np.moveaxis(x, axis, -1)``, without its argument checks where ``axis`` is already last."""
+    return x if axis in (-1, x.ndim - 1) else np.moveaxis(x, axis, -1)
+
+
+def _back(x: np.ndarray, axis: int) -> np.ndarray:
+    """``np.moveaxis(x, -1, axis)``: the inverse of :func:`_last`."""
+    return x if axis in (-1, x.ndim - 1) else np.moveaxis(x, -1, axis)
+
+
 def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
                out: np.ndarray | None) -> np.ndarray:
     """Filter a real floating array along one axis with the bank.
@@ -60,7 +70,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     if _inner_path(x, axis, method):
         # a non-last axis: the contiguous inner elements side by side, no transposes
         return _bank_inner_axis(x, axis, plan, mode, cval, out)
-    moved = np.moveaxis(x, axis, -1)
+    moved = _last(x, axis)
     shape = moved.shape
     n = shape[-1]
     x2d = np.ascontiguousarray(moved).reshape(-1, n)
@@ -73,7 +83,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         _bank_rows_transposed(x2d, plan, mode, cval, res)
         if direct and out is not None:
             return out
-        res = np.moveaxis(res.reshape(shape), -1, axis)
+        res = _back(res.reshape(shape), axis)
         if out is None:
             return res
         cast_into(out, res)
@@ -86,7 +96,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         _lanes_rows(x2d, plan, mode, cval, res)   # copies the rows first: in place is safe
         if direct and out is not None:
             return out
-        res = np.moveaxis(res.reshape(shape), -1, axis)
+        res = _back(res.reshape(shape), axis)
         if out is None:
             return res
         cast_into(out, res)
@@ -105,7 +115,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
             return out
     res = np.empty((x2d.shape[0], n, 1), dtype=x.dtype)
     bank.apply(plan, x2d, res, mode=mode, cval=cval, method=method)
-    res = np.moveaxis(res.reshape(shape), -1, axis)
+    res = _back(res.reshape(shape), axis)
     if out is None:
         return res
     cast_into(out, res)
@@ -168,7 +178,8 @@ def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray
 
     ``out2d`` may be ``x2d`` (the engine copies the rows before it writes).
     """
-    from . import lanes   # the lane engine's modules load only for the calls that use them
+    # the lane engine's modules load only for the calls that use them
+    from . import lanes
 
     rows, n = x2d.shape
     want = -(-16 * _lane_groups(rows, n, plan) // rows)     # lanes per row
