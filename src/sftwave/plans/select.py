@@ -247,9 +247,7 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     fir_taps_per_order : float, optional
         The engine's cost figure: ``'auto'`` takes the FIR where it has at most
         that many taps per order of the bank (plus one for the bank's fixed
-        work), times ``(n + window) / n`` where ``n`` is given (the bank also
-        runs over the window it warms up on, which a short line pays); without
-        it, the bank wherever one meets the target.
+        work); without it, the bank wherever one meets the target.
     wide : bool, optional
         The engine runs the exact limit: with ``method='auto'`` and ``n``, a
         plan whose window exceeds ``WIDE_FACTOR * n`` becomes a
@@ -340,19 +338,14 @@ def _select_gaussian(sigma: Any, order: Any, truncate: Any, radius: Any, method:
             return fir()
         raise ValueError(f"method={method!r}: {exc}; pass a larger tol or method='fir'") from None
     if method == "auto":
-        to_wide = wide and n is not None and plan.length > WIDE_FACTOR * n
         if fir_taps_per_order is not None:
-            # one complex recursion per frequency, with or without decay, plus fixed work,
-            # over the line and the window it warms up on (a short line pays that window;
-            # not where the exact limit, not the bank, is the FIR's alternative)
+            # one complex recursion per frequency, with or without decay, plus fixed work
             max_taps = fir_taps_per_order * (plan.omegas.size + 1)
-            if n and not to_wide:
-                max_taps *= (n + plan.length) / n
             if _gaussian_fir_may_fit(sigma, order, target, tol, r_scipy, max_taps):
                 short = fir()
                 if short.size <= max_taps:
                     return short
-        if to_wide:
+        if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
     return plan
 
