@@ -7,8 +7,8 @@ the file scipy's BLAS extension lives in
 (:func:`sftwave.engines.numba._jit._load_numpy_support_lazily`).  What must hold,
 each in a fresh child process (the test process has imported scipy.linalg long since):
 
-* after a call on the bank, the FIR and the float32 rows, ``scipy.linalg`` is
-  not imported, numba's answer is the one its own check gives (BLAS there:
+* after a call on the bank, the FIR and the float32 rows (plans read from the
+  plan cache: their design imports scipy.linalg), ``scipy.linalg`` is not imported, numba's answer is the one its own check gives (BLAS there:
   ``_HAVE_BLAS`` True), and ``numba.np.linalg.ensure_blas`` is numba's own again;
 * a user's kernel that uses BLAS (``np.dot``) still compiles and computes,
   binding scipy's BLAS then;
@@ -71,6 +71,9 @@ def _child(code: str, **env_extra: str) -> dict:
 
 @pytest.fixture(scope="module")
 def first_calls() -> dict:
+    # the first child designs the plans (the design imports scipy.optimize, and scipy.linalg
+    # with it) into the session's plan cache; the second loads them, as a user's script does
+    _child(CHILD)
     return _child(CHILD)
 
 
