@@ -8,7 +8,8 @@ the file scipy's BLAS extension lives in
 each in a fresh child process (the test process has imported scipy.linalg long since):
 
 * after a call on the bank, the FIR and the float32 rows (plans read from the
-  plan cache: their design imports scipy.linalg), ``scipy.linalg`` is not imported, numba's answer is the one its own check gives (BLAS there:
+  plan cache: their design imports scipy.linalg), ``scipy.linalg`` is not
+  imported, numba's answer is the one its own check gives (BLAS there:
   ``_HAVE_BLAS`` True), and ``numba.np.linalg.ensure_blas`` is numba's own again;
 * a user's kernel that uses BLAS (``np.dot``) still compiles and computes,
   binding scipy's BLAS then;
