@@ -138,9 +138,9 @@ def _process(case: str, tool: str, env: dict) -> dict:
 def _floor(env: dict, rounds: int) -> dict:
     """Whole processes that only import, and sftwave's smallest call on numba: the floor.
 
-    numba's first cached kernel in a process sets up its CPU target, which imports
-    scipy.linalg (numba's check for BLAS); ``gaussian_filter`` of 64 x 64 ones is that plus
-    sftwave's engine modules and a few cached kernels loaded.
+    numba's first cached kernel in a process sets up its CPU target (numba's check for BLAS
+    would import scipy.linalg; the engine answers it without); ``gaussian_filter`` of 64 x 64
+    ones is that plus the call's engine modules and a few cached kernels loaded.
     """
     scripts = {"python": "pass", "numpy": "import numpy", "sftwave": "import numpy, sftwave",
                "numba": "import numpy, numba",

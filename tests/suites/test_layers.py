@@ -38,6 +38,7 @@ import nothing they do not use (:data:`CALL_PATHS`).
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -285,15 +286,18 @@ HEAVY = ("scipy.optimize", "numba", "matplotlib", "torch", "numba_cuda", "thread
 #: What a one-call script's call must not import, call by call (what it does not use):
 #: pycwt's coherence and cross-wavelet transform run on numpy's FFT (numpy 2's pocketfft,
 #: scipy.fft's own; on numpy 1 they use scipy.fft) and scipy.special; the Gaussian filter on the
-#: CPU engine, which brings numba (and numba's own scipy.linalg check).
+#: CPU engine, which brings numba, but not scipy.linalg (numba's BLAS check, answered without it
+#: by the engine unless SFTWAVE_DISABLE_NUMBA_INTERNALS is set).
 _PYCWT_FFT = ("scipy.fft",) if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else ()
+_BLAS_CHECK = (() if os.environ.get("SFTWAVE_DISABLE_NUMBA_INTERNALS", "").strip() not in ("", "0")
+               else ("scipy.linalg",))
 CALL_PATHS = {
     "sftwave.pycwt.wct(y1, y2, 0.25, sig=False)":
         ("numba", *_PYCWT_FFT, "scipy.signal", "scipy.stats", "scipy.optimize", "scipy.ndimage"),
     "sftwave.pycwt.xwt(y1, y2, 0.25)":
         ("numba", *_PYCWT_FFT, "scipy.signal", "scipy.stats", "scipy.optimize", "scipy.ndimage"),
     "sftwave.gaussian_filter(np.ones((32, 32)), 4.0)":
-        ("scipy.fft", "scipy.signal", "scipy.stats", "scipy.optimize", "matplotlib"),
+        ("scipy.fft", "scipy.signal", "scipy.stats", "scipy.optimize", "matplotlib", *_BLAS_CHECK),
 }
 
 

@@ -47,6 +47,8 @@ def _scalar(value: Any) -> Any:
 
 
 def _is_real_number(value: Any) -> bool:
+    if type(value) in (float, int):     # the common case, without the ABC's isinstance
+        return True
     value = _scalar(value)
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 

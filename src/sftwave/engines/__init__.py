@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -305,10 +306,16 @@ def _is_xp_array(x: Any) -> bool:
 
 def _check_installed(name: str, caps: Capabilities) -> None:
     for module, package, _extra in caps.requires:
-        if importlib.util.find_spec(module) is None:
+        loaded = sys.modules.get(module, _NOT_LOADED)
+        if loaded is not _NOT_LOADED and loaded is not None:
+            continue                    # imported, so installed: find_spec's own answer, sooner
+        if loaded is None or importlib.util.find_spec(module) is None:
             hint = f"pip install {package}"
             raise ImportError(f"engine={name!r} needs the {package} package, which is not "
                               f"installed: {hint}")
+
+
+_NOT_LOADED = object()
 
 
 def resolve_engine(engine: str | None, x: Any) -> str:

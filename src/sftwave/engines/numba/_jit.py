@@ -33,8 +33,10 @@ so, once per process, with a :class:`NumbaInternalsWarning`.
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 import os
 import stat
+import sys
 import tempfile
 import threading
 import warnings
@@ -95,6 +97,72 @@ def _probe_noalias() -> str | None:
         return f"numba's target options changed ({type(exc).__name__}: {exc})"
     return None
 
+
+def _scipy_blas_present() -> bool:
+    """Whether scipy's ``linalg/cython_blas`` extension module is installed, found without importing it.
+
+    Looks for the file in scipy's package folder (``scipy`` itself is
+    imported by then: ``import sftwave`` needs it; ``scipy.linalg`` is not).
+    """
+    scipy = sys.modules.get("scipy")
+    folders = getattr(scipy, "__path__", None) or []
+    return any(os.path.isfile(os.path.join(folder, "linalg", "cython_blas" + suffix))
+               for folder in folders for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _load_numpy_support_lazily() -> str | None:
+    """Import ``numba.np.arraymath`` with numba's BLAS check, but not ``scipy.linalg`` (~0.2 s).
+
+    numba's CPU target imports ``numba.np.arraymath`` when it first sets up
+    (the first kernel compiled or loaded from the cache), and that module
+    calls ``numba.np.linalg.ensure_blas`` once, only to decide whether its
+    ``np.dot``-based inner products may use BLAS: ``ensure_blas`` imports
+    ``scipy.linalg.cython_blas``, and so the whole of ``scipy.linalg`` (about
+    0.2 s of a one-call script; no sftwave kernel uses BLAS).  Here the module is
+    imported once, with ``ensure_blas`` standing in as "scipy's BLAS
+    extension is installed" (the file is there) plus numba's own check of
+    its integer width where numba has one: the same answer, True, without
+    the import.  ``ensure_blas`` is restored at once: every later caller (a
+    kernel that uses BLAS, compiled by anyone) gets numba's own, and numba
+    binds scipy's BLAS when such a kernel is built or runs, as it always does.
+
+    None where it was done or there was nothing to do (the module already
+    imported, or ``scipy.linalg`` already paid for); otherwise why not, and
+    numba imports the module itself, with the import, unchanged.
+    """
+    if internals_disabled():
+        return f"{DISABLE_ENV} is set"
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return None
+    if not _scipy_blas_present():
+        return "scipy's cython_blas was not found by its file"
+    try:
+        from numba.np import linalg as np_linalg
+
+        original = np_linalg.ensure_blas
+        width_check = getattr(np_linalg, "_check_lapack_int_width", None)
+
+        def blas_installed() -> None:
+            if width_check is not None:
+                width_check()
+
+        with _import_lock:
+            np_linalg.ensure_blas = blas_installed
+            try:
+                from numba.np import arraymath
+            finally:
+                np_linalg.ensure_blas = original
+        if getattr(arraymath, "_HAVE_BLAS", None) is not True:
+            return "numba's BLAS check did not pass"
+    except Exception as exc:  # numba's internals changed: numba's own import runs later
+        return f"numba's numpy support changed ({type(exc).__name__}: {exc})"
+    return None
+
+
+_import_lock = threading.Lock()
+
+#: Why ``numba.np.arraymath`` was left to numba (importing ``scipy.linalg``); None where it was not.
+NUMPY_SUPPORT_REASON: str | None = _load_numpy_support_lazily()
 
 #: Why the ``noalias`` option is off (None where it is on).
 NOALIAS_REASON: str | None = _probe_noalias()

@@ -22,12 +22,12 @@ import numpy as np
 from ..._checks import output_array
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
 from .._boundary import MODE_CODES
-from . import bank, fir_rows, lanes
+from . import bank
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
 from ._jit import kernel
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 from .pool import parallel_for
-from .wide import gaussian_wide
 
 __all__ = ["filter_axes", "fir_axis"]
 
@@ -50,6 +50,16 @@ def _inner_path(x: np.ndarray, axis: int, method: str) -> bool:
             and x.dtype in (np.float32, np.float64))
 
 
+def _last(x: np.ndarray, axis: int) -> np.ndarray:
+    """``np.moveaxis(x, axis, -1)``, without its argument checks where ``axis`` is already last."""
+    return x if axis in (-1, x.ndim - 1) else np.moveaxis(x, axis, -1)
+
+
+def _back(x: np.ndarray, axis: int) -> np.ndarray:
+    """``np.moveaxis(x, -1, axis)``: the inverse of :func:`_last`."""
+    return x if axis in (-1, x.ndim - 1) else np.moveaxis(x, -1, axis)
+
+
 def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: float,
                out: np.ndarray | None) -> np.ndarray:
     """Filter a real floating array along one axis with the bank.
@@ -60,7 +70,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
     if _inner_path(x, axis, method):
         # a non-last axis: the contiguous inner elements side by side, no transposes
         return _bank_inner_axis(x, axis, plan, mode, cval, out)
-    moved = np.moveaxis(x, axis, -1)
+    moved = _last(x, axis)
     shape = moved.shape
     n = shape[-1]
     x2d = np.ascontiguousarray(moved).reshape(-1, n)
@@ -73,7 +83,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         _bank_rows_transposed(x2d, plan, mode, cval, res)
         if direct and out is not None:
             return out
-        res = np.moveaxis(res.reshape(shape), -1, axis)
+        res = _back(res.reshape(shape), axis)
         if out is None:
             return res
         cast_into(out, res)
@@ -86,7 +96,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         _lanes_rows(x2d, plan, mode, cval, res)   # copies the rows first: in place is safe
         if direct and out is not None:
             return out
-        res = np.moveaxis(res.reshape(shape), -1, axis)
+        res = _back(res.reshape(shape), axis)
         if out is None:
             return res
         cast_into(out, res)
@@ -105,7 +115,7 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
             return out
     res = np.empty((x2d.shape[0], n, 1), dtype=x.dtype)
     bank.apply(plan, x2d, res, mode=mode, cval=cval, method=method)
-    res = np.moveaxis(res.reshape(shape), -1, axis)
+    res = _back(res.reshape(shape), axis)
     if out is None:
         return res
     cast_into(out, res)
@@ -168,6 +178,9 @@ def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray
 
     ``out2d`` may be ``x2d`` (the engine copies the rows before it writes).
     """
+    # the lane engine's modules load only for the calls that use them
+    from . import lanes
+
     rows, n = x2d.shape
     want = -(-16 * _lane_groups(rows, n, plan) // rows)     # lanes per row
     per_row = max(1, min(want, n // (_LANE_WINDOWS * plan.length)))
@@ -459,6 +472,8 @@ def _filter_axis(x: np.ndarray, step, method: str, cval: float,
 def _wide_axis(x: np.ndarray, axis: int, sigma: float, order: int, mode: str, cval: float,
                out: np.ndarray | None) -> np.ndarray:
     """A kernel many times wider than the line: its exact limit (``sftwave.engines.numba.wide``)."""
+    from .wide import gaussian_wide
+
     moved = np.moveaxis(x, axis, -1)
     res = gaussian_wide(moved.reshape(-1, moved.shape[-1]), sigma, order, mode, cval)
     res = np.moveaxis(res.reshape(moved.shape), -1, axis)
@@ -547,6 +562,7 @@ def _rows_steps(steps) -> list | None:
     float64 path and its removal of offsets) nor asked to run in scipy's arithmetic, and the
     explicit vectors usable.
     """
+    from . import fir_rows
     from .vectors import usable
 
     fast = []
@@ -574,8 +590,10 @@ def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:
         out.real = _run_axes(re, steps, method, float(np.real(cval)), None, owned=True)
         out.imag = _run_axes(im, steps, method, float(np.imag(cval)), None, owned=True)
         return out
-    if x.dtype in fir_rows.INPUT_DTYPES and out.dtype in fir_rows.OUTPUT_DTYPES and steps:
+    if x.dtype in ROWS_INPUT_DTYPES and out.dtype in ROWS_OUTPUT_DTYPES and steps:
         fast = _rows_steps(steps)
+        from . import fir_rows
+
         if fast is not None and fir_rows.filter_rows(x, fast, cval, out, cast_into) is not None:
             return out
     # a C-ordered working array: the paths, and so the result's last bits, depend on the

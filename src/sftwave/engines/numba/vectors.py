@@ -245,9 +245,9 @@ def sqrt(typingctx, a):
 AVAILABLE: bool = REASON is None
 
 
-@kernel
-def _probe(a, b, c, out):
-    """Every operation once, on 16 lanes: the probe of :func:`usable`."""
+@kernel(inline="always")
+def _probe_one(a, b, c, out):
+    """Every operation once, on 16 lanes of one dtype (inlined into :func:`_probe`)."""
     va, vb, vc = load16(a, 0), load16(b, 0), load16(c, 0)
     store16(out, 0, fma(va, vb, vc))
     store16(out, WIDTH, fnma(va, vb, vc))
@@ -255,6 +255,13 @@ def _probe(a, b, c, out):
     store16(out, 3 * WIDTH, mul(va, vb))
     store16(out, 4 * WIDTH, div(mul(va, vc), vc))
     store16(out, 5 * WIDTH, sqrt(mul(va, va)))
+
+
+@kernel
+def _probe(a, b, c, out, a32, b32, c32, out32):
+    """The probe of :func:`usable`: every operation in float64 and in float32, one kernel to load."""
+    _probe_one(a, b, c, out)
+    _probe_one(a32, b32, c32, out32)
 
 
 _usable: bool | None = None
@@ -272,17 +279,17 @@ def usable() -> bool:
         if _usable is None:
             if REASON is None:
                 try:
-                    for dt in (np.float64, np.float32):
-                        # small integers: every result is exact, fused or not
-                        a = np.arange(1, WIDTH + 1, dtype=dt)
-                        b = np.arange(WIDTH, 0, -1).astype(dt)
-                        c = np.full(WIDTH, 3, dtype=dt)
-                        out = np.zeros(6 * WIDTH, dtype=dt)
-                        with warnings.catch_warnings():
-                            # numba 0.59 adds a pending-deprecation warning (its 'old_style'
-                            # error capturing) to a failed compilation: the failure is REASON
-                            warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
-                            _probe(a, b, c, out)
+                    # small integers: every result is exact, fused or not
+                    args = {dt: (np.arange(1, WIDTH + 1, dtype=dt),
+                                 np.arange(WIDTH, 0, -1).astype(dt),
+                                 np.full(WIDTH, 3, dtype=dt), np.zeros(6 * WIDTH, dtype=dt))
+                            for dt in (np.float64, np.float32)}
+                    with warnings.catch_warnings():
+                        # numba 0.59 adds a pending-deprecation warning (its 'old_style'
+                        # error capturing) to a failed compilation: the failure is REASON
+                        warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
+                        _probe(*args[np.float64], *args[np.float32])
+                    for dt, (a, b, c, out) in args.items():
                         want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a])
                         if not np.array_equal(out, want):
                             REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
