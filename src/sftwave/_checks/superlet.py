@@ -1,4 +1,4 @@
-"""The request of :func:`sftwave.superlet.superlet`: its arguments, checked and normalised once.
+"""The request of :func:`sftwave.superlet`: its arguments, checked and normalised once.
 
 :func:`superlet_request` turns the arguments into a frozen :class:`SuperletRequest`:
 the frequencies, the superlet's set (the cycles of each of its Morlet wavelets,
@@ -44,9 +44,9 @@ from . import (
 __all__ = ["SUPERLET_OUTPUTS", "SUPERLET_ENGINES", "K_SD", "SuperletRequest", "superlet_request",
            "check_superlet_input"]
 
-#: ``output`` of :func:`sftwave.superlet.superlet`: the geometric mean's square or modulus.
+#: ``output`` of :func:`sftwave.superlet`: the geometric mean's square or modulus.
 SUPERLET_OUTPUTS = ("power", "magnitude")
-#: Engines :func:`sftwave.superlet.superlet` runs on (numpy in, numpy out).
+#: Engines :func:`sftwave.superlet` runs on (numpy in, numpy out).
 SUPERLET_ENGINES = (None, "auto", "numba")
 #: ``nan_policy`` values (:func:`sftwave.cwt`'s).
 _NAN_POLICIES = ("propagate", "omit")
@@ -58,7 +58,7 @@ K_SD = 5.0
 
 @dataclass(frozen=True, eq=False)
 class SuperletRequest:
-    """The checked arguments of :func:`sftwave.superlet.superlet` (not the signal).
+    """The checked arguments of :func:`sftwave.superlet` (not the signal).
 
     ``cycles[j]`` are the cycles of the set's ``j``-th wavelet (order
     ``order_min + j``), ``xis[j]`` the same wavelet's ``xi``
@@ -182,7 +182,7 @@ def superlet_request(shape: tuple[int, ...], dtype: Any, freqs: Any, fs: Any = 1
                      mode: Any = "reflect", cval: Any = 0.0, tol: Any = None, decim: Any = 1,
                      workers: Any = None, nan_policy: Any = "propagate", min_weight: Any = 0.5,
                      engine: Any = None) -> SuperletRequest:
-    """The checked request of :func:`sftwave.superlet.superlet` on an input of ``shape`` and ``dtype``.
+    """The checked request of :func:`sftwave.superlet` on an input of ``shape`` and ``dtype``.
 
     Raises ``ValueError`` or ``TypeError`` naming the bad argument.
 
