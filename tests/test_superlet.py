@@ -220,10 +220,13 @@ def test_nan_propagates_to_the_reach_of_the_widest_wavelet():
     y = superlet(x, f, FS, order_max=3)
     assert np.isnan(y[:, 1500]).all()
     # far from the sample, beyond every wavelet's window, the values are those of clean data
+    # (to the float32 recursions' rounding, which differs with the segments they run on)
     clean = _burst_signal(3000)
     ref = superlet(clean, f, FS, order_max=3)
-    assert np.allclose(y[:, :200], ref[:, :200], rtol=1e-10, atol=0)
-    assert np.allclose(y[:, -200:], ref[:, -200:], rtol=1e-10, atol=0)
+    top = ref.max(axis=1, keepdims=True)
+    assert np.all(np.abs(y[:, :200] - ref[:, :200]) <= 1e-4 * top)
+    assert np.all(np.abs(y[:, -200:] - ref[:, -200:]) <= 1e-4 * top)
+    assert np.isfinite(y[:, :200]).all() and np.isfinite(y[:, -200:]).all()
 
 
 def test_nan_omit_computes_around_a_short_gap():
