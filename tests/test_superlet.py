@@ -282,3 +282,36 @@ def test_bad_frequencies_and_signal():
 
 def test_exported_at_the_top():
     assert sftwave.superlet is superlet
+
+
+# ----------------------------------------------------------------------------- MNE's layout
+
+
+def test_tfr_array_superlet_is_the_superlet_of_each_epoch():
+    pytest.importorskip("mne")
+    from sftwave.mne import tfr_array_superlet
+
+    data = np.stack([np.stack([_burst_signal(800, seed=3 * e + c) for c in range(2)])
+                     for e in range(3)])                                  # (3, 2, 800)
+    f = np.array([15.0, 30.0, 60.0])
+    ref = superlet(data, f, FS, order_max=3, adaptive=True, mode="constant", decim=2)
+    got = tfr_array_superlet(data, FS, f, 3, adaptive=True, decim=2)
+    assert got.shape == (3, 2, 3, 400) and np.array_equal(got, ref)
+    avg = tfr_array_superlet(data, FS, f, 3, adaptive=True, decim=2, output="avg_power", n_jobs=1)
+    assert np.allclose(avg, ref.mean(axis=0), rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(data=np.zeros((2, 100))), ValueError, r"data must be of shape \(n_epochs, n_chans, n_times\)"),
+    (dict(output="itc"), ValueError, r"output must be one of 'power', 'avg_power'; got 'itc'"),
+    (dict(n_jobs=1.5), TypeError, r"n_jobs must be None or an integer; got 1.5"),
+    (dict(decim=0), ValueError, r"decim must be a positive integer"),
+])
+def test_tfr_array_superlet_bad_arguments(kwargs, exc, match):
+    pytest.importorskip("mne")
+    from sftwave.mne import tfr_array_superlet
+
+    args = dict(data=np.zeros((1, 1, 300)), sfreq=FS, freqs=[20.0], order_max=2)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        tfr_array_superlet(**args)

@@ -29,7 +29,6 @@ import numpy as np
 
 from . import (
     XI_RANGE,
-    _scalar,
     check_axis,
     check_choice,
     check_cval,
@@ -42,7 +41,8 @@ from . import (
 )
 
 __all__ = ["SUPERLET_OUTPUTS", "SUPERLET_ENGINES", "K_SD", "SuperletRequest", "superlet_request",
-           "check_superlet_input"]
+           "check_superlet_input", "TFR_SUPERLET_OUTPUTS", "TfrSuperletRequest",
+           "tfr_superlet_request"]
 
 #: ``output`` of :func:`sftwave.superlet`: the geometric mean's square or modulus.
 SUPERLET_OUTPUTS = ("power", "magnitude")
@@ -122,7 +122,8 @@ def check_superlet_input(x: Any) -> np.ndarray:
 
 
 def _check_order(value: Any, name: str) -> int:
-    value = _scalar(value)
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer; got {value!r}")
     if int(value) < 1:
@@ -222,3 +223,36 @@ def superlet_request(shape: tuple[int, ...], dtype: Any, freqs: Any, fs: Any = 1
         tol=check_tol(tol), decim=check_decim(decim), workers=check_workers(workers),
         nan_policy=check_choice(nan_policy, _NAN_POLICIES, "nan_policy"), min_weight=weight,
         engine=engine, single=kind in (np.float32, np.complex64, np.float16))
+
+
+#: ``output`` of :func:`sftwave.mne.tfr_array_superlet`: per epoch, or averaged over them.
+TFR_SUPERLET_OUTPUTS = ("power", "avg_power")
+
+
+@dataclass(frozen=True, eq=False)
+class TfrSuperletRequest:
+    """The checked MNE-style arguments of :func:`sftwave.mne.tfr_array_superlet`: ``workers``
+    from MNE's ``n_jobs`` (None: all threads)."""
+
+    output: str
+    decim: int
+    workers: int | None
+
+
+def tfr_superlet_request(data: Any, output: Any, decim: Any, n_jobs: Any) -> TfrSuperletRequest:
+    """The checks of :func:`sftwave.mne.tfr_array_superlet` beyond :func:`superlet_request`'s.
+
+    Examples
+    --------
+    >>> tfr_superlet_request(np.zeros((2, 3, 100)), "avg_power", 2, -1)
+    TfrSuperletRequest(output='avg_power', decim=2, workers=None)
+    """
+    shape = np.shape(data)
+    if len(shape) != 3:
+        raise ValueError(f"data must be of shape (n_epochs, n_chans, n_times); got shape {shape}")
+    output = check_choice(output, TFR_SUPERLET_OUTPUTS, "output")
+    if n_jobs is not None and (isinstance(n_jobs, (bool, np.bool_))
+                               or not isinstance(n_jobs, numbers.Integral)):
+        raise TypeError(f"n_jobs must be None or an integer; got {n_jobs!r}")
+    workers = None if n_jobs is None or n_jobs == -1 else check_workers(n_jobs, "n_jobs")
+    return TfrSuperletRequest(output=output, decim=check_decim(decim), workers=workers)
