@@ -119,9 +119,10 @@ def _log_power(arr: np.ndarray, req: SuperletRequest, xi: float,
     # Moca et al.'s wavelet A g e over sftwave's B g (e - kappa): A / B, and A kappa gsum = 2 kappa
     ratio = (2.0 / (math.sqrt(2.0 * math.pi) * sigma)) / (C / (math.pi ** 0.25 * np.sqrt(sigma)))
     kappa = math.exp(-0.5 * xi * xi)
-    options = dict(axis=req.axis, mode=req.mode, cval=req.cval, tol=req.tol, decim=req.decim,
-                   workers=req.workers, nan_policy=req.nan_policy, min_weight=req.min_weight,
-                   engine=req.engine)
+    options: dict[str, Any] = dict(
+        axis=req.axis, mode=req.mode, cval=req.cval, tol=req.tol, decim=req.decim,
+        workers=req.workers, nan_policy=req.nan_policy, min_weight=req.min_weight,
+        engine=req.engine)
     # float32 recursions where the accuracy target allows them (cwt's rule: tol >= 1e-4)
     single = req.single or req.tol is None or req.tol >= _SINGLE_TOL
     if kappa < _KAPPA_FLOOR:
