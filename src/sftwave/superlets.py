@@ -286,7 +286,7 @@ def superlet(
     See Also
     --------
     sftwave.cwt : One Morlet transform (the set's members).
-    superlet_cycles : The cycles of a set.
+    sftwave.superlets.superlet_cycles : The cycles of a set.
     sftwave.mne.tfr_array_superlet : MNE's array layout and argument names.
 
     Notes
