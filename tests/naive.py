@@ -446,9 +446,10 @@ def naive_superlet(x, freqs, fs, order_max, order_min=1, c_1=3.0, adaptive=False
     (f_max - f_min)``; order ``o`` multiplies the moduli of orders ``order_min ..
     floor(o)`` and that of ``floor(o) + 1`` to the power ``o - floor(o)``, and takes the
     ``1 / (o - order_min + 1)``-th root.  Cycles ``c_1 i`` or ``c_1 + i - 1``.  A 1-D
-    signal; returns (freqs, n) float64.
+    signal, real or complex; returns (freqs, n) float64.
     """
-    x = np.asarray(x, dtype=np.float64)
+    x = np.asarray(x)
+    x = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
     freqs = np.asarray(freqs, dtype=np.float64)
     out = np.zeros((freqs.size, x.size))
     for i, f in enumerate(freqs):
