@@ -62,8 +62,8 @@ _KAPPA_FLOOR = 1e-9
 #: float32 recursions: at most about 5e-5 more error per row).
 _SINGLE_TOL = 1e-4
 
-#: Bytes of one block of one wavelet's complex rows.
-_BLOCK_BYTES = 32 << 20
+#: Bytes of one block of one wavelet's rows.
+_BLOCK_BYTES = 64 << 20
 
 
 def superlet_cycles(c_1: float, order_max: int, order_min: int = 1, *,
@@ -102,8 +102,15 @@ def superlet_cycles(c_1: float, order_max: int, order_min: int = 1, *,
     return req.cycles
 
 
+def _single(req: SuperletRequest) -> bool:
+    """Whether the wavelets run in single precision: float32 input, or ``tol`` at least
+    :data:`_SINGLE_TOL` (:func:`sftwave.cwt`'s float32 recursions)."""
+    return req.single or req.tol is None or req.tol >= _SINGLE_TOL
+
+
 def _blocks(rows: np.ndarray, row_bytes: int) -> list[np.ndarray]:
-    """``rows`` in blocks of at most :data:`_BLOCK_BYTES` of complex output (one row at least)."""
+    """``rows`` in blocks of at most :data:`_BLOCK_BYTES` of one wavelet's output (one row at
+    least)."""
     size = max(1, _BLOCK_BYTES // max(row_bytes, 1))
     return [rows[i:i + size] for i in range(0, rows.size, size)]
 
@@ -124,7 +131,7 @@ def _log_power(arr: np.ndarray, req: SuperletRequest, xi: float,
         workers=req.workers, nan_policy=req.nan_policy, min_weight=req.min_weight,
         engine=req.engine)
     # float32 recursions where the accuracy target allows them (cwt's rule: tol >= 1e-4)
-    single = req.single or req.tol is None or req.tol >= _SINGLE_TOL
+    single = _single(req)
     if kappa < _KAPPA_FLOOR:
         p = np.asarray(cwt(arr, f, req.fs, xi=xi, output="power",
                            dtype=np.float32 if single else np.float64, **options))
@@ -163,7 +170,8 @@ def _superlet(arr: np.ndarray, req: SuperletRequest) -> np.ndarray:
     const = np.zeros(req.freqs.size)
     arr, k = _unit_scaled(arr)
     const += 2.0 * k * math.log(2.0) * req.weights.sum(axis=0)
-    row_bytes = 16 * math.prod(out_shape[:-2]) * out_shape[-1]
+    # a row of single-precision complex (or double-precision power) output
+    row_bytes = (8 if _single(req) else 16) * math.prod(out_shape[:-2]) * out_shape[-1]
     for j, xi in enumerate(req.xis):
         live = np.flatnonzero(req.weights[j] > 0)
         for rows in _blocks(live, row_bytes):
