@@ -6,7 +6,8 @@ frequencies from 5 to 120 Hz, by Syncopy's ``superlet`` (the file
 ``syncopy/specest/superlet.py`` of an installed esi-syncopy, loaded alone: it
 imports numpy and scipy only; ``pip install --no-deps esi-syncopy``) and by
 ``sftwave.superlet`` with zero padding (``mode='constant'``, Syncopy's), one
-thread each (Syncopy's ``fftconvolve`` runs on one).  The calls take turns
+thread each (Syncopy's ``fftconvolve`` runs on one), and sftwave on all threads
+(its default).  The calls take turns
 (medians).  Agreement: each row's relative RMS difference of the moduli
 (Syncopy's divided by its constant ``sqrt(fs) / (8 pi)``), largest and median
 over the rows.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -50,12 +52,20 @@ def _syncopy() -> Any:
     return module
 
 
-def _calls(sl: Any, x: np.ndarray, order_max: int, adaptive: bool) -> dict:
+def _calls(sl: Any, x: np.ndarray, order_max: int, adaptive: bool, threads: bool = False) -> dict:
+    """The timed calls: sftwave on one thread (and, with ``threads``, on all), Syncopy."""
     scales = 1.0 / (2.0 * np.pi * FREQS)
-    return {"sftwave": lambda: sft_superlet(x, FREQS, FS, order_max=order_max, c_1=3,
-                                            adaptive=adaptive, mode="constant", workers=1),
-            "Syncopy": lambda: sl.superlet(x[:, None], FS, scales, order_max=order_max,
-                                           order_min=1, c_1=3, adaptive=adaptive)}
+
+    def ours(workers: int | None) -> Any:
+        return lambda: sft_superlet(x, FREQS, FS, order_max=order_max, c_1=3, adaptive=adaptive,
+                                    mode="constant", workers=workers)
+
+    calls = {"sftwave": ours(1)}
+    if threads:
+        calls["sftwave_all_threads"] = ours(None)
+    calls["Syncopy"] = lambda: sl.superlet(x[:, None], FS, scales, order_max=order_max,
+                                           order_min=1, c_1=3, adaptive=adaptive)
+    return calls
 
 
 def _agreement(sl: Any, x: np.ndarray) -> dict:
@@ -78,10 +88,13 @@ def superlet(quick: bool) -> dict:
         res["skipped"] = sl
         return res
     x = np.random.default_rng(0).standard_normal(n).cumsum()
-    times = alternate(_calls(sl, x, 30, True), rounds)
+    times = alternate(_calls(sl, x, 30, True, threads=True), rounds)
+    syncopy = times["Syncopy"]["median_s"]
     res["adaptive"] = {"times": times, "wavelet_rows": int(np.sum(
         np.ceil(1.0 + 29.0 * (FREQS - FREQS[0]) / (FREQS[-1] - FREQS[0])))),
-        "syncopy_over_sftwave": times["Syncopy"]["median_s"] / times["sftwave"]["median_s"]}
+        "syncopy_over_sftwave": syncopy / times["sftwave"]["median_s"],
+        "syncopy_over_sftwave_all_threads": syncopy / times["sftwave_all_threads"]["median_s"],
+        "threads": os.cpu_count()}
     res["agreement"] = _agreement(sl, x)
     per_order = []
     short = x[: n // 4]
