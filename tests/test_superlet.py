@@ -164,6 +164,25 @@ def test_equals_syncopy(adaptive):
     assert _row_errors(power, ref ** 2).max() <= 4e-3
 
 
+def test_syncopy_skips_orders_where_frequencies_jump_them():
+    """Orders 1, 2.5 and 4 over three frequencies: Syncopy's set holds the integer orders
+    present (1, 2, 4), so its 2.5 takes wavelet 4 to the power 0.5 and its 4 lacks wavelet 3;
+    sftwave follows the paper (wavelet 3 to the power 0.5, then 1 to 4 whole), which
+    ``test_fractional_orders_and_order_min`` checks against the definition.  The first row,
+    order 1 in both, agrees."""
+    sl = _syncopy_superlet_module()
+    x = _eeg_like()
+    f = np.array([3.0, 7.5, 12.0])
+    ref = np.abs(sl.superlet(x[:, None], FS, 1.0 / (2.0 * np.pi * f), order_max=4,
+                             adaptive=True))[:, :, 0].astype(np.float64)
+    ref /= math.sqrt(FS) / (8.0 * math.pi)
+    got = superlet(x, f, FS, order_max=4, adaptive=True, mode="constant", output="magnitude",
+                   tol=1e-6)
+    errors = _row_errors(got, ref)
+    assert errors[0] <= 2e-3 and np.all(errors[1:] > 0.05)
+    assert _row_errors(got, naive_superlet(x, f, FS, 4, adaptive=True, mode="constant")).max() <= 1e-4
+
+
 # ----------------------------------------------------------------------------- layouts
 
 

@@ -177,8 +177,9 @@ def _superlet(arr: np.ndarray, req: SuperletRequest) -> np.ndarray:
         for rows in _blocks(live, row_bytes):
             logp, c = _log_power(arr, req, float(xi), rows)
             w = req.weights[j, rows]
-            if np.any(w != 1.0):
-                logp *= w[:, None].astype(logp.dtype)
+            part = np.flatnonzero(w != 1.0)         # the fractional wavelet's rows only
+            if part.size:
+                logp[..., part, :] *= w[part, None].astype(logp.dtype)
             # a run of rows (sorted frequencies): a view, added in place
             run = (slice(int(rows[0]), int(rows[-1]) + 1)
                    if rows[-1] - rows[0] + 1 == rows.size else rows)
