@@ -337,3 +337,26 @@ def test_tfr_array_superlet_bad_arguments(kwargs, exc, match):
     args.update(kwargs)
     with pytest.raises(exc, match=match):
         tfr_array_superlet(**args)
+
+
+# ----------------------------------------------------------------------------- dask
+
+
+@pytest.mark.parametrize("mode, decim, tol, bound", [
+    ("reflect", 1, 1e-6, 1e-5),
+    ("constant", 3, 1e-6, 1e-5),
+    ("reflect", 2, None, 1e-2),        # default tol: the weakest row (1e-5 of the peak) moves
+    ("wrap", 1, 1e-6, 1e-12),          # one chunk: the in-memory call itself
+])
+def test_dask_blocks_agree_with_the_whole(mode, decim, tol, bound):
+    da = pytest.importorskip("dask.array")
+    from sftwave.dask import superlet as lazy_superlet
+
+    x = np.stack([_burst_signal(6000, seed=s) for s in range(2)]).T        # time first
+    f = np.linspace(10.0, 70.0, 9)
+    kw = dict(order_max=5, adaptive=True, mode=mode, decim=decim, tol=tol, axis=0)
+    p = lazy_superlet(da.from_array(x, chunks=(1500, 1)), f, FS, **kw)
+    ref = superlet(x, f, FS, **kw)
+    assert p.shape == ref.shape and p.dtype == ref.dtype
+    got = p.compute()
+    assert _row_errors(got, ref).max() <= bound
