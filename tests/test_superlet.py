@@ -360,3 +360,27 @@ def test_dask_blocks_agree_with_the_whole(mode, decim, tol, bound):
     assert p.shape == ref.shape and p.dtype == ref.dtype
     got = p.compute()
     assert _row_errors(got, ref).max() <= bound
+
+
+# ----------------------------------------------------------------------------- xarray
+
+
+def test_xarray_superlet_is_the_superlet_along_the_named_dimension():
+    xr = pytest.importorskip("xarray")
+    import sftwave.xarray as sx
+
+    x = np.stack([_burst_signal(1200, seed=s) for s in range(2)])           # (sensor, time)
+    time = xr.Variable("time", np.arange(1200) / FS, attrs={"units": "s"})
+    arr = xr.DataArray(x.T, dims=("time", "sensor"), coords={"time": time}, attrs={"units": "uV"})
+    f = np.array([15.0, 30.0, 60.0])
+    p = sx.superlet(arr, f, order_max=3, adaptive=True, decim=2, output="magnitude")
+    ref = superlet(x, f, FS, order_max=3, adaptive=True, decim=2, output="magnitude")
+    assert p.dims == ("sensor", "freq", "time") and np.array_equal(p.values, ref)
+    assert p.attrs["units"] == "uV" and p.attrs["fs"] == FS and p.attrs["order_max"] == 3
+    assert np.array_equal(p["time"].values, arr["time"].values[::2])
+    power = sx.superlet(arr.to_dataset(name="eeg"), f, order_max=3)["eeg"]
+    assert power.attrs["units"] == "uV^2"
+    with pytest.raises(TypeError, match="axis"):
+        sx.superlet(arr, f, order_max=3, axis=0)
+    with pytest.raises(ValueError, match="order_max must be a positive integer"):
+        sx.superlet(arr, f, order_max=0)
