@@ -429,3 +429,52 @@ def naive_coherence(x, y, sigmas, xi, width=0.6, mode="reflect"):
         out.append([sum(w[j] / tot * t[j][q] for j in range(m)) for q in range(3)])
     r2 = np.array([np.abs(o[2]) ** 2 / (o[0] * o[1]) for o in out])
     return r2, np.array([o[2] for o in out])
+
+
+# --------------------------------------------------------------------------- superlets
+
+
+def naive_superlet(x, freqs, fs, order_max, order_min=1, c_1=3.0, adaptive=False,
+                   multiplicative=True, mode="reflect", cval=0.0):
+    """Moca et al.'s superlet magnitude by its definition: a double loop over frequencies
+    and orders, each wavelet a direct convolution.
+
+    The wavelet of ``c`` cycles at ``f``: ``2 / (sqrt(2 pi) s) exp(-k^2 / (2 s^2))
+    exp(2 pi i f k / fs)``, ``s = c fs / (5 f)`` samples, summed over
+    ``|k| <= 13 s + 10`` on the signal extended by ``mode``.  Orders: ``order_max``
+    everywhere, or (``adaptive``) ``order_min + (order_max - order_min) (f - f_min) /
+    (f_max - f_min)``; order ``o`` multiplies the moduli of orders ``order_min ..
+    floor(o)`` and that of ``floor(o) + 1`` to the power ``o - floor(o)``, and takes the
+    ``1 / (o - order_min + 1)``-th root.  Cycles ``c_1 i`` or ``c_1 + i - 1``.  A 1-D
+    signal, real or complex; returns (freqs, n) float64.
+    """
+    x = np.asarray(x)
+    x = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+    freqs = np.asarray(freqs, dtype=np.float64)
+    out = np.zeros((freqs.size, x.size))
+    for i, f in enumerate(freqs):
+        if adaptive:
+            o = order_min + (order_max - order_min) * (f - freqs.min()) / (freqs.max() - freqs.min())
+        else:
+            o = float(order_max)
+        log_sum, total = np.zeros(x.size), 0.0
+        for order in range(order_min, order_max + 1):
+            if order <= math.floor(o):
+                w = 1.0
+            elif order == math.floor(o) + 1:
+                w = o - math.floor(o)
+            else:
+                w = 0.0
+            if w == 0.0:
+                continue
+            c = c_1 * order if multiplicative else c_1 + order - 1
+            s = c * fs / (5.0 * f)
+            R = int(math.ceil(13.0 * s + 10.0))
+            k = np.arange(-R, R + 1)
+            psi = (2.0 / (math.sqrt(2.0 * math.pi) * s) * np.exp(-k * k / (2.0 * s * s))
+                   * np.exp(2j * math.pi * f * k / fs))
+            W = np.convolve(extend(x, R, R, mode, cval), psi, mode="valid")
+            log_sum += w * np.log(np.abs(W))
+            total += w
+        out[i] = np.exp(log_sum / total)
+    return out

@@ -26,7 +26,7 @@ IN_MEMORY = {
     "gaussian_filter1d": "sftwave.ndimage", "gaussian_filter": "sftwave.ndimage",
     "cwt": "sftwave.wavelets", "xwt": "sftwave.coherence", "wct": "sftwave.coherence",
     "wct_pairs": "sftwave.coherence",
-    "ssq_cwt": "sftwave.synchrosqueeze",
+    "ssq_cwt": "sftwave.synchrosqueeze", "superlet": "sftwave.superlets",
     **{name: "sftwave.feature" for name in (
         "hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
         "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi", "sato", "meijering",

@@ -13,6 +13,7 @@
 * :mod:`.dog`: the DOG (Mexican hat) CWT against pycwt and PyWavelets;
 * :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.synchrosqueeze`: the synchrosqueezed transform against ssqueezepy;
+* :mod:`.superlet`: the superlet transform against Syncopy's;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and
@@ -46,6 +47,7 @@ from . import (
     gaussian,
     integrations,
     sizes,
+    superlet,
     synchrosqueeze,
 )
 
@@ -95,6 +97,8 @@ SECTIONS = {
                             "volume, the error per feature"),
     "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
                        "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
+    "superlet": (superlet.superlet,
+                 "the adaptive superlet (orders 1-30) against Syncopy's, and the cost per order"),
     "connectivity": (connectivity.connectivity,
                      "spectral_connectivity_time, spectral_connectivity_epochs and "
                      "csd_array_morlet against MNE-Connectivity "

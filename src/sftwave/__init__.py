@@ -18,6 +18,7 @@ from .ndimage import (
     gaussian_gradient_magnitude,
     gaussian_laplace,
 )
+from .superlets import superlet
 from .wavelets import cwt, frequency_to_scale, morlet_transform, scale_to_frequency
 from .workers import get_workers, set_workers
 
@@ -29,6 +30,7 @@ __all__ = [
     "morlet_transform",
     "cwt",
     "icwt",
+    "superlet",
     "frequency_to_scale",
     "scale_to_frequency",
     "apply_plan",

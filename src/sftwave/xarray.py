@@ -88,7 +88,7 @@ from ._checks.xarray import (
 from ._docs import docfiller
 from .plans.families import wavelet_family
 
-__all__ = ["cwt", "wct", "gaussian_filter", "gaussian_filter1d", "SftwaveAccessor"]
+__all__ = ["cwt", "wct", "gaussian_filter", "gaussian_filter1d", "superlet", "SftwaveAccessor"]
 
 T = TypeVar("T", xr.DataArray, xr.Dataset)
 
@@ -293,6 +293,108 @@ def cwt(obj: T, freqs: Any, fs: float | None = None, *, dim: Hashable | None = N
         return _cwt_dataarray(obj, f, fs, dim, decim, kw, keep, freq)
     names = variables_with(obj, (dim,), "dim")
     variables = {n: (_cwt_dataarray(v, f, fs, dim, decim, kw, keep, freq) if n in names
+                     else _passed_through(v, keep)) for n, v in obj.data_vars.items()}
+    coords = obj.coords.to_dataset().isel({dim: slice(None, None, decim)}, missing_dims="ignore")
+    out = coords.assign_coords(freq=freq).assign(variables)
+    out.attrs = dict(obj.attrs) if keep else {}
+    return out
+
+
+# --------------------------------------------------------------------------- superlet
+
+
+def _superlet_dataarray(x: xr.DataArray, f: np.ndarray, fs: float, dim: Hashable, decim: int,
+                        kwargs: dict, keep: bool, freq: xr.Variable) -> xr.DataArray:
+    def run(data: Any) -> Any:
+        if _is_dask(data):
+            from .dask import superlet as lazy
+
+            return lazy(data, f, fs, axis=-1, decim=decim, **kwargs)
+        from .superlets import superlet as batch
+
+        return batch(data, f, fs, axis=-1, decim=decim, **kwargs)
+
+    out = xr.apply_ufunc(run, x, input_core_dims=[[dim]], output_core_dims=[["freq", dim]],
+                         exclude_dims={dim}, dask="allowed", keep_attrs=True)
+    out = out.assign_coords(_decimated_coords(x, dim, decim)).assign_coords(freq=freq)
+    output = kwargs.get("output", "power")
+    attrs = {k: v for k, v in x.attrs.items() if k not in _QUANTITY_ATTRS} if keep else {}
+    units = _cwt_units("power" if output == "power" else "abs", x.attrs.get("units"))
+    if units is not None:
+        attrs["units"] = units
+    attrs.update(long_name=f"superlet {output}", fs=float(fs), output=output, decim=int(decim),
+                 **{k: kwargs[k] for k in ("order_max", "order_min", "c_1") if k in kwargs},
+                 **{k: int(bool(kwargs[k])) for k in ("adaptive", "multiplicative")
+                    if k in kwargs})
+    out.attrs = attrs
+    return out
+
+
+def superlet(obj: T, freqs: Any, fs: float | None = None, *, order_max: int,
+             dim: Hashable | None = None, decim: int = 1, keep_attrs: bool | None = None,
+             freq_units: str | None = None, **kwargs: Any) -> T:
+    """The superlet (:func:`sftwave.superlet`) of a ``DataArray`` or ``Dataset`` along a named
+    dimension, with :func:`cwt`'s rules for ``dim``, ``fs``, the ``'freq'`` coordinate and
+    the attributes.
+
+    Parameters
+    ----------
+    obj : DataArray or Dataset
+        The signal(s); numpy- or dask-backed (:func:`sftwave.dask.superlet`).
+    freqs : float or sequence of float
+        Frequencies, in the unit of ``fs``: the ``'freq'`` coordinate of the result.
+    fs : float, optional
+        Sampling rate; default from the ``dim`` coordinate, as :func:`cwt`.
+    order_max : int
+        The highest order of the superlet set.
+    dim : hashable, optional
+        The time dimension, as :func:`cwt`'s.
+    decim : int, optional
+        Keep every ``decim``-th sample (the ``dim`` coordinate too).
+    keep_attrs : bool, optional
+        Keep the input's attributes (but for ``units``, ``long_name`` and
+        ``standard_name``), as :func:`cwt`.
+    freq_units : str, optional
+        The ``units`` of the ``'freq'`` coordinate, as :func:`cwt`.
+    **kwargs
+        The other options of :func:`sftwave.superlet` (``order_min``, ``c_1``,
+        ``adaptive``, ``multiplicative``, ``output``, ``mode``, ``cval``,
+        ``tol``, ``workers``, ``nan_policy``, ``min_weight``, ``engine``); not
+        ``axis``.
+
+    Returns
+    -------
+    DataArray or Dataset
+        ``obj``'s other dimensions, then ``'freq'`` and ``dim``; attributes
+        ``units`` (the input's squared for 'power'), ``long_name``, ``fs``,
+        ``output``, ``decim`` and the set's ``order_max``, ... as given.
+
+    See Also
+    --------
+    sftwave.superlet : The superlet of numpy arrays.
+    cwt : The Morlet transform of a DataArray.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> time = xr.Variable("time", np.arange(3000) / 500.0, attrs={"units": "s"})
+    >>> x = xr.DataArray(np.random.default_rng(1).standard_normal((2, 3000)),
+    ...                  dims=("sensor", "time"), coords={"time": time}, attrs={"units": "V"})
+    >>> p = superlet(x, [10.0, 20.0, 40.0], order_max=3, adaptive=True, decim=2)
+    >>> p.dims, p.sizes["time"], float(p.attrs["fs"]), p.attrs["units"], p["freq"].attrs["units"]
+    (('sensor', 'freq', 'time'), 1500, 500.0, 'V^2', 'Hz')
+    """
+    check_obj(obj, "superlet")
+    refuse(kwargs, ("axis",), "dim= names the time dimension")
+    keep = check_keep_attrs(keep_attrs)
+    dim = cwt_dim(obj, dim)
+    decim = check_decim(decim)
+    fs, f, freq = _freq_coordinate(obj, dim, freqs, fs, freq_units)
+    kw = dict(kwargs, order_max=order_max)
+    if isinstance(obj, xr.DataArray):
+        return _superlet_dataarray(obj, f, fs, dim, decim, kw, keep, freq)
+    names = variables_with(obj, (dim,), "dim")
+    variables = {n: (_superlet_dataarray(v, f, fs, dim, decim, kw, keep, freq) if n in names
                      else _passed_through(v, keep)) for n, v in obj.data_vars.items()}
     coords = obj.coords.to_dataset().isel({dim: slice(None, None, decim)}, missing_dims="ignore")
     out = coords.assign_coords(freq=freq).assign(variables)

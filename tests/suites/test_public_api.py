@@ -59,6 +59,7 @@ PUBLIC = {
     "sftwave.skimage.filters": None,
     "sftwave.skimage.feature": None,
     "sftwave.synchrosqueeze": None,
+    "sftwave.superlets": None,
     "sftwave.coherence": None,
     "sftwave.pycwt": None,
     "sftwave.dask": "dask",

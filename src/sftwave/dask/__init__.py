@@ -52,7 +52,7 @@ processes scheduler starts processes of its own: give them a budget with
 Layout.  One module per domain, each wrapper built from the in-memory function
 it wraps (its signature, defaults and Parameters by ``._wrap.lazy``):
 ``.ndimage`` (the Gaussian filters), ``.wavelets`` (the CWT),
-``.coherence``, ``.synchrosqueeze``, ``.feature``, ``.blobs``, ``.gabor``
+``.coherence``, ``.synchrosqueeze``, ``.superlets``, ``.feature``, ``.blobs``, ``.gabor``
 and ``.multiscale`` (the image features); the overlap machinery in ``_core``, the
 reaches (from the plans the in-memory call selects) in ``_reach``.
 """
@@ -74,10 +74,12 @@ from .feature import (
 from .gabor import gabor, gabor_bank
 from .multiscale import multiscale_basic_features
 from .ndimage import gaussian_filter, gaussian_filter1d
+from .superlets import superlet
 from .synchrosqueeze import ssq_cwt
 from .wavelets import cwt
 
-__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "wct_pairs", "ssq_cwt", "hessian_matrix",
+__all__ = ["gaussian_filter1d", "gaussian_filter", "cwt", "xwt", "wct", "wct_pairs", "ssq_cwt",
+           "hessian_matrix",
            "hessian_matrix_eigvals", "structure_tensor", "structure_tensor_eigenvalues",
            "difference_of_gaussians", "frangi", "sato", "meijering", "blob_log", "blob_dog", "gabor",
-           "gabor_bank", "multiscale_basic_features"]
+           "gabor_bank", "multiscale_basic_features", "superlet"]

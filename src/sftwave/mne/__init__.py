@@ -12,6 +12,8 @@ are sftwave's.  :func:`tfr_morlet` and :func:`csd_morlet` are MNE's functions
 of those names.  Without editing a script, ``python -m sftwave.patch --only mne
 script.py`` routes MNE's own calls here (:mod:`sftwave.patch`).  Only Morlet
 wavelets: ``method='multitaper'`` or ``'stockwell'`` is refused with a message.
+Beside them, :func:`tfr_array_superlet` gives :func:`sftwave.superlet`'s power in
+``tfr_array_morlet``'s layout (MNE has no superlet of its own).
 
 :func:`tfr_array_morlet` gives MNE's numbers (its wavelet, its normalisation
 to a norm of sqrt(2) over its samples, its zero padding, ``zero_mean``,
@@ -50,5 +52,7 @@ with zeros).
 from ._array import OUTPUTS, tfr_array_morlet
 from ._csd import csd_morlet
 from ._objects import compute_tfr, tfr_morlet
+from ._superlet import tfr_array_superlet
 
-__all__ = ["tfr_array_morlet", "OUTPUTS", "compute_tfr", "tfr_morlet", "csd_morlet"]
+__all__ = ["tfr_array_morlet", "OUTPUTS", "compute_tfr", "tfr_morlet", "csd_morlet",
+           "tfr_array_superlet"]

@@ -627,7 +627,12 @@ def _checked_scales(scales: Any, n: int | None) -> tuple[tuple[float, float], ..
     return tuple(_morlet_scale(s, w, n) for s, w in pairs)
 
 
-@functools.lru_cache(maxsize=32)
+#: Scalograms' plan lists kept per process: a superlet asks for one per wavelet of its set
+#: (some tens), which a repeated call finds again.
+_SCALOGRAMS_KEPT = 256
+
+
+@functools.lru_cache(maxsize=_SCALOGRAMS_KEPT)
 def _checked_scales_kept(scales: tuple, n: int | None) -> tuple[tuple[float, float], ...]:
     return tuple(_morlet_scale(s, w, n) for s, w in scales)
 
@@ -675,7 +680,7 @@ def select_morlet_scales(scales: Any, tol: float = DEFAULT_MORLET_TOL, *, method
                                       fir_taps_per_order))
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=_SCALOGRAMS_KEPT)
 def _auto_with_fft_scales(checked: tuple[tuple[float, float], ...], tol: float, transform: str,
                           n: int, mode: str, fft_point_cost: float,
                           fir_taps_per_order: float) -> tuple[SFTPlan | FIRPlan | FFTPlan, ...]:
@@ -712,7 +717,7 @@ def _fft_cheaper(kernel: float, fft: float) -> bool:
     return fft < kernel
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=_SCALOGRAMS_KEPT)
 @on_disk("morlet_scalogram")
 def _select_morlet_scales(scales: tuple[tuple[float, float], ...], tol: float, method: str,
                           transform: str, n: int | None,
