@@ -30,7 +30,7 @@ IN_MEMORY = {
     **{name: "sftwave.feature" for name in (
         "hessian_matrix", "hessian_matrix_eigvals", "structure_tensor",
         "structure_tensor_eigenvalues", "difference_of_gaussians", "frangi", "sato", "meijering",
-        "blob_log", "blob_dog", "gabor", "gabor_bank")},
+        "blob_log", "blob_dog", "gabor", "gabor_bank", "multiscale_basic_features")},
 }
 
 
