@@ -22,7 +22,7 @@ import numpy as np
 from ..._checks import output_array
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
 from .._boundary import MODE_CODES
-from . import bank, fir_rows, lanes
+from . import bank, fir_rows, lanes, pieces
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
 from ._jit import kernel
@@ -71,6 +71,21 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
                   and out.flags.c_contiguous and _writable_in_place(x2d, out.reshape(-1, n)))
         res = out.reshape(-1, n) if direct and out is not None else np.empty(x2d.shape, x.dtype)
         _bank_rows_transposed(x2d, plan, mode, cval, res)
+        if direct and out is not None:
+            return out
+        res = np.moveaxis(res.reshape(shape), -1, axis)
+        if out is None:
+            return res
+        cast_into(out, res)
+        return out
+    if method == "iir1" and x.dtype in (np.float32, np.float64) and _pieces_pay(x2d, plan):
+        # few long rows: cut into pieces with no warm-up, the same cost at every sigma
+        direct = (out is not None and out.dtype in (np.float32, np.float64)
+                  and axis == x.ndim - 1 and out.flags.c_contiguous)
+        res = out.reshape(-1, n) if direct and out is not None else np.empty((x2d.shape[0], n), dtype=x.dtype)
+        # the pieces read the rows while others are written: an overlapping output needs a copy
+        src = x2d.copy() if np.may_share_memory(x2d, res) else x2d
+        pieces.run(src, plan, mode, cval, res)
         if direct and out is not None:
             return out
         res = np.moveaxis(res.reshape(shape), -1, axis)
@@ -161,6 +176,19 @@ def _lanes_pay(x2d: np.ndarray, plan) -> bool:
     return (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
             and rows < _LANE_MAX_ROWS and _lane_groups(rows, n, plan) >= 2
             and rows * n <= _LANE_MAX_SAMPLES)
+
+
+def _pieces_pay(x2d: np.ndarray, plan) -> bool:
+    """Whether few long rows go to the pieces (``sftwave.engines.numba.pieces``): a real
+    one-output plan, fewer rows than :data:`_LANE_MAX_ROWS`, each long enough for a group of
+    16 pieces and at most ``bank.MAX_IN_PLACE`` samples (a recursion runs over the whole row:
+    its rounding is bounded as the bank's chunks bound it), on the explicit vectors.  By the
+    shape alone (and whether numba's internals are there), never by the thread count."""
+    rows, n = x2d.shape
+    return (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
+            and rows < _LANE_MAX_ROWS and n <= bank.MAX_IN_PLACE
+            and pieces.groups(n, plan.length) >= 1 and x2d.flags.c_contiguous
+            and lanes.vector_kernel_runs())
 
 
 def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:

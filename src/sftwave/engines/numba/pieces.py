@@ -1,0 +1,316 @@
+r"""Few long lines, one real plan: the recursion cut into pieces that need no warm-up.
+
+The bank's ``iir1`` recursion over an extended line ``xe`` of ``M = n + L - 1``
+samples,
+
+.. math::
+
+    T_p[m] = w_p T_p[m-1] + x_e[m] - w_p^L x_e[m-L], \qquad T_p[-1] = 0,
+
+is linear in its state.  Cut ``0 <= m < M`` into ``Q`` pieces and run each
+piece from a zero state: its *local* state ``t_p`` differs from the true one by
+the true state ``S_p`` before the piece, carried on by the recursion's
+multiplier,
+
+.. math::
+
+    T_p[s + u] = t_p[s + u] + w_p^{u + 1} S_p, \qquad
+    S^{(q+1)}_p = w_p^{\ell} S^{(q)}_p + t^{(q)}_p[\text{end}],
+
+``\ell`` the pieces' length.  So the pieces run side by side with no warm-up
+(where a piece of the lane engine or of the bank re-reads a whole window before
+its first output, ``L`` samples of work, the cost that made the filter grow with
+``sigma`` once ``L`` is a fair part of a piece), the true states before the
+pieces follow from their end states in a pass over ``Q`` numbers, and each
+piece's outputs get the missing part,
+``sum_p Re((a_p - i b_p) w_p^{u+1} S_p)``, a sum of ``P`` sampled
+exponentials that :func:`add_carry` adds, vectorised over ``u``.  The cost per
+output is the same at every window length.
+
+:func:`run_pieces` runs 16 pieces side by side on the explicit vectors of
+``.vectors`` (as the lane engine, :mod:`.lane_kernels`), reading the line in
+place: ``xe[m] = x[m - pad]`` minus the line's centre inside it, its extension
+by ``mode`` (:func:`~._jit.source_index`) outside, zero before ``m = 0``.  The
+pieces are cut by the shape alone, so the result is the same bits on any number
+of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._boundary import MODE_CODES
+from ._jit import kernel, source_index
+from .lanes import row_centres
+from .pool import parallel_for
+from .vectors import fma, fms, fnma, load16, mul, store16
+
+__all__ = ["WIDTH", "BLOCK", "run_pieces", "carry_states", "add_carry"]
+
+#: Pieces side by side (one :class:`~.vectors.LaneVector`).
+WIDTH = 16
+
+#: Steps of a block: the samples of a block are gathered first, then each component runs it.
+BLOCK = 128
+
+#: Outputs per block of :func:`add_carry` (its tables of powers are ``P x CARRY`` complex).
+CARRY = 256
+
+#: Rows of a component's coefficients in ``coefs[p]``: w, w^L, the output's weights.
+WR, WI, CR, CI, AR, BR = 0, 1, 2, 3, 4, 5
+
+
+@kernel(inline="always")
+def _sample(x, m, pad, M, mode, cval, c):
+    """``xe[m]``: the line minus its centre, extended by ``mode``; zero outside ``0 <= m < M``."""
+    if m < 0 or m >= M:
+        return 0.0
+    n = x.shape[0]
+    i = m - pad
+    if 0 <= i < n:
+        return x[i] - c
+    s = source_index(i, n, mode)
+    return (cval if s < 0 else x[s]) - c
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs, base, out, ends):
+    """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
+
+    Piece ``q = 16 g + j`` runs ``m = q length .. (q + 1) length - 1`` (those
+    below ``M``) from a zero state, writes ``base + sum_p ar_p Re t_p + br_p Im
+    t_p`` to ``out[row, m - (L - 1)]`` for ``m >= L - 1`` and its end state to
+    ``ends[row, q]`` (``(2, P)``: real, imaginary part).  ``coefs`` is
+    ``(P, 6, 16)`` (:data:`WR` .. :data:`BR`, the same in every lane).
+    """
+    P = coefs.shape[0]
+    W = WIDTH
+    T = BLOCK
+    n = x2d.shape[1]
+    cf = coefs.reshape(coefs.size)
+    st = np.zeros(P * 2 * W)
+    xb = np.zeros(2 * T * W)
+    accb = np.zeros(T * W)
+    bases = np.empty(W)
+    for k in range(lo, hi):
+        r = k // groups
+        g = k % groups
+        x = x2d[r]
+        o = out[r]
+        c = centre[r]
+        st[:] = 0.0
+        for j in range(W):
+            bases[j] = base[r]
+        q0 = g * W
+        for m0 in range(0, length, T):
+            nt = min(T, length - m0)
+            for j in range(W):
+                s = (q0 + j) * length + m0          # the block's first step in this piece
+                i = s - pad
+                if i - L >= 0 and i + nt <= n:
+                    # inside the line, both the entering and the leaving samples
+                    for t in range(nt):
+                        xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                    for t in range(nt):
+                        xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
+                else:
+                    for t in range(nt):
+                        xb[t * W + j] = _sample(x, s + t, pad, M, mode, cval, c)
+                        xb[(T + t) * W + j] = (_sample(x, s + t - L, pad, M, mode, cval, c)
+                                               if s + t < M else 0.0)
+            for t in range(nt):
+                for j in range(W):
+                    accb[t * W + j] = bases[j]
+            # components two at a time: a step's update is a chain of two fused
+            # multiply-adds, so one component alone waits on their latency
+            for p in range(0, P - 1, 2):
+                e = p * 6 * W
+                f = e + 6 * W
+                wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                                  load16(cf, e + CR * W), load16(cf, e + CI * W))
+                ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+                wr2, wi2, cr2, ci2 = (load16(cf, f + WR * W), load16(cf, f + WI * W),
+                                      load16(cf, f + CR * W), load16(cf, f + CI * W))
+                ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+                a = load16(st, p * 2 * W)
+                b = load16(st, p * 2 * W + W)
+                a2 = load16(st, p * 2 * W + 2 * W)
+                b2 = load16(st, p * 2 * W + 3 * W)
+                for t in range(nt):
+                    xn = load16(xb, t * W)
+                    xo = load16(xb, (T + t) * W)
+                    # a + ib <- w (a + ib) + x_new - w^L x_old
+                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+                    a = an
+                    an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
+                    b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
+                    a2 = an
+                    store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
+                        ar, a, load16(accb, t * W))))))
+                store16(st, p * 2 * W, a)
+                store16(st, p * 2 * W + W, b)
+                store16(st, p * 2 * W + 2 * W, a2)
+                store16(st, p * 2 * W + 3 * W, b2)
+            if P % 2 == 1:       # the odd one out, alone
+                p = P - 1
+                e = p * 6 * W
+                wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                                  load16(cf, e + CR * W), load16(cf, e + CI * W))
+                ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+                a = load16(st, p * 2 * W)
+                b = load16(st, p * 2 * W + W)
+                for t in range(nt):
+                    xn = load16(xb, t * W)
+                    xo = load16(xb, (T + t) * W)
+                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+                    a = an
+                    store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+                store16(st, p * 2 * W, a)
+                store16(st, p * 2 * W + W, b)
+            for j in range(W):
+                s = (q0 + j) * length + m0
+                t_lo = min(max(L - 1 - s, 0), nt)
+                t_hi = max(min(M - s, nt), t_lo)
+                d = s - (L - 1)
+                for t in range(t_lo, t_hi):
+                    o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
+        for j in range(W):
+            for p in range(P):
+                ends[r, q0 + j, 0, p] = st[p * 2 * W + j]
+                ends[r, q0 + j, 1, p] = st[p * 2 * W + W + j]
+
+
+@kernel(nogil=True)
+def carry_states(ends, wl_r, wl_i, ar, br, w_r, w_i, carry):
+    """The true state before each piece, as the weights of its missing part.
+
+    ``S`` before piece ``q + 1`` is ``w^length S + ends[q]`` (``S = 0`` before
+    piece 0); ``carry[row, q]`` (``(2, P)``) is ``(ar_p - i br_p) w_p S_p``,
+    so that piece ``q`` misses ``Re sum_p carry_p w_p^u`` at its step ``u``.
+    """
+    rows, Q, _, P = ends.shape
+    for r in range(rows):
+        for p in range(P):
+            sr = 0.0
+            si = 0.0
+            for q in range(Q):
+                # (ar - i br)(w_r + i w_i) = (ar w_r + br w_i) + i (ar w_i - br w_r)
+                kr = ar[p] * w_r[p] + br[p] * w_i[p]
+                ki = ar[p] * w_i[p] - br[p] * w_r[p]
+                carry[r, q, 0, p] = kr * sr - ki * si
+                carry[r, q, 1, p] = kr * si + ki * sr
+                nr = wl_r[p] * sr - wl_i[p] * si + ends[r, q, 0, p]
+                ni = wl_r[p] * si + wl_i[p] * sr + ends[r, q, 1, p]
+                sr = nr
+                si = ni
+
+
+@kernel(nogil=True, noalias=True)
+def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
+    """Tasks ``lo <= k < hi``: piece ``1 + k % (Q - 1)`` of row ``k // (Q - 1)`` gets its missing part.
+
+    ``out[row, m - (L - 1)] += Re sum_p Z_p w_p^u`` for the piece's steps
+    ``m = s + b B + u`` (``B`` = :data:`CARRY`), ``Z = carry w^(b B)`` moved on by
+    ``wb = w^B`` each block; ``powers`` is ``(P, 2, B)``: ``Re, Im w_p^u``.
+    On the explicit vectors, 16 steps at a time.
+    """
+    P = carry.shape[3]
+    W = WIDTH
+    B = powers.shape[2]
+    pf = powers.reshape(powers.size)
+    acc = np.empty(B)
+    zb = np.empty(2 * P * W)
+    zr = np.empty(P)
+    zi = np.empty(P)
+    for k in range(lo, hi):
+        r = k // (Q - 1)
+        q = 1 + k % (Q - 1)
+        o = out[r]
+        s = q * length
+        for p in range(P):
+            zr[p] = carry[r, q, 0, p]
+            zi[p] = carry[r, q, 1, p]
+        for b0 in range(0, length, B):
+            m_lo = max(s + b0, L - 1)
+            m_hi = min(s + b0 + B, s + length, M)
+            if m_hi > m_lo:
+                for p in range(P):
+                    for j in range(W):
+                        zb[2 * p * W + j] = zr[p]
+                        zb[(2 * p + 1) * W + j] = zi[p]
+                for v in range(0, B, W):
+                    # Re(Z w^u) = Re Z Re w^u - Im Z Im w^u
+                    sum_ = mul(load16(zb, 0), load16(pf, v))
+                    sum_ = fnma(load16(zb, W), load16(pf, B + v), sum_)
+                    for p in range(1, P):
+                        sum_ = fma(load16(zb, 2 * p * W), load16(pf, 2 * p * B + v), sum_)
+                        sum_ = fnma(load16(zb, (2 * p + 1) * W), load16(pf, (2 * p + 1) * B + v),
+                                    sum_)
+                    store16(acc, v, sum_)
+                u_lo = m_lo - (s + b0)
+                d = s + b0 - (L - 1) + u_lo
+                for i in range(m_hi - m_lo):
+                    o[np.uint64(d + i)] += acc[np.uint64(u_lo + i)]
+            for p in range(P):
+                a = zr[p] * wb_r[p] - zi[p] * wb_i[p]
+                zi[p] = zr[p] * wb_i[p] + zi[p] * wb_r[p]
+                zr[p] = a
+
+
+#: Pieces are at least this long (in steps) ...
+MIN_PIECE = 4096
+
+#: ... and a row is cut into at most this many groups of :data:`WIDTH` (a power of two, so that
+#: the groups divide evenly among 1, 2, 4 or 8 threads).
+MAX_GROUPS = 8
+
+
+def groups(n: int, L: int) -> int:
+    """Groups of :data:`WIDTH` pieces a row of ``n`` outputs is cut into (0: too short for one).
+
+    By the shape alone, never by the thread count.
+    """
+    g = min(MAX_GROUPS, (n + L - 1) // (WIDTH * MIN_PIECE))
+    return 1 << (g.bit_length() - 1) if g >= 1 else 0
+
+
+def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.ndarray:
+    """Filter the rows of ``x2d`` (C-contiguous float32/float64) with a real one-output
+    ``iir1`` plan into ``out2d`` (rows, n; float32 or float64, not overlapping ``x2d``).
+
+    Needs :func:`groups` ``>= 1`` and the explicit vectors (``.vectors.usable``).
+    """
+    rows, n = x2d.shape
+    L = int(plan.length)
+    M = n + L - 1
+    G = groups(n, L)
+    Q = G * WIDTH
+    length = -(-M // Q)
+    w = np.asarray(plan.w, dtype=np.complex128)
+    P = w.size
+    logw = np.log(w)
+    wL = np.exp(L * logw)
+    ar = np.ascontiguousarray(plan.coef[0, 0], dtype=np.float64)
+    br = np.ascontiguousarray(plan.coef[0, 1], dtype=np.float64)
+    sums = plan.window_sums
+    dc = float(ar @ sums.real + br @ sums.imag)
+    centre = row_centres(x2d, np.arange(rows, dtype=np.int64))
+    base = np.ascontiguousarray(centre * dc)
+    coefs = np.empty((P, 6, WIDTH))
+    for i, v in enumerate((w.real, w.imag, wL.real, wL.imag, ar, br)):
+        coefs[:, i, :] = v[:, None]
+    ends = np.zeros((rows, Q, 2, P))
+    work = float(rows * Q * length * P)
+    parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
+                 float(cval), length, G, coefs, base, out2d, ends, work=8.0 * work, chunks=rows * G)
+    carry = np.empty_like(ends)
+    wl = np.exp(length * logw)
+    carry_states(ends, wl.real.copy(), wl.imag.copy(), ar, br, w.real.copy(), w.imag.copy(), carry)
+    powers = np.exp(np.multiply.outer(logw, np.arange(CARRY, dtype=np.float64)))
+    wb = np.exp(CARRY * logw)
+    table = np.ascontiguousarray(np.stack([powers.real, powers.imag], axis=1))
+    parallel_for(add_carry, rows * (Q - 1), carry, L, M, length, Q, table,
+                 wb.real.copy(), wb.imag.copy(), out2d, work=2.0 * work)
+    return out2d
