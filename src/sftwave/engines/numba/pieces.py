@@ -73,8 +73,116 @@ def _sample(x, m, pad, M, mode, cval, c):
     return (cval if s < 0 else x[s]) - c
 
 
+@kernel(inline="always")
+def _steps(cf, st, xb, accb, nt, P):
+    """``nt`` steps of every component of 16 pieces, adding their shares to ``accb``.
+
+    ``xb`` holds the entering samples (rows 0 .. nt-1 of 16) and the leaving ones (rows
+    T .. T+nt-1); ``st`` the state (real, imaginary part of each component), carried on.
+    """
+    W = WIDTH
+    T = BLOCK
+    # components two at a time: a step's update is a chain of two fused
+    # multiply-adds, so one component alone waits on their latency
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                          load16(cf, e + CR * W), load16(cf, e + CI * W))
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        wr2, wi2, cr2, ci2 = (load16(cf, f + WR * W), load16(cf, f + WI * W),
+                              load16(cf, f + CR * W), load16(cf, f + CI * W))
+        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            xn = load16(xb, t * W)
+            xo = load16(xb, (T + t) * W)
+            # a + ib <- w (a + ib) + x_new - w^L x_old
+            an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+            b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
+            b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
+            a2 = an
+            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
+                ar, a, load16(accb, t * W))))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:       # the odd one out, alone
+        p = P - 1
+        e = p * 6 * W
+        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                          load16(cf, e + CR * W), load16(cf, e + CI * W))
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            xn = load16(xb, t * W)
+            xo = load16(xb, (T + t) * W)
+            an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+            b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+            a = an
+            store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
+@kernel(inline="always")
+def _steps_diff(cf, st, xb, accb, nt, P):
+    """:func:`_steps` for the SFT (``w^L = 1``): ``xb`` holds the differences
+    ``x_e[m] - x_e[m - L]``, the one input of every component."""
+    W = WIDTH
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
+        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            # a + ib <- w (a + ib) + d
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, d))
+            b2 = fma(wr2, b2, mul(wi2, a2))
+            a2 = an
+            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
+                ar, a, load16(accb, t * W))))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:
+        p = P - 1
+        e = p * 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
 @kernel(nogil=True, noalias=True, error_model="numpy")
-def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs, base, out, ends):
+def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs, base, out, ends,
+               diff):
     """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
 
     Piece ``q = 16 g + j`` runs ``m = q length .. (q + 1) length - 1`` (those
@@ -82,6 +190,11 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs
     t_p`` to ``out[row, m - (L - 1)]`` for ``m >= L - 1`` and its end state to
     ``ends[row, q]`` (``(2, P)``: real, imaginary part).  ``coefs`` is
     ``(P, 6, 16)`` (:data:`WR` .. :data:`BR`, the same in every lane).
+
+    With ``diff`` (the SFT: every ``w_p^L`` is 1), the recursion's input is the
+    one difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
+    cancels in it), gathered once per step: two fewer operations per component
+    and step, and half the gathered samples.
     """
     P = coefs.shape[0]
     W = WIDTH
@@ -107,7 +220,16 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs
             for j in range(W):
                 s = (q0 + j) * length + m0          # the block's first step in this piece
                 i = s - pad
-                if i - L >= 0 and i + nt <= n:
+                if diff:
+                    if i - L >= 0 and i + nt <= n:
+                        for t in range(nt):
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                    else:
+                        for t in range(nt):
+                            xb[t * W + j] = (_sample(x, s + t, pad, M, mode, cval, c)
+                                             - (_sample(x, s + t - L, pad, M, mode, cval, c)
+                                                if s + t < M else 0.0))
+                elif i - L >= 0 and i + nt <= n:
                     # inside the line, both the entering and the leaving samples
                     for t in range(nt):
                         xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
@@ -121,54 +243,10 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs
             for t in range(nt):
                 for j in range(W):
                     accb[t * W + j] = bases[j]
-            # components two at a time: a step's update is a chain of two fused
-            # multiply-adds, so one component alone waits on their latency
-            for p in range(0, P - 1, 2):
-                e = p * 6 * W
-                f = e + 6 * W
-                wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
-                                  load16(cf, e + CR * W), load16(cf, e + CI * W))
-                ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-                wr2, wi2, cr2, ci2 = (load16(cf, f + WR * W), load16(cf, f + WI * W),
-                                      load16(cf, f + CR * W), load16(cf, f + CI * W))
-                ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
-                a = load16(st, p * 2 * W)
-                b = load16(st, p * 2 * W + W)
-                a2 = load16(st, p * 2 * W + 2 * W)
-                b2 = load16(st, p * 2 * W + 3 * W)
-                for t in range(nt):
-                    xn = load16(xb, t * W)
-                    xo = load16(xb, (T + t) * W)
-                    # a + ib <- w (a + ib) + x_new - w^L x_old
-                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
-                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
-                    a = an
-                    an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
-                    b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
-                    a2 = an
-                    store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
-                        ar, a, load16(accb, t * W))))))
-                store16(st, p * 2 * W, a)
-                store16(st, p * 2 * W + W, b)
-                store16(st, p * 2 * W + 2 * W, a2)
-                store16(st, p * 2 * W + 3 * W, b2)
-            if P % 2 == 1:       # the odd one out, alone
-                p = P - 1
-                e = p * 6 * W
-                wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
-                                  load16(cf, e + CR * W), load16(cf, e + CI * W))
-                ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-                a = load16(st, p * 2 * W)
-                b = load16(st, p * 2 * W + W)
-                for t in range(nt):
-                    xn = load16(xb, t * W)
-                    xo = load16(xb, (T + t) * W)
-                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
-                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
-                    a = an
-                    store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
-                store16(st, p * 2 * W, a)
-                store16(st, p * 2 * W + W, b)
+            if diff:
+                _steps_diff(cf, st, xb, accb, nt, P)
+            else:
+                _steps(cf, st, xb, accb, nt, P)
             for j in range(W):
                 s = (q0 + j) * length + m0
                 t_lo = min(max(L - 1 - s, 0), nt)
@@ -267,6 +345,10 @@ MIN_PIECE = 4096
 MAX_GROUPS = 8
 
 
+#: ``w^L`` within this of one is one (the SFT's frequencies, multiples of ``2 pi / L``).
+_UNIT = 1e-12
+
+
 def groups(n: int, L: int) -> int:
     """Groups of :data:`WIDTH` pieces a row of ``n`` outputs is cut into (0: too short for one).
 
@@ -303,8 +385,14 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
         coefs[:, i, :] = v[:, None]
     ends = np.zeros((rows, Q, 2, P))
     work = float(rows * Q * length * P)
+    # the SFT (no damping, every w^L one up to rounding): the recursion's input is one difference
+    diff = bool(plan.alpha == 0.0 and np.max(np.abs(wL - 1.0)) <= _UNIT)
+    if diff:
+        coefs[:, CR, :] = 1.0
+        coefs[:, CI, :] = 0.0
     parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
-                 float(cval), length, G, coefs, base, out2d, ends, work=8.0 * work, chunks=rows * G)
+                 float(cval), length, G, coefs, base, out2d, ends, diff, work=8.0 * work,
+                 chunks=rows * G)
     carry = np.empty_like(ends)
     wl = np.exp(length * logw)
     carry_states(ends, wl.real.copy(), wl.imag.copy(), ar, br, w.real.copy(), w.imag.copy(), carry)
