@@ -53,8 +53,8 @@ WIDTH = 16
 #: Steps of a block: the samples of a block are gathered first, then each component runs it.
 BLOCK = 128
 
-#: Outputs per block of :func:`add_carry` (its tables of powers are ``P x CARRY`` complex).
-CARRY = 256
+#: Outputs per block of :func:`add_carry` (its tables of powers, ``P x CARRY`` complex, stay in L1).
+CARRY = 128
 
 #: Rows of a component's coefficients in ``coefs[p]``: w, w^L, the output's weights.
 WR, WI, CR, CI, AR, BR = 0, 1, 2, 3, 4, 5
@@ -181,15 +181,19 @@ def _steps_diff(cf, st, xb, accb, nt, P):
 
 
 @kernel(nogil=True, noalias=True, error_model="numpy")
-def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs, base, out, ends,
-               diff):
+def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm, coefs, base, out,
+               ends, diff):
     """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
 
-    Piece ``q = 16 g + j`` runs ``m = q length .. (q + 1) length - 1`` (those
-    below ``M``) from a zero state, writes ``base + sum_p ar_p Re t_p + br_p Im
-    t_p`` to ``out[row, m - (L - 1)]`` for ``m >= L - 1`` and its end state to
-    ``ends[row, q]`` (``(2, P)``: real, imaginary part).  ``coefs`` is
-    ``(P, 6, 16)`` (:data:`WR` .. :data:`BR`, the same in every lane).
+    Piece ``q = 16 g + j`` writes the outputs of ``m = s .. s + length - 1``
+    (``s = q length``; those with ``L - 1 <= m < M``): ``base + sum_p ar_p Re
+    t_p + br_p Im t_p`` into ``out[row, m - (L - 1)]``, and its end state into
+    ``ends[row, q]`` (``(2, P)``: real, imaginary part).  Its recursion starts
+    empty at ``m = s - warm``: nothing leaves it before ``L`` samples have
+    entered, so with ``warm >= L`` the state is the true one from ``s`` on (the
+    lane engine's warm-up), with ``warm = 0`` the piece's own part (the carry,
+    :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6, 16)`` (:data:`WR`
+    .. :data:`BR`, the same in every lane).
 
     With ``diff`` (the SFT: every ``w_p^L`` is 1), the recursion's input is the
     one difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
@@ -215,31 +219,39 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs
         for j in range(W):
             bases[j] = base[r]
         q0 = g * W
-        for m0 in range(0, length, T):
-            nt = min(T, length - m0)
+        for u0 in range(-warm, length, T):
+            nt = min(T, length - u0)
             for j in range(W):
-                s = (q0 + j) * length + m0          # the block's first step in this piece
+                s = (q0 + j) * length + u0            # the block's first step
                 i = s - pad
-                if diff:
-                    if i - L >= 0 and i + nt <= n:
-                        for t in range(nt):
+                # steps t < tx: nothing leaves the window yet (the recursion starts at
+                # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
+                start = s - u0 - warm if warm else 0
+                tx = min(max(start + L - s, 0), nt)
+                if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
+                    # inside the line, both the entering and the leaving samples
+                    if diff:
+                        for t in range(tx):
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                        for t in range(tx, nt):
                             xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
                     else:
                         for t in range(nt):
-                            xb[t * W + j] = (_sample(x, s + t, pad, M, mode, cval, c)
-                                             - (_sample(x, s + t - L, pad, M, mode, cval, c)
-                                                if s + t < M else 0.0))
-                elif i - L >= 0 and i + nt <= n:
-                    # inside the line, both the entering and the leaving samples
-                    for t in range(nt):
-                        xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
-                    for t in range(nt):
-                        xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                        for t in range(tx):
+                            xb[np.uint64((T + t) * W + j)] = 0.0
+                        for t in range(tx, nt):
+                            xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
                 else:
                     for t in range(nt):
-                        xb[t * W + j] = _sample(x, s + t, pad, M, mode, cval, c)
-                        xb[(T + t) * W + j] = (_sample(x, s + t - L, pad, M, mode, cval, c)
-                                               if s + t < M else 0.0)
+                        m = s + t
+                        xn = _sample(x, m, pad, M, mode, cval, c)
+                        xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
+                        if diff:
+                            xb[t * W + j] = xn - xo
+                        else:
+                            xb[t * W + j] = xn
+                            xb[(T + t) * W + j] = xo
             for t in range(nt):
                 for j in range(W):
                     accb[t * W + j] = bases[j]
@@ -248,8 +260,8 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, coefs
             else:
                 _steps(cf, st, xb, accb, nt, P)
             for j in range(W):
-                s = (q0 + j) * length + m0
-                t_lo = min(max(L - 1 - s, 0), nt)
+                s = (q0 + j) * length + u0
+                t_lo = min(max(L - 1 - s, -u0, 0), nt)
                 t_hi = max(min(M - s, nt), t_lo)
                 d = s - (L - 1)
                 for t in range(t_lo, t_hi):
@@ -292,14 +304,11 @@ def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
     ``out[row, m - (L - 1)] += Re sum_p Z_p w_p^u`` for the piece's steps
     ``m = s + b B + u`` (``B`` = :data:`CARRY`), ``Z = carry w^(b B)`` moved on by
     ``wb = w^B`` each block; ``powers`` is ``(P, 2, B)``: ``Re, Im w_p^u``.
-    On the explicit vectors, 16 steps at a time.
+    The loops over ``u`` vectorise.
     """
     P = carry.shape[3]
-    W = WIDTH
     B = powers.shape[2]
-    pf = powers.reshape(powers.size)
     acc = np.empty(B)
-    zb = np.empty(2 * P * W)
     zr = np.empty(P)
     zi = np.empty(P)
     for k in range(lo, hi):
@@ -314,23 +323,27 @@ def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
             m_lo = max(s + b0, L - 1)
             m_hi = min(s + b0 + B, s + length, M)
             if m_hi > m_lo:
-                for p in range(P):
-                    for j in range(W):
-                        zb[2 * p * W + j] = zr[p]
-                        zb[(2 * p + 1) * W + j] = zi[p]
-                for v in range(0, B, W):
-                    # Re(Z w^u) = Re Z Re w^u - Im Z Im w^u
-                    sum_ = mul(load16(zb, 0), load16(pf, v))
-                    sum_ = fnma(load16(zb, W), load16(pf, B + v), sum_)
-                    for p in range(1, P):
-                        sum_ = fma(load16(zb, 2 * p * W), load16(pf, 2 * p * B + v), sum_)
-                        sum_ = fnma(load16(zb, (2 * p + 1) * W), load16(pf, (2 * p + 1) * B + v),
-                                    sum_)
-                    store16(acc, v, sum_)
+                # Re(Z w^u) = Re Z Re w^u - Im Z Im w^u
+                a = zr[0]
+                b = zi[0]
+                pr = powers[0, 0]
+                pi = powers[0, 1]
+                for u in range(B):
+                    acc[u] = a * pr[u] - b * pi[u]
+                for p in range(1, P):
+                    a = zr[p]
+                    b = zi[p]
+                    pr = powers[p, 0]
+                    pi = powers[p, 1]
+                    for u in range(B):
+                        acc[u] += a * pr[u] - b * pi[u]
                 u_lo = m_lo - (s + b0)
                 d = s + b0 - (L - 1) + u_lo
-                for i in range(m_hi - m_lo):
-                    o[np.uint64(d + i)] += acc[np.uint64(u_lo + i)]
+                cnt = m_hi - m_lo
+                ov = o[d:d + cnt]
+                av = acc[u_lo:u_lo + cnt]
+                for i in range(cnt):
+                    ov[i] += av[i]
             for p in range(P):
                 a = zr[p] * wb_r[p] - zi[p] * wb_i[p]
                 zi[p] = zr[p] * wb_i[p] + zi[p] * wb_r[p]
@@ -344,6 +357,10 @@ MIN_PIECE = 4096
 #: the groups divide evenly among 1, 2, 4 or 8 threads).
 MAX_GROUPS = 8
 
+
+#: The pieces warm up (rather than get the carry) while their warm-ups add at most this share of
+#: the steps.
+_WARM_SHARE = 0.125
 
 #: ``w^L`` within this of one is one (the SFT's frequencies, multiples of ``2 pi / L``).
 _UNIT = 1e-12
@@ -390,9 +407,14 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
     if diff:
         coefs[:, CR, :] = 1.0
         coefs[:, CI, :] = 0.0
+    # each piece re-reads its window (a warm-up of L steps) where that costs less than the
+    # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
+    warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0
     parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
-                 float(cval), length, G, coefs, base, out2d, ends, diff, work=8.0 * work,
+                 float(cval), length, G, warm, coefs, base, out2d, ends, diff, work=8.0 * work,
                  chunks=rows * G)
+    if warm:
+        return out2d
     carry = np.empty_like(ends)
     wl = np.exp(length * logw)
     carry_states(ends, wl.real.copy(), wl.imag.copy(), ar, br, w.real.copy(), w.imag.copy(), carry)
