@@ -180,9 +180,56 @@ def _steps_diff(cf, st, xb, accb, nt, P):
         store16(st, p * 2 * W + W, b)
 
 
+@kernel(inline="always")
+def _steps_diff_re(cf, st, xb, accb, nt, P):
+    """:func:`_steps_diff` for outputs of the real parts alone (every ``br`` zero: a
+    symmetric kernel's plan), one multiply-add fewer per component and step."""
+    W = WIDTH
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar = load16(cf, e + AR * W)
+        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
+        ar2 = load16(cf, f + AR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            # a + ib <- w (a + ib) + d
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, d))
+            b2 = fma(wr2, b2, mul(wi2, a2))
+            a2 = an
+            store16(accb, t * W, fma(ar2, a2, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:
+        p = P - 1
+        e = p * 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar = load16(cf, e + AR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            store16(accb, t * W, fma(ar, a, load16(accb, t * W)))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
 @kernel(nogil=True, noalias=True, error_model="numpy")
 def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm, coefs, base, out,
-               ends, diff):
+               ends, diff, reonly):
     """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
 
     Piece ``q = 16 g + j`` writes the outputs of ``m = s .. s + length - 1``
@@ -198,7 +245,8 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm,
     With ``diff`` (the SFT: every ``w_p^L`` is 1), the recursion's input is the
     one difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
     cancels in it), gathered once per step: two fewer operations per component
-    and step, and half the gathered samples.
+    and step, and half the gathered samples; with ``reonly`` too (every ``br``
+    zero), one more fewer.
     """
     P = coefs.shape[0]
     W = WIDTH
@@ -255,7 +303,9 @@ def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm,
             for t in range(nt):
                 for j in range(W):
                     accb[t * W + j] = bases[j]
-            if diff:
+            if diff and reonly:
+                _steps_diff_re(cf, st, xb, accb, nt, P)
+            elif diff:
                 _steps_diff(cf, st, xb, accb, nt, P)
             else:
                 _steps(cf, st, xb, accb, nt, P)
@@ -411,7 +461,8 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
     # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
     warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0
     parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
-                 float(cval), length, G, warm, coefs, base, out2d, ends, diff, work=8.0 * work,
+                 float(cval), length, G, warm, coefs, base, out2d, ends, diff,
+                 bool(diff and not np.any(br)), work=8.0 * work,
                  chunks=rows * G)
     if warm:
         return out2d
