@@ -3,8 +3,9 @@
 Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
 the bank (``sftwave.engines.numba.bank``; its ``iir1`` method along a
 non-last axis by a kernel that keeps the contiguous inner elements side by
-side, and along few long lines by the lane engine, the lines cut into pieces
-run 16 side by side, faster than the bank there: docs/performance.md,
+side, and along few long lines by ``sftwave.engines.numba.pieces``, the lines
+cut into pieces run 16 side by side with no warm-up beyond 1/8 of the work, the
+same cost at every window length; shorter ones by the lane engine: docs/performance.md,
 *Gaussian filters*), a
 :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same arithmetic
 as scipy's ``correlate1d``, on all threads) and a
