@@ -21,18 +21,20 @@ multiplier,
 (where a piece of the lane engine or of the bank re-reads a whole window before
 its first output, ``L`` samples of work, the cost that made the filter grow with
 ``sigma`` once ``L`` is a fair part of a piece), the true states before the
-pieces follow from their end states in a pass over ``Q`` numbers, and each
-piece's outputs get the missing part,
+pieces follow from their end states in a pass over ``Q`` numbers
+(:func:`carry_states`), and each piece's outputs get the missing part,
 ``sum_p Re((a_p - i b_p) w_p^{u+1} S_p)``, a sum of ``P`` sampled
-exponentials that :func:`add_carry` adds, vectorised over ``u``.  The cost per
-output is the same at every window length.
+exponentials that :func:`add_carry` adds, vectorised over ``u``: ``2P``
+multiply-adds per output, at every window length.  Where the warm-ups cost
+less (``Q L`` at most 1/8 of the steps: small windows), the pieces warm up
+instead and get no carry.
 
 :func:`run_pieces` runs 16 pieces side by side on the explicit vectors of
 ``.vectors`` (as the lane engine, :mod:`.lane_kernels`), reading the line in
 place: ``xe[m] = x[m - pad]`` minus the line's centre inside it, its extension
 by ``mode`` (:func:`~._jit.source_index`) outside, zero before ``m = 0``.  The
-pieces are cut by the shape alone, so the result is the same bits on any number
-of threads.
+pieces and the choice between warm-up and carry depend on the shape alone, so
+the result is the same bits on any number of threads.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from .lanes import row_centres
 from .pool import parallel_for
 from .vectors import fma, fms, fnma, load16, mul, store16
 
-__all__ = ["WIDTH", "BLOCK", "run_pieces", "carry_states", "add_carry"]
+__all__ = ["WIDTH", "BLOCK", "run_pieces", "carry_states", "add_carry", "groups", "run"]
 
 #: Pieces side by side (one :class:`~.vectors.LaneVector`).
 WIDTH = 16
