@@ -201,6 +201,17 @@ def gaussian1d(quick: bool) -> dict:
     }
 
 
+def _long_line_path(x: np.ndarray, plan, sigma: float) -> str:
+    """Which kernel filters the line ``x``: the pieces, the lane engine or the bank."""
+    from sftwave.engines.numba import filters
+
+    if isinstance(plan, (FIRPlan, WidePlan)):
+        return _path_name(sigma, 0)
+    if filters._pieces_pay(x[None], plan):
+        return "pieces"
+    return "lanes" if filters._lanes_pay(x[None], plan) else _path_name(sigma, 0)
+
+
 #: The sigmas of :func:`flat_sigma`: windows from 73 to 75,667 samples on 1e6.
 FLAT_SIGMAS = (8.0, 32.0, 128.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0)
 
@@ -234,7 +245,7 @@ def flat_sigma(quick: bool) -> dict:
         plan = _plan(sigma, 0)
         rows.append({"sigma": sigma,
                      "window": None if isinstance(plan, (FIRPlan, WidePlan)) else int(plan.length),
-                     "sftwave_path": _path_name(sigma, 0),
+                     "sftwave_path": _long_line_path(x, plan, sigma),
                      "sftwave_ms": ours, "sftwave_1thread_ms": ours1,
                      "ratio_sftwave_over_memcpy": ours / memcpy})
     at128 = next(r for r in rows if r["sigma"] == 128.0)
