@@ -56,6 +56,8 @@ SECTIONS = {
     "reference_check": (gaussian.reference_check,
                         "the exact Gaussian reference against scipy at truncate=12"),
     "gaussian1d": (gaussian.gaussian1d, "gaussian_filter1d against scipy, sigma 2..2048, orders 0-2"),
+    "flat_sigma": (gaussian.flat_sigma,
+                   "gaussian_filter1d of 1e6 float64 at sigma 8..8192 next to a memcpy and scipy"),
     "gaussian2d": (gaussian.gaussian2d,
                    "gaussian_filter of an image against scipy, OpenCV and SimpleITK"),
     "everyday_gaussian": (gaussian.everyday,

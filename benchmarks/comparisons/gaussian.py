@@ -201,6 +201,66 @@ def gaussian1d(quick: bool) -> dict:
     }
 
 
+def _long_line_path(x: np.ndarray, plan, sigma: float) -> str:
+    """Which kernel filters the line ``x``: the pieces, the lane engine or the bank."""
+    from sftwave.engines.numba import filters
+
+    if isinstance(plan, (FIRPlan, WidePlan)):
+        return _path_name(sigma, 0)
+    if filters._pieces_pay(x[None], plan):
+        return "pieces"
+    return "lanes" if filters._lanes_pay(x[None], plan) else _path_name(sigma, 0)
+
+
+#: The sigmas of :func:`flat_sigma`: windows from 73 to 75,667 samples on 1e6.
+FLAT_SIGMAS = (8.0, 32.0, 128.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0)
+
+
+def flat_sigma(quick: bool) -> dict:
+    """gaussian_filter1d of 1e6 float64 at sigma 8 .. 8192, all threads and one, against a memcpy
+    of the input and scipy at sigma 128, the calls taking turns in one run."""
+    n = 1_000_000
+    rounds = 3 if quick else 21
+    x = random_walk(n, seed=0)
+    dst = np.empty_like(x)
+    threads = sftwave.get_workers()
+
+    def one_thread(sigma):
+        def call():
+            with sftwave.set_workers(1):
+                return sftwave.gaussian_filter1d(x, sigma)
+        return call
+
+    calls = {"memcpy": lambda: np.copyto(dst, x)}
+    for sigma in FLAT_SIGMAS:
+        calls[f"sftwave {sigma:g}"] = partial(sftwave.gaussian_filter1d, x, sigma)
+        calls[f"sftwave_1thread {sigma:g}"] = one_thread(sigma)
+    t = alternate(calls, rounds)
+    sci = alternate({"scipy": partial(ndi.gaussian_filter1d, x, 128.0)}, 1 if quick else 3)["scipy"]
+    memcpy = 1e3 * t["memcpy"]["median_s"]
+    rows = []
+    for sigma in FLAT_SIGMAS:
+        ours = 1e3 * t[f"sftwave {sigma:g}"]["median_s"]
+        ours1 = 1e3 * t[f"sftwave_1thread {sigma:g}"]["median_s"]
+        plan = _plan(sigma, 0)
+        rows.append({"sigma": sigma,
+                     "window": None if isinstance(plan, (FIRPlan, WidePlan)) else int(plan.length),
+                     "sftwave_path": _long_line_path(x, plan, sigma),
+                     "sftwave_ms": ours, "sftwave_1thread_ms": ours1,
+                     "ratio_sftwave_over_memcpy": ours / memcpy})
+    at128 = next(r for r in rows if r["sigma"] == 128.0)
+    t_all = [r["sftwave_ms"] for r in rows]
+    t_one = [r["sftwave_1thread_ms"] for r in rows]
+    return {
+        "n": n, "dtype": "float64", "rounds": rounds, "numba_threads": threads,
+        "memcpy_ms": memcpy, "scipy_sigma128_ms": 1e3 * sci["median_s"],
+        "ratio_scipy_over_sftwave_sigma128": 1e3 * sci["median_s"] / at128["sftwave_ms"],
+        "rows": rows,
+        "sftwave_max_over_min": max(t_all) / min(t_all),
+        "sftwave_1thread_max_over_min": max(t_one) / min(t_one),
+    }
+
+
 def gaussian2d(quick: bool) -> dict:
     """sftwave vs scipy vs OpenCV GaussianBlur on a float32 image, mode 'reflect'; SimpleITK."""
     cv2 = anchor("OpenCV")

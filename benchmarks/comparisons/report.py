@@ -147,6 +147,28 @@ def section_1d(g: dict) -> str:
     ])
 
 
+def section_flat_sigma(g: dict) -> str:
+    rows = [[num(r["sigma"]), num(r["window"]) if r["window"] else "-", r["sftwave_path"],
+             ms(r["sftwave_ms"]), ms(r["sftwave_1thread_ms"]), ratio(r["ratio_sftwave_over_memcpy"])]
+            for r in g["rows"]]
+    return "\n".join([
+        "## 1-D across sigma: the cost of a window of any length",
+        "",
+        f"`gaussian_filter1d` of N = {g['n']:,} {g['dtype']} samples (a random walk), mode "
+        f"'reflect', at sigma 8 to 8192, on {g['numba_threads']} threads and on one, next to "
+        f"`np.copyto` of the input ({ms(g['memcpy_ms'])} ms); the calls take turns, "
+        f"{g['rounds']} rounds, medians.",
+        "",
+        table(["sigma", "window L", "sftwave path", "sftwave ms", "sftwave 1 thread ms",
+               "sftwave / memcpy"], rows),
+        "",
+        f"Max over min across sigma: {g['sftwave_max_over_min']:.2f} "
+        f"({g['sftwave_1thread_max_over_min']:.2f} on one thread). scipy at sigma 128: "
+        f"{ms(g['scipy_sigma128_ms'])} ms, {ratio(g['ratio_scipy_over_sftwave_sigma128'])} "
+        "sftwave's time.",
+    ])
+
+
 def simpleitk_part(g: dict) -> list[str]:
     """Lines for the 2-D section: sftwave against SimpleITK's recursive Gaussian."""
     rows = [r for r in g["rows"] if "simpleitk" in r]
@@ -1470,6 +1492,7 @@ def section_sizes(sz: dict) -> str:
 #: users' workloads, the targets and the reading (which combine several sections)
 ORDER = [
     ("gaussian1d", section_1d),
+    ("flat_sigma", section_flat_sigma),
     ("gaussian2d", section_2d),
     ("cwt", section_cwt),
     ("cwt_few_scales", section_few_scales),

@@ -3,8 +3,9 @@
 Each axis is filtered by its plan: an :class:`~sftwave.plans.fit.SFTPlan` by
 the bank (``sftwave.engines.numba.bank``; its ``iir1`` method along a
 non-last axis by a kernel that keeps the contiguous inner elements side by
-side, and along few long lines by the lane engine, the lines cut into pieces
-run 16 side by side, faster than the bank there: docs/performance.md,
+side, and along few long lines by ``sftwave.engines.numba.pieces``, the lines
+cut into pieces run 16 side by side with no warm-up beyond 1/8 of the work, the
+same cost at every window length; shorter ones by the lane engine: docs/performance.md,
 *Gaussian filters*), a
 :class:`~sftwave.plans.fit.FIRPlan` by sftwave's FIR kernels (the same arithmetic
 as scipy's ``correlate1d``, on all threads) and a
@@ -84,6 +85,23 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
         if direct and out is not None:
             return out
         res = _back(res.reshape(shape), axis)
+        if out is None:
+            return res
+        cast_into(out, res)
+        return out
+    if method == "iir1" and x.dtype in (np.float32, np.float64) and _pieces_pay(x2d, plan):
+        # few long rows: cut into pieces with no warm-up, the same cost at every sigma
+        direct = (out is not None and out.dtype in (np.float32, np.float64)
+                  and axis == x.ndim - 1 and out.flags.c_contiguous)
+        res = out.reshape(-1, n) if direct and out is not None else np.empty((x2d.shape[0], n), dtype=x.dtype)
+        # the pieces read the rows while others are written: an overlapping output needs a copy
+        src = x2d.copy() if np.may_share_memory(x2d, res) else x2d
+        from . import pieces
+
+        pieces.run(src, plan, mode, cval, res)
+        if direct and out is not None:
+            return out
+        res = np.moveaxis(res.reshape(shape), -1, axis)
         if out is None:
             return res
         cast_into(out, res)
@@ -171,6 +189,21 @@ def _lanes_pay(x2d: np.ndarray, plan) -> bool:
     return (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
             and rows < _LANE_MAX_ROWS and _lane_groups(rows, n, plan) >= 2
             and rows * n <= _LANE_MAX_SAMPLES)
+
+
+def _pieces_pay(x2d: np.ndarray, plan) -> bool:
+    """Whether few long rows go to the pieces (``sftwave.engines.numba.pieces``): a real
+    one-output plan, fewer rows than :data:`_LANE_MAX_ROWS`, each long enough for a group of
+    16 pieces and at most ``bank.MAX_IN_PLACE`` samples (a recursion runs over the whole row:
+    its rounding is bounded as the bank's chunks bound it), on the explicit vectors.  By the
+    shape alone (and whether numba's internals are there), never by the thread count."""
+    rows, n = x2d.shape
+    if not (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
+            and rows < _LANE_MAX_ROWS and n <= bank.MAX_IN_PLACE and x2d.flags.c_contiguous):
+        return False
+    from . import lanes, pieces  # loaded only by the calls that may use them
+
+    return pieces.groups(n, plan.length) >= 1 and lanes.vector_kernel_runs()
 
 
 def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:

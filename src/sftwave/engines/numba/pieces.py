@@ -1,0 +1,479 @@
+r"""Few long lines, one real plan: the recursion cut into pieces that need no warm-up.
+
+The bank's ``iir1`` recursion over an extended line ``xe`` of ``M = n + L - 1``
+samples,
+
+.. math::
+
+    T_p[m] = w_p T_p[m-1] + x_e[m] - w_p^L x_e[m-L], \qquad T_p[-1] = 0,
+
+is linear in its state.  Cut ``0 <= m < M`` into ``Q`` pieces and run each
+piece from a zero state: its *local* state ``t_p`` differs from the true one by
+the true state ``S_p`` before the piece, carried on by the recursion's
+multiplier,
+
+.. math::
+
+    T_p[s + u] = t_p[s + u] + w_p^{u + 1} S_p, \qquad
+    S^{(q+1)}_p = w_p^{\ell} S^{(q)}_p + t^{(q)}_p[\text{end}],
+
+``\ell`` the pieces' length.  So the pieces run side by side with no warm-up
+(where a piece of the lane engine or of the bank re-reads a whole window before
+its first output, ``L`` samples of work, the cost that made the filter grow with
+``sigma`` once ``L`` is a fair part of a piece), the true states before the
+pieces follow from their end states in a pass over ``Q`` numbers
+(:func:`carry_states`), and each piece's outputs get the missing part,
+``sum_p Re((a_p - i b_p) w_p^{u+1} S_p)``, a sum of ``P`` sampled
+exponentials that :func:`add_carry` adds, vectorised over ``u``: ``2P``
+multiply-adds per output, at every window length.  Where the warm-ups cost
+less (``Q L`` at most 1/8 of the steps: small windows), the pieces warm up
+instead and get no carry.
+
+:func:`run_pieces` runs 16 pieces side by side on the explicit vectors of
+``.vectors`` (as the lane engine, :mod:`.lane_kernels`), reading the line in
+place: ``xe[m] = x[m - pad]`` minus the line's centre inside it, its extension
+by ``mode`` (:func:`~._jit.source_index`) outside, zero before ``m = 0``.  The
+pieces and the choice between warm-up and carry depend on the shape alone, so
+the result is the same bits on any number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._boundary import MODE_CODES
+from ._jit import kernel, source_index
+from .lanes import row_centres
+from .pool import parallel_for
+from .vectors import fma, fms, fnma, load16, mul, store16
+
+__all__ = ["WIDTH", "BLOCK", "run_pieces", "carry_states", "add_carry", "groups", "run"]
+
+#: Pieces side by side (one :class:`~.vectors.LaneVector`).
+WIDTH = 16
+
+#: Steps of a block: the samples of a block are gathered first, then each component runs it.
+BLOCK = 128
+
+#: Outputs per block of :func:`add_carry` (its tables of powers, ``P x CARRY`` complex, stay in L1).
+CARRY = 128
+
+#: Rows of a component's coefficients in ``coefs[p]``: w, w^L, the output's weights.
+WR, WI, CR, CI, AR, BR = 0, 1, 2, 3, 4, 5
+
+
+@kernel(inline="always")
+def _sample(x, m, pad, M, mode, cval, c):
+    """``xe[m]``: the line minus its centre, extended by ``mode``; zero outside ``0 <= m < M``."""
+    if m < 0 or m >= M:
+        return 0.0
+    n = x.shape[0]
+    i = m - pad
+    if 0 <= i < n:
+        return x[i] - c
+    s = source_index(i, n, mode)
+    return (cval if s < 0 else x[s]) - c
+
+
+@kernel(inline="always")
+def _steps(cf, st, xb, accb, nt, P):
+    """``nt`` steps of every component of 16 pieces, adding their shares to ``accb``.
+
+    ``xb`` holds the entering samples (rows 0 .. nt-1 of 16) and the leaving ones (rows
+    T .. T+nt-1); ``st`` the state (real, imaginary part of each component), carried on.
+    """
+    W = WIDTH
+    T = BLOCK
+    # components two at a time: a step's update is a chain of two fused
+    # multiply-adds, so one component alone waits on their latency
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                          load16(cf, e + CR * W), load16(cf, e + CI * W))
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        wr2, wi2, cr2, ci2 = (load16(cf, f + WR * W), load16(cf, f + WI * W),
+                              load16(cf, f + CR * W), load16(cf, f + CI * W))
+        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            xn = load16(xb, t * W)
+            xo = load16(xb, (T + t) * W)
+            # a + ib <- w (a + ib) + x_new - w^L x_old
+            an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+            b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
+            b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
+            a2 = an
+            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
+                ar, a, load16(accb, t * W))))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:       # the odd one out, alone
+        p = P - 1
+        e = p * 6 * W
+        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
+                          load16(cf, e + CR * W), load16(cf, e + CI * W))
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            xn = load16(xb, t * W)
+            xo = load16(xb, (T + t) * W)
+            an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+            b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+            a = an
+            store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
+@kernel(inline="always")
+def _steps_diff(cf, st, xb, accb, nt, P):
+    """:func:`_steps` for the SFT (``w^L = 1``): ``xb`` holds the differences
+    ``x_e[m] - x_e[m - L]``, the one input of every component."""
+    W = WIDTH
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
+        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            # a + ib <- w (a + ib) + d
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, d))
+            b2 = fma(wr2, b2, mul(wi2, a2))
+            a2 = an
+            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
+                ar, a, load16(accb, t * W))))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:
+        p = P - 1
+        e = p * 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
+@kernel(inline="always")
+def _steps_diff_re(cf, st, xb, accb, nt, P):
+    """:func:`_steps_diff` for outputs of the real parts alone (every ``br`` zero: a
+    symmetric kernel's plan), one multiply-add fewer per component and step."""
+    W = WIDTH
+    for p in range(0, P - 1, 2):
+        e = p * 6 * W
+        f = e + 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar = load16(cf, e + AR * W)
+        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
+        ar2 = load16(cf, f + AR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        a2 = load16(st, p * 2 * W + 2 * W)
+        b2 = load16(st, p * 2 * W + 3 * W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            # a + ib <- w (a + ib) + d
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            an = fma(wr2, a2, fnma(wi2, b2, d))
+            b2 = fma(wr2, b2, mul(wi2, a2))
+            a2 = an
+            store16(accb, t * W, fma(ar2, a2, fma(ar, a, load16(accb, t * W))))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+        store16(st, p * 2 * W + 2 * W, a2)
+        store16(st, p * 2 * W + 3 * W, b2)
+    if P % 2 == 1:
+        p = P - 1
+        e = p * 6 * W
+        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
+        ar = load16(cf, e + AR * W)
+        a = load16(st, p * 2 * W)
+        b = load16(st, p * 2 * W + W)
+        for t in range(nt):
+            d = load16(xb, t * W)
+            an = fma(wr, a, fnma(wi, b, d))
+            b = fma(wr, b, mul(wi, a))
+            a = an
+            store16(accb, t * W, fma(ar, a, load16(accb, t * W)))
+        store16(st, p * 2 * W, a)
+        store16(st, p * 2 * W + W, b)
+
+
+@kernel(nogil=True, noalias=True, error_model="numpy")
+def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm, coefs, base, out,
+               ends, diff, reonly):
+    """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
+
+    Piece ``q = 16 g + j`` writes the outputs of ``m = s .. s + length - 1``
+    (``s = q length``; those with ``L - 1 <= m < M``): ``base + sum_p ar_p Re
+    t_p + br_p Im t_p`` into ``out[row, m - (L - 1)]``, and its end state into
+    ``ends[row, q]`` (``(2, P)``: real, imaginary part).  Its recursion starts
+    empty at ``m = s - warm``: nothing leaves it before ``L`` samples have
+    entered, so with ``warm >= L`` the state is the true one from ``s`` on (the
+    lane engine's warm-up), with ``warm = 0`` the piece's own part (the carry,
+    :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6, 16)`` (:data:`WR`
+    .. :data:`BR`, the same in every lane).
+
+    With ``diff`` (the SFT: every ``w_p^L`` is 1), the recursion's input is the
+    one difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
+    cancels in it), gathered once per step: two fewer operations per component
+    and step, and half the gathered samples; with ``reonly`` too (every ``br``
+    zero), one more fewer.
+    """
+    P = coefs.shape[0]
+    W = WIDTH
+    T = BLOCK
+    n = x2d.shape[1]
+    cf = coefs.reshape(coefs.size)
+    st = np.zeros(P * 2 * W)
+    xb = np.zeros(2 * T * W)
+    accb = np.zeros(T * W)
+    bases = np.empty(W)
+    for k in range(lo, hi):
+        r = k // groups
+        g = k % groups
+        x = x2d[r]
+        o = out[r]
+        c = centre[r]
+        st[:] = 0.0
+        for j in range(W):
+            bases[j] = base[r]
+        q0 = g * W
+        for u0 in range(-warm, length, T):
+            nt = min(T, length - u0)
+            for j in range(W):
+                s = (q0 + j) * length + u0            # the block's first step
+                i = s - pad
+                # steps t < tx: nothing leaves the window yet (the recursion starts at
+                # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
+                start = s - u0 - warm if warm else 0
+                tx = min(max(start + L - s, 0), nt)
+                if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
+                    # inside the line, both the entering and the leaving samples
+                    if diff:
+                        for t in range(tx):
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                        for t in range(tx, nt):
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                    else:
+                        for t in range(nt):
+                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                        for t in range(tx):
+                            xb[np.uint64((T + t) * W + j)] = 0.0
+                        for t in range(tx, nt):
+                            xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
+                else:
+                    for t in range(nt):
+                        m = s + t
+                        xn = _sample(x, m, pad, M, mode, cval, c)
+                        xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
+                        if diff:
+                            xb[t * W + j] = xn - xo
+                        else:
+                            xb[t * W + j] = xn
+                            xb[(T + t) * W + j] = xo
+            for t in range(nt):
+                for j in range(W):
+                    accb[t * W + j] = bases[j]
+            if diff and reonly:
+                _steps_diff_re(cf, st, xb, accb, nt, P)
+            elif diff:
+                _steps_diff(cf, st, xb, accb, nt, P)
+            else:
+                _steps(cf, st, xb, accb, nt, P)
+            for j in range(W):
+                s = (q0 + j) * length + u0
+                t_lo = min(max(L - 1 - s, -u0, 0), nt)
+                t_hi = max(min(M - s, nt), t_lo)
+                d = s - (L - 1)
+                for t in range(t_lo, t_hi):
+                    o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
+        for j in range(W):
+            for p in range(P):
+                ends[r, q0 + j, 0, p] = st[p * 2 * W + j]
+                ends[r, q0 + j, 1, p] = st[p * 2 * W + W + j]
+
+
+@kernel(nogil=True)
+def carry_states(ends, wl_r, wl_i, ar, br, w_r, w_i, carry):
+    """The true state before each piece, as the weights of its missing part.
+
+    ``S`` before piece ``q + 1`` is ``w^length S + ends[q]`` (``S = 0`` before
+    piece 0); ``carry[row, q]`` (``(2, P)``) is ``(ar_p - i br_p) w_p S_p``,
+    so that piece ``q`` misses ``Re sum_p carry_p w_p^u`` at its step ``u``.
+    """
+    rows, Q, _, P = ends.shape
+    for r in range(rows):
+        for p in range(P):
+            sr = 0.0
+            si = 0.0
+            for q in range(Q):
+                # (ar - i br)(w_r + i w_i) = (ar w_r + br w_i) + i (ar w_i - br w_r)
+                kr = ar[p] * w_r[p] + br[p] * w_i[p]
+                ki = ar[p] * w_i[p] - br[p] * w_r[p]
+                carry[r, q, 0, p] = kr * sr - ki * si
+                carry[r, q, 1, p] = kr * si + ki * sr
+                nr = wl_r[p] * sr - wl_i[p] * si + ends[r, q, 0, p]
+                ni = wl_r[p] * si + wl_i[p] * sr + ends[r, q, 1, p]
+                sr = nr
+                si = ni
+
+
+@kernel(nogil=True, noalias=True)
+def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
+    """Tasks ``lo <= k < hi``: piece ``1 + k % (Q - 1)`` of row ``k // (Q - 1)`` gets its missing part.
+
+    ``out[row, m - (L - 1)] += Re sum_p Z_p w_p^u`` for the piece's steps
+    ``m = s + b B + u`` (``B`` = :data:`CARRY`), ``Z = carry w^(b B)`` moved on by
+    ``wb = w^B`` each block; ``powers`` is ``(P, 2, B)``: ``Re, Im w_p^u``.
+    The loops over ``u`` vectorise.
+    """
+    P = carry.shape[3]
+    B = powers.shape[2]
+    acc = np.empty(B)
+    zr = np.empty(P)
+    zi = np.empty(P)
+    for k in range(lo, hi):
+        r = k // (Q - 1)
+        q = 1 + k % (Q - 1)
+        o = out[r]
+        s = q * length
+        for p in range(P):
+            zr[p] = carry[r, q, 0, p]
+            zi[p] = carry[r, q, 1, p]
+        for b0 in range(0, length, B):
+            m_lo = max(s + b0, L - 1)
+            m_hi = min(s + b0 + B, s + length, M)
+            if m_hi > m_lo:
+                # Re(Z w^u) = Re Z Re w^u - Im Z Im w^u
+                a = zr[0]
+                b = zi[0]
+                pr = powers[0, 0]
+                pi = powers[0, 1]
+                for u in range(B):
+                    acc[u] = a * pr[u] - b * pi[u]
+                for p in range(1, P):
+                    a = zr[p]
+                    b = zi[p]
+                    pr = powers[p, 0]
+                    pi = powers[p, 1]
+                    for u in range(B):
+                        acc[u] += a * pr[u] - b * pi[u]
+                u_lo = m_lo - (s + b0)
+                d = s + b0 - (L - 1) + u_lo
+                cnt = m_hi - m_lo
+                ov = o[d:d + cnt]
+                av = acc[u_lo:u_lo + cnt]
+                for i in range(cnt):
+                    ov[i] += av[i]
+            for p in range(P):
+                a = zr[p] * wb_r[p] - zi[p] * wb_i[p]
+                zi[p] = zr[p] * wb_i[p] + zi[p] * wb_r[p]
+                zr[p] = a
+
+
+#: Pieces are at least this long (in steps) ...
+MIN_PIECE = 4096
+
+#: ... and a row is cut into at most this many groups of :data:`WIDTH` (a power of two, so that
+#: the groups divide evenly among 1, 2, 4 or 8 threads).
+MAX_GROUPS = 8
+
+
+#: The pieces warm up (rather than get the carry) while their warm-ups add at most this share of
+#: the steps.
+_WARM_SHARE = 0.125
+
+#: ``w^L`` within this of one is one (the SFT's frequencies, multiples of ``2 pi / L``).
+_UNIT = 1e-12
+
+
+def groups(n: int, L: int) -> int:
+    """Groups of :data:`WIDTH` pieces a row of ``n`` outputs is cut into (0: too short for one).
+
+    By the shape alone, never by the thread count.
+    """
+    g = min(MAX_GROUPS, (n + L - 1) // (WIDTH * MIN_PIECE))
+    return 1 << (g.bit_length() - 1) if g >= 1 else 0
+
+
+def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.ndarray:
+    """Filter the rows of ``x2d`` (C-contiguous float32/float64) with a real one-output
+    ``iir1`` plan into ``out2d`` (rows, n; float32 or float64, not overlapping ``x2d``).
+
+    Needs :func:`groups` ``>= 1`` and the explicit vectors (``.vectors.usable``).
+    """
+    rows, n = x2d.shape
+    L = int(plan.length)
+    M = n + L - 1
+    G = groups(n, L)
+    Q = G * WIDTH
+    length = -(-M // Q)
+    w = np.asarray(plan.w, dtype=np.complex128)
+    P = w.size
+    logw = np.log(w)
+    wL = np.exp(L * logw)
+    ar = np.ascontiguousarray(plan.coef[0, 0], dtype=np.float64)
+    br = np.ascontiguousarray(plan.coef[0, 1], dtype=np.float64)
+    sums = plan.window_sums
+    dc = float(ar @ sums.real + br @ sums.imag)
+    centre = row_centres(x2d, np.arange(rows, dtype=np.int64))
+    base = np.ascontiguousarray(centre * dc)
+    coefs = np.empty((P, 6, WIDTH))
+    for i, v in enumerate((w.real, w.imag, wL.real, wL.imag, ar, br)):
+        coefs[:, i, :] = v[:, None]
+    ends = np.zeros((rows, Q, 2, P))
+    work = float(rows * Q * length * P)
+    # the SFT (no damping, every w^L one up to rounding): the recursion's input is one difference
+    diff = bool(plan.alpha == 0.0 and np.max(np.abs(wL - 1.0)) <= _UNIT)
+    if diff:
+        coefs[:, CR, :] = 1.0
+        coefs[:, CI, :] = 0.0
+    # each piece re-reads its window (a warm-up of L steps) where that costs less than the
+    # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
+    warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0
+    parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
+                 float(cval), length, G, warm, coefs, base, out2d, ends, diff,
+                 bool(diff and not np.any(br)), work=8.0 * work,
+                 chunks=rows * G)
+    if warm:
+        return out2d
+    carry = np.empty_like(ends)
+    wl = np.exp(length * logw)
+    carry_states(ends, wl.real.copy(), wl.imag.copy(), ar, br, w.real.copy(), w.imag.copy(), carry)
+    powers = np.exp(np.multiply.outer(logw, np.arange(CARRY, dtype=np.float64)))
+    wb = np.exp(CARRY * logw)
+    table = np.ascontiguousarray(np.stack([powers.real, powers.imag], axis=1))
+    parallel_for(add_carry, rows * (Q - 1), carry, L, M, length, Q, table,
+                 wb.real.copy(), wb.imag.copy(), out2d, work=2.0 * work)
+    return out2d
