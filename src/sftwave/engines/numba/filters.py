@@ -201,9 +201,13 @@ def _pieces_pay(x2d: np.ndarray, plan) -> bool:
     if not (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
             and rows < _LANE_MAX_ROWS and n <= bank.MAX_IN_PLACE and x2d.flags.c_contiguous):
         return False
-    from . import lanes, pieces  # loaded only by the calls that may use them
+    from . import pieces  # loaded only by the calls that may use them
 
-    return pieces.groups(n, plan.length) >= 1 and lanes.vector_kernel_runs()
+    if pieces.groups(n, plan.length) < 1:
+        return False
+    from . import lanes
+
+    return lanes.vector_kernel_runs()
 
 
 def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:

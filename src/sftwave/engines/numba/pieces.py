@@ -43,7 +43,6 @@ import numpy as np
 
 from .._boundary import MODE_CODES
 from ._jit import kernel, source_index
-from .lanes import row_centres
 from .pool import parallel_for
 from .vectors import fma, fms, fnma, load16, mul, store16
 
@@ -447,6 +446,8 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
     br = np.ascontiguousarray(plan.coef[0, 1], dtype=np.float64)
     sums = plan.window_sums
     dc = float(ar @ sums.real + br @ sums.imag)
+    from .lanes import row_centres  # the lane engine's module, loaded when a row runs
+
     centre = row_centres(x2d, np.arange(rows, dtype=np.int64))
     base = np.ascontiguousarray(centre * dc)
     coefs = np.empty((P, 6, WIDTH))
