@@ -6,8 +6,12 @@ Each sftwave script runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` and
 is compiled and every plan designed), then once more with the same folders
 (the second process: everything loaded from disk).  The anchor's script runs
 in a fresh interpreter too.  Each script reports the numba kernel
-specialisations it compiled (numba's ``dispatcher.stats``).  Wall time of the
-whole process, the interpreter's start included.
+specialisations it compiled (numba's ``dispatcher.stats``), the CPU seconds of the
+process, and each compiled kernel's seconds in numba's compiler passes (its own
+``pipeline_times``: typing, which includes the callees it compiles, and lowering,
+which includes LLVM): on a machine shared with other work, the CPU seconds and the
+kernels' own seconds tell more than the wall time.  Wall time of the whole
+process, the interpreter's start included.
 """
 
 from __future__ import annotations
@@ -50,16 +54,28 @@ CASES = {
 }
 
 COUNT = """
-import sys, json
+import sys, json, time
 n = 0
+kernels = {}
 if "numba" in sys.modules:
     from numba.core.registry import CPUDispatcher
     for mod in list(sys.modules.values()):
         if getattr(mod, "__name__", "").startswith("sftwave.engines.numba"):
-            for obj in vars(mod).values():
+            for name, obj in vars(mod).items():
                 if isinstance(obj, CPUDispatcher) and obj.__module__ == mod.__name__:
-                    n += sum(obj.stats.cache_misses.values())
-print(json.dumps({"compiled": n}))
+                    misses = sum(obj.stats.cache_misses.values())
+                    n += misses
+                    if not misses:
+                        continue
+                    # numba's own pass timings of each compiled specialisation (typing includes
+                    # the callees and numba overloads it compiles; lowering includes LLVM)
+                    for cres in obj.overloads.values():
+                        times = (getattr(cres, "metadata", None) or {}).get("pipeline_times", {})
+                        total = sum(t.init + t.run + t.finalize for passes in times.values()
+                                    for t in passes.values())
+                        key = mod.__name__.rpartition(".")[2] + "." + name
+                        kernels[key] = kernels.get(key, 0.0) + total
+print(json.dumps({"compiled": n, "cpu_s": time.process_time(), "kernels": kernels}))
 """
 
 
@@ -97,7 +113,10 @@ def run(quick: bool) -> dict:
             values = sorted(r[i][key] for r in ok)
             return values[len(values) // 2]
 
+        # the kernels' compile seconds of the run whose process time is the median
+        mid = sorted(ok, key=lambda r: r[0]["process_s"])[len(ok) // 2][0]
         out["cases"][case] = {"anchor": anchor, "first_s": median(0, "process_s"),
+                              "first_cpu_s": mid.get("cpu_s"), "kernel_s": mid.get("kernels", {}),
                               "compiled": median(0, "compiled"),
                               "second_s": median(1, "process_s"),
                               "second_compiled": median(1, "compiled"),

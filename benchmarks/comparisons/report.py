@@ -490,22 +490,30 @@ def section_first_call(f: dict) -> str:
     rows = []
     for case, r in f["cases"].items():
         if "error" in r:
-            rows.append([case, r["anchor"], "failed", "", "", "", ""])
+            rows.append([case, r["anchor"], "failed", "", "", "", "", "", ""])
             continue
-        rows.append([case, r["anchor"], sec(r["first_s"]), str(r["compiled"]), sec(r["second_s"]),
+        cpu = r.get("first_cpu_s")
+        kernels = ", ".join(f"{k.rpartition('.')[2]} {v:.1f}" for k, v in
+                            sorted(r.get("kernel_s", {}).items(), key=lambda kv: -kv[1]))
+        rows.append([case, r["anchor"], sec(r["first_s"]), "" if cpu is None else sec(cpu),
+                     str(r["compiled"]), kernels, sec(r["second_s"]),
                      sec(r["anchor_s"]), ratio(r["anchor_s"] / r["first_s"])])
     return "\n".join([
         "### The very first call after installing",
         "",
         "Each case is a whole fresh process (the interpreter's start, the imports, the call) "
         "with empty numba and plan caches (new `NUMBA_CACHE_DIR` and `SFTWAVE_CACHE_DIR`): "
-        "'compiled' counts the kernel specialisations it compiled. 'second process' runs the "
+        "'compiled' counts the kernel specialisations it compiled, 'kernel compile s' each "
+        "one's seconds in numba's compiler passes (typing, with the callees it compiles, and "
+        "lowering, with LLVM), 'first process CPU s' the process's CPU time (on a shared "
+        "machine these two tell more than the wall time). 'second process' runs the "
         f"same script again with those caches (median of {f['repeats']}). `python -m sftwave "
         "compile` fills the kernel cache ahead of time, so that a user's first call is a "
         "second process.",
         "",
-        table(["case", "anchor", "first process s", "kernels compiled", "second process s",
-               "anchor's process s", "anchor / first"], rows),
+        table(["case", "anchor", "first process s", "first process CPU s", "kernels compiled",
+               "kernel compile s", "second process s", "anchor's process s", "anchor / first"],
+              rows),
     ])
 
 

@@ -215,3 +215,38 @@ def test_run_chunked_equals_unchunked(monkeypatch, method, nrows, asft):
     assert rel_rmse(chunked, whole) <= 1e-12
     ref = _run_reference(x2d, omegas, alpha, L, K, coef, "reflect", 0.0)
     assert rel_rmse(chunked, ref) <= 1e-10
+
+
+def _numba_median():
+    """numba's own ``np.median`` (what the bank's centres were taken with), compiled here."""
+    from numba import njit
+
+    return njit(lambda s: np.median(s))
+
+
+@pytest.mark.parametrize("values", ["normal", "ties", "nan", "inf"])
+def test_small_median_is_numbas_median(values):
+    # the bank's centres: numba's np.median algorithm written out (a fraction of its compile
+    # time); the same value for every count up to the 63 samples a centre takes, NaN and
+    # infinities included (numba's result with NaNs depends on their places: the same here)
+    from sftwave.engines.numba.bank_kernels import CENTRE_SAMPLES, small_median
+
+    rng = np.random.default_rng(7)
+    ref = _numba_median()
+    for trial in range(400):
+        m = trial % (CENTRE_SAMPLES + 1)
+        if values == "normal":
+            s = rng.standard_normal(m)
+        elif values == "ties":
+            s = rng.integers(-2, 3, m).astype(np.float64)
+        elif values == "nan":
+            s = rng.standard_normal(m)
+            s[rng.random(m) < 0.3] = np.nan
+        else:
+            s = rng.choice([-np.inf, np.inf, -1.0, 0.0, 2.0, np.nan], m)
+        want = ref(s.copy())
+        got = small_median(s.copy())
+        assert got == want or (np.isnan(got) and np.isnan(want)), (m, s)
+    if values == "normal":
+        s = rng.standard_normal(41)
+        assert small_median(s.copy()) == np.median(s)   # numpy's, where no NaN is among them

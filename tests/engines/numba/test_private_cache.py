@@ -80,3 +80,44 @@ def test_private_folder_behind_a_symbolic_link_is_not_used(temp_root, tmp_path):
     (tmp_path / "elsewhere").mkdir(mode=0o700)
     temp_root.symlink_to(tmp_path / "elsewhere")
     assert _jit.private_cache_dir() is None
+
+
+REAL_CALL = textwrap.dedent(
+    """
+    import json, sys
+    from numba.core import caching
+    # a read-only install: neither the package's __pycache__ nor numba's user-wide folder
+    caching.CompileResultCacheImpl._locator_classes = []
+    import numpy as np
+    import sftwave
+    from sftwave.engines.numba.precompile import kernel_counts
+
+    x = np.random.default_rng(0).standard_normal(3000)
+    y = sftwave.gaussian_filter1d(x, 4.0)
+    compiled, loaded = kernel_counts()
+    json.dump({"compiled": compiled, "loaded": loaded, "finite": bool(np.isfinite(y).all())},
+              sys.stdout)
+    """
+)
+
+
+def test_read_only_install_second_process_compiles_nothing(tmp_path):
+    # the engine's own kernels, as a first call after a read-only install compiles them: the
+    # second process loads every one from the private folder (warm from its first call)
+    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"), HOME=str(tmp_path / "home"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("SFTWAVE_CACHE_DIR", None)
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "home").mkdir()
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", REAL_CALL], env=env, capture_output=True,
+                              text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["finite"] and second["finite"]
+    assert first["compiled"] >= 1
+    assert second["compiled"] == 0 and second["loaded"] >= 1
+    folder = tmp_path / "tmp" / f"sftwave-{os.geteuid()}" / "numba"
+    assert any(folder.rglob("*.nbc"))

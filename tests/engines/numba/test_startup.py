@@ -109,9 +109,16 @@ def test_switch_leaves_the_import_to_numba():
     assert got["have_blas"] is True and got["linalg"] is True
 
 
-def test_vector_probe_is_one_kernel():
-    """Both dtypes in one call: one specialisation, so one cache load per process."""
+def test_vector_probe_runs_in_the_asked_dtype_only():
+    """A float64 call probes (compiles, or loads from the cache) the float64 probe alone."""
     if vectors.REASON is not None:
         pytest.skip(f"no explicit vectors here, nothing is probed: {vectors.REASON}")
-    assert vectors.usable()
-    assert len(vectors._probe.signatures) == 1
+    got = _child(textwrap.dedent("""
+        import json
+        import numpy as np
+        from sftwave.engines.numba import vectors
+        ok = vectors.usable(np.float64)
+        print(json.dumps({"ok": ok, "signatures": [str(s) for s in vectors._probe.signatures]}))
+    """))
+    assert got["ok"] is True
+    assert len(got["signatures"]) == 1 and "float64" in got["signatures"][0], got

@@ -227,7 +227,7 @@ class NumbaEngine:
             return FIR_TAPS_PER_ORDER
         from .vectors import usable
 
-        return ROWS_TAPS_PER_ORDER if usable() else FIR_TAPS_PER_ORDER
+        return ROWS_TAPS_PER_ORDER if usable(np.float32) else FIR_TAPS_PER_ORDER
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
         from . import scalogram

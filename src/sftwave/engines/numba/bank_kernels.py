@@ -34,6 +34,74 @@ CENTRE_SAMPLES = 63
 
 
 @kernel
+def small_median(s):
+    """``np.median(s)`` as numba computes it, for float64 ``s`` (1-D; reordered in place).
+
+    numba's own algorithm (its ``_median_inner``, ``_select_two``, ``_select``
+    and ``_partition``, BSD-2-Clause) in one loop over float64: the same
+    partitions in the same order, so the same value, NaN included (numba
+    compares with ``<``, so where NaNs are among the samples its result depends
+    on their places).  It compiles in a fraction of the time numba's generic
+    ``np.median`` takes (seconds: the largest share of a first Gaussian
+    filter's compilation).
+    """
+    n = s.shape[0]
+    if n == 0:
+        return np.nan
+    half = n >> 1
+    two = n & 1 == 0       # an even count: the k'th and k+1'th smallest (numba's _select_two)
+    k = half - 1 if two else half
+    target = k
+    low = 0
+    high = n - 1
+    while True:
+        # numba's _partition of s[low:high + 1]: median-of-three pivot, its final place i
+        mid = (low + high) >> 1
+        if s[mid] < s[low]:
+            s[low], s[mid] = s[mid], s[low]
+        if s[high] < s[mid]:
+            s[high], s[mid] = s[mid], s[high]
+        if s[mid] < s[low]:
+            s[low], s[mid] = s[mid], s[low]
+        pivot = s[mid]
+        s[high], s[mid] = s[mid], s[high]
+        i = low
+        j = high - 1
+        while True:
+            while i < high and s[i] < pivot:
+                i += 1
+            while j >= low and pivot < s[j]:
+                j -= 1
+            if i >= j:
+                break
+            s[i], s[j] = s[j], s[i]
+            i += 1
+            j -= 1
+        s[i], s[high] = s[high], s[i]
+        if two:
+            if i < k:
+                low = i + 1
+            elif i > k + 1:
+                high = i - 1
+            elif i == k:       # then _select(k + 1) in s[i + 1:high + 1]
+                two = False
+                target = k + 1
+                low = i + 1
+            else:              # i == k + 1: then _select(k) in s[low:i]
+                two = False
+                high = i - 1
+        elif i == target:
+            break
+        elif i < target:
+            low = i + 1
+        else:
+            high = i - 1
+    if n & 1:
+        return s[half]
+    return (s[k] + s[k + 1]) / 2
+
+
+@kernel(inline="always")
 def segment_centre(x, lo, length, cval):
     """A centre of the part of x inside positions lo .. lo+length-1 (cval if none is).
 
@@ -53,10 +121,10 @@ def segment_centre(x, lo, length, cval):
     s = np.empty(m)
     for k in range(m):
         s[k] = x[a + (k * (b - a)) // m]
-    return np.median(s)
+    return small_median(s)
 
 
-@kernel
+@kernel(inline="always")
 def fill_line(x, lo, buf, mode, cval, centre):
     """buf[t] = (x extended at position lo + t) - centre, scipy.ndimage's extension."""
     n = x.shape[0]
@@ -83,12 +151,14 @@ def _emit(coef, base, tr, ti, out, row, idx):
         out[row, idx, ch] = acc
 
 
-@kernel
+@kernel(inline="always")
 def _core_iir1(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order complex recursion truncated by L: T = w T + x[m] - w^L x[m-L]."""
     P = wr.shape[0]
-    tr = np.zeros(P)
-    ti = np.zeros(P)
+    tr = np.empty(P)
+    tr[:] = 0.0
+    ti = np.empty(P)
+    ti[:] = 0.0
     M = xe.shape[0]
     warm = min(L, M)
     for m in range(warm):  # the window fills: no sample leaves it yet
@@ -127,17 +197,21 @@ def _core_iir1(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
         _emit(coef, base, tr, ti, out, row, start + m - (L - 1))
 
 
-@kernel
+@kernel(inline="always")
 def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """First-order recursion truncated by L-1 (the paper's 2K), plus the end sample.
 
     ``cr + i ci`` is ``w^(L-1)`` here (1 for the SFT at omega = pi p / K).
     """
     P = wr.shape[0]
-    tr = np.zeros(P)
-    ti = np.zeros(P)
-    ur = np.zeros(P)
-    ui = np.zeros(P)
+    tr = np.empty(P)
+    tr[:] = 0.0
+    ti = np.empty(P)
+    ti[:] = 0.0
+    ur = np.empty(P)
+    ur[:] = 0.0
+    ui = np.empty(P)
+    ui[:] = 0.0
     M = xe.shape[0]
     for m in range(M):
         xn = xe[m]
@@ -153,7 +227,7 @@ def _core_iir1_2k(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
             _emit(coef, base, ur, ui, out, row, start + m - (L - 1))
 
 
-@kernel
+@kernel(inline="always")
 def _core_iir2(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     """Second-order real recursion (Sugimoto), truncated by L-1, plus the end sample.
 
@@ -163,12 +237,18 @@ def _core_iir2(xe, L, wr, wi, cr, ci, coef, base, out, row, start):
     The zero frequency (a double pole without decay) uses the first-order form.
     """
     P = wr.shape[0]
-    qr = np.zeros(P)
-    qi = np.zeros(P)
-    pr = np.zeros(P)  # q[m-1]
-    pi_ = np.zeros(P)
-    ur = np.zeros(P)
-    ui = np.zeros(P)
+    qr = np.empty(P)
+    qr[:] = 0.0
+    qi = np.empty(P)
+    qi[:] = 0.0
+    pr = np.empty(P)  # q[m-1]
+    pr[:] = 0.0
+    pi_ = np.empty(P)
+    pi_[:] = 0.0
+    ur = np.empty(P)
+    ur[:] = 0.0
+    ui = np.empty(P)
+    ui[:] = 0.0
     a1 = 2.0 * wr
     a2 = wr * wr + wi * wi
     M = xe.shape[0]
@@ -208,7 +288,7 @@ def _tpow(fine, coarse, S, p, t):
     return coarse[p, t // S] * fine[p, t % S]
 
 
-@kernel
+@kernel(inline="always")
 def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Kernel integral by prefix sums (paper eqs. kernel, kernelInter), in blocks.
 
@@ -238,7 +318,7 @@ def _core_integral(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
                     out[row, start + b0 + q, ch] += coef[ch, 0, p] * T.real + coef[ch, 1, p] * T.imag
 
 
-@kernel
+@kernel(inline="always")
 def _core_window(xe, L, B, wf, wc, zf, zc, S, coef, base, out, row, start):
     """Windowed kernel integral by its own recurrence (paper eq. kernelIntZenka).
 
@@ -282,7 +362,7 @@ def _item_line(x2d, rows, starts, counts, pad_before, L, mode, cval, dc, it):
     s = starts[it]
     c = counts[it]
     lo = s - pad_before
-    buf = np.empty(c + L - 1, dtype=np.float64)
+    buf = np.empty(c + L - 1)
     centre = segment_centre(x2d[r], lo, c + L - 1, cval)
     fill_line(x2d[r], lo, buf, mode, cval, centre)
     return buf, centre * dc, r, s
@@ -379,7 +459,7 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
         o = task // nblocks
         b0 = (task % nblocks) * block
         nb = min(inner, b0 + block) - b0
-        col = np.empty((n, nb))   # this block of the input, read first
+        col = np.empty(n * nb).reshape((n, nb))   # this block of the input, read first
         for i in range(n):
             for t in range(nb):
                 col[i, t] = x3[o, i, b0 + t]
@@ -389,11 +469,16 @@ def bank_inner(lo_task, hi_task, x3, pad_before, L, mode, cval, wr, wi, cr, ci, 
         for t in range(nb):
             for k in range(m):
                 picks[k] = col[(k * n) // m, t]
-            centre[t] = np.median(picks)
-        sr = np.zeros((P, nb))
-        si = np.zeros((P, nb))
+            centre[t] = small_median(picks)
+        # every buffer an np.empty(size) of float64: one numba overload for the first call to
+        # compile (each other signature, np.zeros or a shape tuple, is one more: 0.1 to 0.4 s)
+        sflat = np.empty(2 * P * nb)
+        sflat[:] = 0.0
+        sr = sflat[:P * nb].reshape((P, nb))
+        si = sflat[P * nb:].reshape((P, nb))
         xn = np.empty(nb)
-        xo = np.zeros(nb)
+        xo = np.empty(nb)
+        xo[:] = 0.0
         acc = np.empty(nb)
         cv = np.empty(nb)
         for t in range(nb):

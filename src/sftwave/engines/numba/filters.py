@@ -611,7 +611,7 @@ def _rows_steps(steps) -> list | None:
         if half is None:
             return None
         fast.append((axis, half, mode))
-    return fast if usable() else None
+    return fast if usable(np.float32) else None
 
 
 def _dispatch(x: np.ndarray, output, steps, cval, method: str) -> np.ndarray:

@@ -23,11 +23,13 @@ Lanes that add into the same output row are in the same *task* (a run of
 groups, ``task_groups``): a task's groups run in order on one thread, so the
 sums are the same bits whatever the thread count.
 
-Two kernels run the same groups: :func:`run_lanes_16`, the engine's (16 lanes,
+Two kernels run the same groups: ``run_lanes_16``, the engine's (16 lanes,
 blocks of steps on explicit vectors, ``.vectors``: the faster one, close to
 the arithmetic bound on AVX-512; figures in docs/performance.md, *The CWT
-engine*), and :func:`run_lanes`, any width, plain loops that numba vectorises
-over the lanes; the tests check both against the bank.
+engine*; one kernel per output kind, :data:`RUN_LANES_16`, so that a call
+compiles only its own kind's output code), and :func:`run_lanes`, any width,
+plain loops that numba vectorises over the lanes; the tests check both
+against the bank.
 """
 
 from __future__ import annotations
@@ -209,7 +211,7 @@ def run_group(g, xe, lane_row, lane_shift, lane_L, lane_start, lane_off, lane_ou
                     out[lane_out[g, j], n // decim, 0] = v
 
 
-#: Steps of a block in :func:`run_lanes_16`: each component runs this many steps
+#: Steps of a block in ``run_lanes_16`` (:func:`_lanes_16`): each component runs this many steps
 #: with its state in registers before the next component's.
 BLOCK = 128
 
@@ -227,224 +229,259 @@ def extended_at(xs, r, col, lo, front, length, mode, cval, c):
     return (cval if s < 0 else xs[r, s]) - c
 
 
-@kernel(nogil=True, noalias=True, error_model="numpy")
-def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
-                 lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
-                 phase, group_P, group_coefs, coefs, base_r, base_i, decim, kind, out,
-                 direct, xs, xs_row, xs_centre, lo, front, length, mode, cval, m_in_lo, m_in_hi):
-    """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
+def _lanes_16(KIND: int):
+    """The kernel :func:`run_lanes` runs for groups of exactly 16 lanes, for output kind ``KIND``.
 
-    Same arguments and results up to rounding (the recursions and the sums of
-    the outputs are fused multiply-adds, rounded once, where :func:`run_lanes`
-    rounds every product and sum).  For each block, the
-    samples of every step are gathered first, then each component runs the
-    whole block with its coefficients and its state held in registers as
-    :class:`~sftwave.engines.numba.vectors.LaneVector` values, adding its
-    share to the block's output steps; then the outputs are written.
-
-    With ``direct``, ``xe`` is not made: the samples are read from the
-    C-contiguous rows ``xs`` (row ``xs_row[i]`` for ``xe``'s row ``i``, minus
-    ``xs_centre[i]``), exactly what :func:`extend_rows` (``lo``, ``front``,
-    ``length``, ``mode``, ``cval``) would have written there: between
-    ``m_in_lo[g]`` and ``m_in_hi[g]`` every read of group ``g`` lies inside its
-    row, elsewhere :func:`extended_at` extends it.  One pass over the samples
-    fewer (a copy as large as the input).  ``direct`` is ``xs is not None``:
-    without it ``xs`` is None, and numba prunes the direct reads before typing
-    them (a specialisation of its own, so that a call compiles only the reads
-    it makes).
+    ``KIND`` is a constant of the kernel (numba prunes the other kinds' branches
+    before typing them): a call compiles only its own output code (the phases'
+    arctangent, the sums' trees), not the seven others'.  The ``kind``
+    argument is ``KIND`` (kept, so that the arguments are :func:`run_lanes`'s).
+    Each kind's kernel is a module attribute of its own, ``run_lanes_16_<kind>``
+    (:data:`RUN_LANES_16`), so that numba caches it on disk apart.
     """
-    P = coefs.shape[1]
-    W = WIDTH
-    T = BLOCK
-    dt = coefs.dtype
-    cf = coefs.reshape(coefs.size)
-    xf = xe.reshape(xe.size)
-    st = np.zeros(P * 2 * W, dtype=dt)
-    xb = np.zeros(2 * T * W, dtype=dt)
-    accb = np.zeros(3 * T * W, dtype=dt)   # real, imaginary (and power, for the sums)
-    phb = np.zeros(T * W)                    # the phases of a block's output steps (float64)
-    ones = np.ones(W, dtype=dt)
-    src_new = np.empty(W, dtype=np.int64)
-    src_L = np.empty(W, dtype=np.int64)
-    kbase = np.empty(W, dtype=np.int64)
-    klo = np.empty(W, dtype=np.int64)
-    khi = np.empty(W, dtype=np.int64)
-    if xs is not None:
-        xsf = xs.reshape(xs.size)
-    c_new = np.empty(W, dtype=dt)
-    for g in range(task_groups[lo_task], task_groups[hi_task]):
-        st[:] = 0.0
-        steady = m_steady[g]
-        stop = m_stop[g]
-        for j in range(W):
-            src_L[j] = lane_L[g, j]
-            if xs is not None:   # xe's column s is xs's sample lo + s - front of its row
-                src_new[j] = (xs_row[lane_row[g, j]] * xs.shape[1] + lane_shift[g, j] + lo
-                              - front)
-                c_new[j] = xs_centre[lane_row[g, j]]
-            else:
-                src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
-        if xs is not None:       # the steps whose reads all lie inside their rows
-            steady = max(steady, m_in_lo[g])
-            stop_fast = min(stop, m_in_hi[g])
-        else:
-            stop_fast = stop
-        cbase = group_coefs[g] * P * 8 * W
-        Pg = group_P[g]       # the group's components (the others' coefficients are zero)
-        # steps since the last output at the block's first step
-        since = (m_lo[g] - phase[g]) % decim
-        # Output k of lane j (its n = k decim) comes at the group's output step
-        # number k - kbase[j]: all lanes share the phase of m modulo decim, so one
-        # count of output steps indexes every lane's output, with no division per step.
-        m_first = m_lo[g] + (decim - since) % decim
-        for j in range(W):
-            kbase[j] = (m_first - lane_off[g, j]) // decim
-            klo[j] = -(-lane_nlo[g, j] // decim)
-            khi[j] = -(-lane_nhi[g, j] // decim)
-        oc = 0
-        for m0 in range(m_lo[g], m_hi[g], T):
-            nt = min(T, m_hi[g] - m0)
-            for t in range(nt):
-                m = m0 + t
-                i_new = t * W
-                i_old = (T + t) * W
-                if m < steady or m >= stop_fast:
-                    for j in range(W):
-                        s = m + lane_shift[g, j]
-                        u = m - lane_start[g, j]
-                        live = m < stop or m - lane_off[g, j] < lane_nhi[g, j]
-                        if xs is not None:
-                            i = lane_row[g, j]
-                            xb[i_new + j] = (extended_at(xs, xs_row[i], s, lo, front, length, mode,
-                                                         cval, xs_centre[i])
-                                             if u >= 0 and live else 0.0)
-                            xb[i_old + j] = (extended_at(xs, xs_row[i], s - lane_L[g, j], lo, front,
-                                                         length, mode, cval, xs_centre[i])
-                                             if u >= lane_L[g, j] and live else 0.0)
-                        else:
-                            xb[i_new + j] = xe[lane_row[g, j], s] if u >= 0 and live else 0.0
-                            xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
-                                             if u >= lane_L[g, j] and live else 0.0)
-                elif xs is not None:
-                    for j in range(W):   # unsigned: no negative-index tests
-                        s = m + src_new[j]
-                        xb[np.uint64(i_new + j)] = xsf[np.uint64(s)] - c_new[j]
-                        xb[np.uint64(i_old + j)] = xsf[np.uint64(s - src_L[j])] - c_new[j]
+
+    @kernel(nogil=True, noalias=True, error_model="numpy")
+    def run_lanes_16(lo_task, hi_task, task_groups, xe, lane_row, lane_shift, lane_L, lane_start,
+                     lane_off, lane_out, lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop,
+                     phase, group_P, group_coefs, coefs, base_r, base_i, decim, kind, out,
+                     direct, xs, xs_row, xs_centre, lo, front, length, mode, cval, m_in_lo, m_in_hi):
+        """:func:`run_lanes` for groups of exactly 16 lanes, in blocks of :data:`BLOCK` steps, on explicit vectors.
+
+        Same arguments and results up to rounding (the recursions and the sums of
+        the outputs are fused multiply-adds, rounded once, where :func:`run_lanes`
+        rounds every product and sum).  For each block, the
+        samples of every step are gathered first, then each component runs the
+        whole block with its coefficients and its state held in registers as
+        :class:`~sftwave.engines.numba.vectors.LaneVector` values, adding its
+        share to the block's output steps; then the outputs are written.
+
+        With ``direct``, ``xe`` is not made: the samples are read from the
+        C-contiguous rows ``xs`` (row ``xs_row[i]`` for ``xe``'s row ``i``, minus
+        ``xs_centre[i]``), exactly what :func:`extend_rows` (``lo``, ``front``,
+        ``length``, ``mode``, ``cval``) would have written there: between
+        ``m_in_lo[g]`` and ``m_in_hi[g]`` every read of group ``g`` lies inside its
+        row, elsewhere :func:`extended_at` extends it.  One pass over the samples
+        fewer (a copy as large as the input).  ``direct`` is ``xs is not None``:
+        without it ``xs`` is None, and numba prunes the direct reads before typing
+        them (a specialisation of its own, so that a call compiles only the reads
+        it makes).
+        """
+        P = coefs.shape[1]
+        W = WIDTH
+        T = BLOCK
+        dt = coefs.dtype
+        cf = coefs.reshape(coefs.size)
+        xf = xe.reshape(xe.size)
+        # two allocations cut into the buffers (an allocation of another dtype or shape
+        # is one more numba overload for the first call to compile, 0.1 to 0.5 s each)
+        nst = P * 2 * W
+        fbuf = np.empty(nst + 5 * T * W + 2 * W, dtype=dt)
+        fbuf[:] = 0.0
+        st = fbuf[:nst]
+        xb = fbuf[nst:nst + 2 * T * W]
+        accb = fbuf[nst + 2 * T * W:nst + 5 * T * W]   # real, imaginary (and power, for the sums)
+        ones = fbuf[nst + 5 * T * W:nst + 5 * T * W + W]
+        ones[:] = 1.0
+        c_new = fbuf[nst + 5 * T * W + W:]
+        if KIND == PHASE:
+            phb = np.zeros(T * W)                # the phases of a block's output steps (float64)
+        ibuf = np.empty(5 * W, dtype=np.int64)
+        src_new = ibuf[:W]
+        src_L = ibuf[W:2 * W]
+        kbase = ibuf[2 * W:3 * W]
+        klo = ibuf[3 * W:4 * W]
+        khi = ibuf[4 * W:]
+        if xs is not None:
+            xsf = xs.reshape(xs.size)
+        for g in range(task_groups[lo_task], task_groups[hi_task]):
+            st[:] = 0.0
+            steady = m_steady[g]
+            stop = m_stop[g]
+            for j in range(W):
+                src_L[j] = lane_L[g, j]
+                if xs is not None:   # xe's column s is xs's sample lo + s - front of its row
+                    src_new[j] = (xs_row[lane_row[g, j]] * xs.shape[1] + lane_shift[g, j] + lo
+                                  - front)
+                    c_new[j] = xs_centre[lane_row[g, j]]
                 else:
-                    for j in range(W):   # unsigned: no negative-index tests
-                        s = m + src_new[j]
-                        xb[np.uint64(i_new + j)] = xf[np.uint64(s)]
-                        xb[np.uint64(i_old + j)] = xf[np.uint64(s - src_L[j])]
-            first = (decim - since) % decim       # the block's first output step
-            for t in range(first, nt, decim):
+                    src_new[j] = lane_row[g, j] * xe.shape[1] + lane_shift[g, j]
+            if xs is not None:       # the steps whose reads all lie inside their rows
+                steady = max(steady, m_in_lo[g])
+                stop_fast = min(stop, m_in_hi[g])
+            else:
+                stop_fast = stop
+            cbase = group_coefs[g] * P * 8 * W
+            Pg = group_P[g]       # the group's components (the others' coefficients are zero)
+            # steps since the last output at the block's first step
+            since = (m_lo[g] - phase[g]) % decim
+            # Output k of lane j (its n = k decim) comes at the group's output step
+            # number k - kbase[j]: all lanes share the phase of m modulo decim, so one
+            # count of output steps indexes every lane's output, with no division per step.
+            m_first = m_lo[g] + (decim - since) % decim
+            for j in range(W):
+                kbase[j] = (m_first - lane_off[g, j]) // decim
+                klo[j] = -(-lane_nlo[g, j] // decim)
+                khi[j] = -(-lane_nhi[g, j] // decim)
+            oc = 0
+            for m0 in range(m_lo[g], m_hi[g], T):
+                nt = min(T, m_hi[g] - m0)
+                for t in range(nt):
+                    m = m0 + t
+                    i_new = t * W
+                    i_old = (T + t) * W
+                    if m < steady or m >= stop_fast:
+                        for j in range(W):
+                            s = m + lane_shift[g, j]
+                            u = m - lane_start[g, j]
+                            live = m < stop or m - lane_off[g, j] < lane_nhi[g, j]
+                            if xs is not None:
+                                i = lane_row[g, j]
+                                xb[i_new + j] = (extended_at(xs, xs_row[i], s, lo, front, length, mode,
+                                                             cval, xs_centre[i])
+                                                 if u >= 0 and live else 0.0)
+                                xb[i_old + j] = (extended_at(xs, xs_row[i], s - lane_L[g, j], lo, front,
+                                                             length, mode, cval, xs_centre[i])
+                                                 if u >= lane_L[g, j] and live else 0.0)
+                            else:
+                                xb[i_new + j] = xe[lane_row[g, j], s] if u >= 0 and live else 0.0
+                                xb[i_old + j] = (xe[lane_row[g, j], s - lane_L[g, j]]
+                                                 if u >= lane_L[g, j] and live else 0.0)
+                    elif xs is not None:
+                        for j in range(W):   # unsigned: no negative-index tests
+                            s = m + src_new[j]
+                            xb[np.uint64(i_new + j)] = xsf[np.uint64(s)] - c_new[j]
+                            xb[np.uint64(i_old + j)] = xsf[np.uint64(s - src_L[j])] - c_new[j]
+                    else:
+                        for j in range(W):   # unsigned: no negative-index tests
+                            s = m + src_new[j]
+                            xb[np.uint64(i_new + j)] = xf[np.uint64(s)]
+                            xb[np.uint64(i_old + j)] = xf[np.uint64(s - src_L[j])]
+                first = (decim - since) % decim       # the block's first output step
+                for t in range(first, nt, decim):
+                    for j in range(W):
+                        accb[t * W + j] = base_r[g, j]
+                        accb[(T + t) * W + j] = base_i[g, j]
+                # components two at a time: a step's update is a chain of two fused
+                # multiply-adds, so one component alone waits on their latency
+                npair = Pg // 2
+                for p in range(0, 2 * npair, 2):
+                    c = cbase + p * 8 * W
+                    d = c + 8 * W
+                    wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
+                                      load16(cf, c + CR * W), load16(cf, c + CI * W))
+                    ar, br, ai, bi = (load16(cf, c + AR * W), load16(cf, c + BR * W),
+                                      load16(cf, c + AI * W), load16(cf, c + BI * W))
+                    wr2, wi2, cr2, ci2 = (load16(cf, d + WR * W), load16(cf, d + WI * W),
+                                          load16(cf, d + CR * W), load16(cf, d + CI * W))
+                    ar2, br2, ai2, bi2 = (load16(cf, d + AR * W), load16(cf, d + BR * W),
+                                          load16(cf, d + AI * W), load16(cf, d + BI * W))
+                    a = load16(st, p * 2 * W)
+                    b = load16(st, p * 2 * W + W)
+                    a2 = load16(st, p * 2 * W + 2 * W)
+                    b2 = load16(st, p * 2 * W + 3 * W)
+                    nxt = first
+                    for t in range(nt):
+                        xn = load16(xb, t * W)
+                        xo = load16(xb, (T + t) * W)
+                        # a + ib <- w (a + ib) + x_new - w^L x_old
+                        an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+                        b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+                        a = an
+                        an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
+                        b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
+                        a2 = an
+                        if t == nxt:
+                            nxt += decim
+                            re = fma(br2, b2, fma(ar2, a2, fma(br, b, fma(ar, a, load16(accb, t * W)))))
+                            store16(accb, t * W, re)
+                            if KIND != REAL:
+                                im = fma(bi2, b2, fma(ai2, a2, fma(bi, b, fma(ai, a, load16(
+                                    accb, (T + t) * W)))))
+                                store16(accb, (T + t) * W, im)
+                    store16(st, p * 2 * W, a)
+                    store16(st, p * 2 * W + W, b)
+                    store16(st, p * 2 * W + 2 * W, a2)
+                    store16(st, p * 2 * W + 3 * W, b2)
+                # the odd one out, alone (paired with a copy of itself it would run its
+                # recursion twice; the pair loop above does not fit a remainder)
+                for p in range(2 * npair, Pg):
+                    c = cbase + p * 8 * W
+                    wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
+                                      load16(cf, c + CR * W), load16(cf, c + CI * W))
+                    ar, br, ai, bi = (load16(cf, c + AR * W), load16(cf, c + BR * W),
+                                      load16(cf, c + AI * W), load16(cf, c + BI * W))
+                    a = load16(st, p * 2 * W)
+                    b = load16(st, p * 2 * W + W)
+                    nxt = first
+                    for t in range(nt):
+                        xn = load16(xb, t * W)
+                        xo = load16(xb, (T + t) * W)
+                        an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
+                        b = fma(wr, b, fms(wi, a, mul(ci, xo)))
+                        a = an
+                        if t == nxt:
+                            nxt += decim
+                            store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
+                            if KIND != REAL:
+                                store16(accb, (T + t) * W,
+                                        fma(bi, b, fma(ai, a, load16(accb, (T + t) * W))))
+                    store16(st, p * 2 * W, a)
+                    store16(st, p * 2 * W + W, b)
+                # the block's outputs, lane by lane: each lane's run is contiguous in
+                # ``out`` (writing the lanes side by side, step by step, scattered the
+                # stores over 16 rows and cost as much as the recursions).  Indices are
+                # unsigned (never negative here): numba then leaves out its test for
+                # negative indices, a fifth of the time of a filter's real output.
+                nout = (nt - first + decim - 1) // decim if nt > first else 0
+                if KIND == PHASE:
+                    _lane_phases(accb, phb, first, nout, decim)
+                if KIND >= SUM_POWER:
+                    _lane_sums(accb, first, nout, decim, KIND, ones)
+                    _add_sums(accb, first, nout, decim, KIND, oc, kbase, klo, khi, lane_out, g, out)
+                    oc += nout
+                    since = (since + nt) % decim
+                    continue
                 for j in range(W):
-                    accb[t * W + j] = base_r[g, j]
-                    accb[(T + t) * W + j] = base_i[g, j]
-            # components two at a time: a step's update is a chain of two fused
-            # multiply-adds, so one component alone waits on their latency
-            npair = Pg // 2
-            for p in range(0, 2 * npair, 2):
-                c = cbase + p * 8 * W
-                d = c + 8 * W
-                wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
-                                  load16(cf, c + CR * W), load16(cf, c + CI * W))
-                ar, br, ai, bi = (load16(cf, c + AR * W), load16(cf, c + BR * W),
-                                  load16(cf, c + AI * W), load16(cf, c + BI * W))
-                wr2, wi2, cr2, ci2 = (load16(cf, d + WR * W), load16(cf, d + WI * W),
-                                      load16(cf, d + CR * W), load16(cf, d + CI * W))
-                ar2, br2, ai2, bi2 = (load16(cf, d + AR * W), load16(cf, d + BR * W),
-                                      load16(cf, d + AI * W), load16(cf, d + BI * W))
-                a = load16(st, p * 2 * W)
-                b = load16(st, p * 2 * W + W)
-                a2 = load16(st, p * 2 * W + 2 * W)
-                b2 = load16(st, p * 2 * W + 3 * W)
-                nxt = first
-                for t in range(nt):
-                    xn = load16(xb, t * W)
-                    xo = load16(xb, (T + t) * W)
-                    # a + ib <- w (a + ib) + x_new - w^L x_old
-                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
-                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
-                    a = an
-                    an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
-                    b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
-                    a2 = an
-                    if t == nxt:
-                        nxt += decim
-                        re = fma(br2, b2, fma(ar2, a2, fma(br, b, fma(ar, a, load16(accb, t * W)))))
-                        store16(accb, t * W, re)
-                        if kind != REAL:
-                            im = fma(bi2, b2, fma(ai2, a2, fma(bi, b, fma(ai, a, load16(
-                                accb, (T + t) * W)))))
-                            store16(accb, (T + t) * W, im)
-                store16(st, p * 2 * W, a)
-                store16(st, p * 2 * W + W, b)
-                store16(st, p * 2 * W + 2 * W, a2)
-                store16(st, p * 2 * W + 3 * W, b2)
-            # the odd one out, alone (paired with a copy of itself it would run its
-            # recursion twice; the pair loop above does not fit a remainder)
-            for p in range(2 * npair, Pg):
-                c = cbase + p * 8 * W
-                wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),
-                                  load16(cf, c + CR * W), load16(cf, c + CI * W))
-                ar, br, ai, bi = (load16(cf, c + AR * W), load16(cf, c + BR * W),
-                                  load16(cf, c + AI * W), load16(cf, c + BI * W))
-                a = load16(st, p * 2 * W)
-                b = load16(st, p * 2 * W + W)
-                nxt = first
-                for t in range(nt):
-                    xn = load16(xb, t * W)
-                    xo = load16(xb, (T + t) * W)
-                    an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
-                    b = fma(wr, b, fms(wi, a, mul(ci, xo)))
-                    a = an
-                    if t == nxt:
-                        nxt += decim
-                        store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
-                        if kind != REAL:
-                            store16(accb, (T + t) * W,
-                                    fma(bi, b, fma(ai, a, load16(accb, (T + t) * W))))
-                store16(st, p * 2 * W, a)
-                store16(st, p * 2 * W + W, b)
-            # the block's outputs, lane by lane: each lane's run is contiguous in
-            # ``out`` (writing the lanes side by side, step by step, scattered the
-            # stores over 16 rows and cost as much as the recursions).  Indices are
-            # unsigned (never negative here): numba then leaves out its test for
-            # negative indices, a fifth of the time of a filter's real output.
-            nout = (nt - first + decim - 1) // decim if nt > first else 0
-            if kind == PHASE:
-                _lane_phases(accb, phb, first, nout, decim)
-            if kind >= SUM_POWER:
-                _lane_sums(accb, first, nout, decim, kind, ones)
-                _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, out)
+                    q0 = oc + kbase[j]
+                    r = np.uint64(lane_out[g, j])
+                    i_lo = max(0, klo[j] - q0)
+                    i_hi = min(nout, khi[j] - q0)
+                    zero = np.uint64(0)
+                    one = np.uint64(1)
+                    for i in range(i_lo, i_hi):
+                        q = np.uint64(q0 + i)
+                        ir = np.uint64((first + i * decim) * W + j)
+                        ii = ir + np.uint64(T * W)
+                        if KIND == REAL:
+                            out[r, q, zero] = accb[ir]
+                        elif KIND == COMPLEX:
+                            out[r, q, zero] = accb[ir]
+                            out[r, q, one] = accb[ii]
+                        elif KIND == POWER:
+                            out[r, q, zero] = accb[ir] * accb[ir] + accb[ii] * accb[ii]
+                        elif KIND == ABS:
+                            out[r, q, zero] = math.sqrt(accb[ir] * accb[ir] + accb[ii] * accb[ii])
+                        else:
+                            out[r, q, zero] = phb[np.uint64(i * W + j)]
                 oc += nout
                 since = (since + nt) % decim
-                continue
-            for j in range(W):
-                q0 = oc + kbase[j]
-                r = np.uint64(lane_out[g, j])
-                i_lo = max(0, klo[j] - q0)
-                i_hi = min(nout, khi[j] - q0)
-                zero = np.uint64(0)
-                one = np.uint64(1)
-                for i in range(i_lo, i_hi):
-                    q = np.uint64(q0 + i)
-                    ir = np.uint64((first + i * decim) * W + j)
-                    ii = ir + np.uint64(T * W)
-                    if kind == REAL:
-                        out[r, q, zero] = accb[ir]
-                    elif kind == COMPLEX:
-                        out[r, q, zero] = accb[ir]
-                        out[r, q, one] = accb[ii]
-                    elif kind == POWER:
-                        out[r, q, zero] = accb[ir] * accb[ir] + accb[ii] * accb[ii]
-                    elif kind == ABS:
-                        out[r, q, zero] = math.sqrt(accb[ir] * accb[ir] + accb[ii] * accb[ii])
-                    else:
-                        out[r, q, zero] = phb[np.uint64(i * W + j)]
-            oc += nout
-            since = (since + nt) % decim
 
+    return run_lanes_16
+
+
+run_lanes_16_real = _lanes_16(REAL)
+run_lanes_16_complex = _lanes_16(COMPLEX)
+run_lanes_16_power = _lanes_16(POWER)
+run_lanes_16_abs = _lanes_16(ABS)
+run_lanes_16_phase = _lanes_16(PHASE)
+run_lanes_16_sum_power = _lanes_16(SUM_POWER)
+run_lanes_16_sum_unit = _lanes_16(SUM_UNIT)
+run_lanes_16_sum_both = _lanes_16(SUM_BOTH)
+
+#: The explicit-vector kernel of each output kind code (:func:`_lanes_16`).
+RUN_LANES_16 = {REAL: run_lanes_16_real, COMPLEX: run_lanes_16_complex, POWER: run_lanes_16_power,
+                ABS: run_lanes_16_abs, PHASE: run_lanes_16_phase, SUM_POWER: run_lanes_16_sum_power,
+                SUM_UNIT: run_lanes_16_sum_unit, SUM_BOTH: run_lanes_16_sum_both}
 
 #: atan's rational approximation on [-0.66, 0.66] (Cephes' ``atan``: relative error about 1e-16).
 _ATAN_P = (-8.750608600031904122785e-1, -1.615753718733365076637e1, -7.500855792314704667340e1,

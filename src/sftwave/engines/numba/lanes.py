@@ -128,15 +128,16 @@ class LaneTable:
                          self.n_lo[keep], self.n_hi[keep])
 
 
-def vector_kernel_runs() -> bool:
-    """Whether groups of 16 lanes run on the explicit vectors (:func:`~.lane_kernels.run_lanes_16`).
+def vector_kernel_runs(dtype=None) -> bool:
+    """Whether groups of 16 lanes run on the explicit vectors (:data:`~.lane_kernels.RUN_LANES_16`),
+    with state of ``dtype`` (float32 or float64; None: in both).
 
     Where numba's internals that the fast kernels use are unavailable (probed
     by ``.vectors`` and ``._jit``), the plain kernel
     (:func:`~.lane_kernels.run_lanes`) runs instead, and a
     :class:`~._jit.NumbaInternalsWarning` says why, once per process.
     """
-    runs = vectors.usable()
+    runs = vectors.usable(dtype)
     if internals_disabled():
         warn_fast_path_off([f"{DISABLE_ENV} is set: the lane engine runs its plain kernel, "
                             "without the 'noalias' option"])
@@ -299,13 +300,15 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     rows_used, lane_row = np.unique(table.in_row, return_inverse=True)
     # (x2d[rows_used] would copy the rows first: 15 MB for the EEG epochs)
     centre = row_centres(x2d, rows_used)
-    run_groups = _k.run_lanes_16 if width == _k.WIDTH and vector_kernel_runs() else _k.run_lanes
+    vector = width == _k.WIDTH and vector_kernel_runs(dtype)
+    # the explicit-vector kernel of this output kind alone (each compiles only its own output code)
+    run_groups = _k.RUN_LANES_16[code] if vector else _k.run_lanes
     # one plan on its rows (a filter): the vector kernel reads C-contiguous float rows as
     # they are, extending them where a lane reads beyond them, one pass over the samples
     # fewer.  Otherwise (many plans share the copy; strided or integer rows; an output that
     # may overlap them, filtering in place) they are copied once, extended and minus their
     # centre, into xe.
-    direct = (run_groups is _k.run_lanes_16 and used.size <= _DIRECT_PLANS and x2d.flags.c_contiguous
+    direct = (vector and used.size <= _DIRECT_PLANS and x2d.flags.c_contiguous
               and x2d.dtype in (np.float32, np.float64) and not np.may_share_memory(x2d, out))
     if direct:
         xe = np.empty((rows_used.size, 0), dtype=dtype)
@@ -407,7 +410,7 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     args: tuple = (task_groups, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out,
                    lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs,
                    coefs, base_r, base_i, decim, code, out)
-    if run_groups is _k.run_lanes_16:
+    if vector:
         # xe's column s is row sample s - front - pad_l: the steps from m_in_lo to m_in_hi
         # read inside the rows (the sample leaving the window and the one entering it)
         first_in = front + pad_l

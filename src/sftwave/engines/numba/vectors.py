@@ -245,9 +245,9 @@ def sqrt(typingctx, a):
 AVAILABLE: bool = REASON is None
 
 
-@kernel(inline="always")
-def _probe_one(a, b, c, out):
-    """Every operation once, on 16 lanes of one dtype (inlined into :func:`_probe`)."""
+@kernel
+def _probe(a, b, c, out):
+    """Every operation once, on 16 lanes: the probe of :func:`usable`."""
     va, vb, vc = load16(a, 0), load16(b, 0), load16(c, 0)
     store16(out, 0, fma(va, vb, vc))
     store16(out, WIDTH, fnma(va, vb, vc))
@@ -257,45 +257,47 @@ def _probe_one(a, b, c, out):
     store16(out, 5 * WIDTH, sqrt(mul(va, va)))
 
 
-@kernel
-def _probe(a, b, c, out, a32, b32, c32, out32):
-    """The probe of :func:`usable`: every operation in float64 and in float32, one kernel to load."""
-    _probe_one(a, b, c, out)
-    _probe_one(a32, b32, c32, out32)
-
-
-_usable: bool | None = None
+_usable: dict = {}
 _usable_lock = threading.Lock()
 
 
-def usable() -> bool:
-    """Whether the explicit vectors compile and compute, in float32 and float64 (probed once per process).
+def usable(dtype=None) -> bool:
+    """Whether the explicit vectors compile and compute in ``dtype`` (float32 or float64; None: both).
 
-    A failure sets :data:`REASON`.  The probe's kernel is cached on disk like
-    the others, so after the first process it costs a cache load.
+    Probed once per process and dtype, for the dtype a call runs in (the
+    probe's kernel is compiled for each dtype it is probed in: a first call
+    in float64 compiles no float32 probe).  A failure sets :data:`REASON`, and
+    then no dtype is usable.  The probe's kernel is cached on disk like the
+    others, so after the first process it costs a cache load.
     """
-    global _usable, REASON
+    dtypes = (np.float64, np.float32) if dtype is None else (np.dtype(dtype).type,)
     with _usable_lock:
-        if _usable is None:
-            if REASON is None:
-                try:
-                    # small integers: every result is exact, fused or not
-                    args = {dt: (np.arange(1, WIDTH + 1, dtype=dt),
-                                 np.arange(WIDTH, 0, -1).astype(dt),
-                                 np.full(WIDTH, 3, dtype=dt), np.zeros(6 * WIDTH, dtype=dt))
-                            for dt in (np.float64, np.float32)}
-                    with warnings.catch_warnings():
-                        # numba 0.59 adds a pending-deprecation warning (its 'old_style'
-                        # error capturing) to a failed compilation: the failure is REASON
-                        warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
-                        _probe(*args[np.float64], *args[np.float32])
-                    for dt, (a, b, c, out) in args.items():
-                        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a])
-                        if not np.array_equal(out, want):
-                            REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
-                            break
-                except Exception as exc:
-                    first = (str(exc).splitlines() or [""])[0]
-                    REASON = f"the explicit vectors do not compile ({type(exc).__name__}: {first})"
-            _usable = REASON is None
-        return _usable
+        for dt in dtypes:
+            if dt not in _usable:
+                _usable[dt] = REASON is None and _probe_dtype(dt)
+        return REASON is None and all(_usable[dt] for dt in dtypes)
+
+
+def _probe_dtype(dt) -> bool:
+    """Compile and check :func:`_probe` in ``dt``; on a failure set :data:`REASON`, return False."""
+    global REASON
+    try:
+        # small integers: every result is exact, fused or not
+        a = np.arange(1, WIDTH + 1, dtype=dt)
+        b = np.arange(WIDTH, 0, -1).astype(dt)
+        c = np.full(WIDTH, 3, dtype=dt)
+        out = np.zeros(6 * WIDTH, dtype=dt)
+        with warnings.catch_warnings():
+            # numba 0.59 adds a pending-deprecation warning (its 'old_style'
+            # error capturing) to a failed compilation: the failure is REASON
+            warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
+            _probe(a, b, c, out)
+        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a])
+        if not np.array_equal(out, want):
+            REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
+            return False
+    except Exception as exc:
+        first = (str(exc).splitlines() or [""])[0]
+        REASON = f"the explicit vectors do not compile ({type(exc).__name__}: {first})"
+        return False
+    return True
