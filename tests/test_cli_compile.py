@@ -12,7 +12,8 @@ from sftwave.engines.numba.precompile import kernel_counts
 
 def test_common_calls_cover_each_family():
     labels = " ".join(label for label, _ in compile_cli.common_calls())
-    for family in ("Gaussian", "float32", "uint8", "cwt float64", "power", "MNE", "wct"):
+    for family in ("Gaussian", "float32", "uint8", "cwt float64", "power", "MNE", "wct_pairs",
+                   "long lines", "superlet", "multiscale_basic_features"):
         assert family in labels
 
 

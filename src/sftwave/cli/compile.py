@@ -54,9 +54,24 @@ def common_calls() -> list[tuple[str, Callable[[], object]]]:
 
     def coherence():
         from sftwave import pycwt
+        from sftwave.coherence import wct_pairs
 
         a, b = rng.standard_normal((2, 504))
         pycwt.wct(a, b, 0.25)
+        wct_pairs(rng.standard_normal((3, 1000)), [0.1, 0.05])
+
+    def long_line():
+        long = np.cumsum(rng.standard_normal(70_000))
+        for dtype in (np.float64, np.float32):
+            sftwave.gaussian_filter1d(long.astype(dtype), 256.0)
+
+    def superlet():
+        sftwave.superlet(line[0], freqs[:8], 1000.0, order_max=4, adaptive=True)
+
+    def features():
+        from sftwave.feature import multiscale_basic_features
+
+        multiscale_basic_features(image[:64, :64], sigma_max=4)
 
     return [
         ("Gaussian filters, float64", gaussian(np.float64)),
@@ -67,7 +82,10 @@ def common_calls() -> list[tuple[str, Callable[[], object]]]:
         ("cwt float32, complex", cwt(np.float32, "complex")),
         ("cwt float32, power", cwt(np.float32, "power")),
         ("MNE tfr_array_morlet", mne),
-        ("pycwt wct (coherence)", coherence),
+        ("Gaussian filter of long lines", long_line),
+        ("pycwt wct and wct_pairs (coherence)", coherence),
+        ("superlet", superlet),
+        ("multiscale_basic_features", features),
     ]
 
 
