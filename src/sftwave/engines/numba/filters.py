@@ -89,29 +89,15 @@ def _bank_axis(x: np.ndarray, axis: int, plan, method: str, mode: str, cval: flo
             return res
         cast_into(out, res)
         return out
-    if method == "iir1" and x.dtype in (np.float32, np.float64) and _pieces_pay(x2d, plan):
-        # few long rows: cut into pieces with no warm-up, the same cost at every sigma
-        direct = (out is not None and out.dtype in (np.float32, np.float64)
-                  and axis == x.ndim - 1 and out.flags.c_contiguous)
-        res = out.reshape(-1, n) if direct and out is not None else np.empty((x2d.shape[0], n), dtype=x.dtype)
-        # the pieces read the rows while others are written: an overlapping output needs a copy
-        src = x2d.copy() if np.may_share_memory(x2d, res) else x2d
-        from . import pieces
-
-        pieces.run(src, plan, mode, cval, res)
-        if direct and out is not None:
-            return out
-        res = np.moveaxis(res.reshape(shape), -1, axis)
-        if out is None:
-            return res
-        cast_into(out, res)
-        return out
-    if method == "iir1" and x.dtype in (np.float32, np.float64) and _lanes_pay(x2d, plan):
+    runner = (None if method != "iir1" or x.dtype not in (np.float32, np.float64)
+              else _pieces_rows if _pieces_pay(x2d, plan)      # few long rows: any sigma alike
+              else _lanes_rows if _lanes_pay(x2d, plan) else None)
+    if runner is not None:
         direct = (out is not None and out.dtype in (np.float32, np.float64)
                   and axis == x.ndim - 1 and out.flags.c_contiguous)
         # (`out is not None` below: direct says so, but mypy does not know)
         res = out.reshape(-1, n) if direct and out is not None else np.empty((x2d.shape[0], n), dtype=x.dtype)
-        _lanes_rows(x2d, plan, mode, cval, res)   # copies the rows first: in place is safe
+        runner(x2d, plan, mode, cval, res)           # each safe in place
         if direct and out is not None:
             return out
         res = _back(res.reshape(shape), axis)
@@ -208,6 +194,17 @@ def _pieces_pay(x2d: np.ndarray, plan) -> bool:
     from . import lanes
 
     return lanes.vector_kernel_runs()
+
+
+def _pieces_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:
+    """Filter the rows of ``x2d`` with a real one-output plan cut into pieces (no warm-up).
+
+    ``out2d`` may overlap ``x2d``: the pieces read rows while others are written, so the
+    rows are copied first then."""
+    from . import pieces
+
+    src = x2d.copy() if np.may_share_memory(x2d, out2d) else x2d
+    pieces.run(src, plan, mode, cval, out2d)
 
 
 def _lanes_rows(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> None:
