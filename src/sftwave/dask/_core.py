@@ -19,7 +19,6 @@ from .. import engines
 from .._checks import check_choice, check_workers
 from .._checks.dask import check_elements, check_min_weight, check_same_shape
 from ..engines import nonfinite
-from ..plans.small import engine_paths
 
 if TYPE_CHECKING:
     import dask.array as da
@@ -92,11 +91,8 @@ def block_workers(nblocks: int) -> int | None:
 
 @contextlib.contextmanager
 def block_threads(nblocks: int) -> Iterator[None]:
-    """Run the ``with`` block (a block's call) on its share of the threads (:func:`block_workers`),
-    on the engine's own paths (:func:`sftwave.plans.small.engine_paths`: a block computes in the
-    whole array's arithmetic)."""
-    with engines.operation(engine_of(np.empty(0)), "thread_limit")(block_workers(nblocks)), \
-            engine_paths():
+    """Run the ``with`` block (a block's call) on its share of the threads (:func:`block_workers`)."""
+    with engines.operation(engine_of(np.empty(0)), "thread_limit")(block_workers(nblocks)):
         yield
 
 

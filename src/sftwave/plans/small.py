@@ -11,10 +11,7 @@ the arguments alone (never the load or the threads).  No numba here.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
-from contextvars import ContextVar
 from numbers import Real
 from typing import Any
 
@@ -22,8 +19,7 @@ import numpy as np
 
 from .fit import FIRPlan
 
-__all__ = ["SMALL_FIR_SAMPLES", "small_input", "small_fir", "rows_figure_assumed",
-           "engine_paths"]
+__all__ = ["SMALL_FIR_SAMPLES", "small_input", "small_fir", "rows_figure_assumed"]
 
 #: The most samples a call may hold for scipy's ``correlate1d`` to run its FIR plans: below,
 #: the engine's fixed cost per call exceeds the work its threads save (the measured
@@ -34,36 +30,9 @@ SMALL_FIR_SAMPLES = 1 << 15
 _DISABLE_ENV = "SFTWAVE_DISABLE_NUMBA_INTERNALS"
 
 
-#: Set in :func:`engine_paths`: the calls there take the engine's own paths.
-_OFF: ContextVar[bool] = ContextVar("sftwave_small_fir_off", default=False)
-
-
-@contextlib.contextmanager
-def engine_paths() -> Iterator[None]:
-    """The calls in the ``with`` block take the engine's own paths, never the small one.
-
-    For the pieces of a larger array (``sftwave.dask``'s blocks): each piece
-    then computes in the arithmetic the whole array's call uses (the engine's
-    float32 rows sum in float32, scipy's ``correlate1d`` in double), so the
-    pieces give the whole array's bits.
-
-    Examples
-    --------
-    >>> with engine_paths():
-    ...     small_input(np.ones(8), 0.0, "propagate")
-    False
-    """
-    token = _OFF.set(True)
-    try:
-        yield
-    finally:
-        _OFF.reset(token)
-
-
 def small_input(x: Any, cval: Any, nan_policy: str) -> bool:
     """Whether a call on ``x`` may take the small path: a real numpy array of at most
-    :data:`SMALL_FIR_SAMPLES` samples, a real ``cval`` and ``nan_policy='propagate'``, outside
-    :func:`engine_paths`.
+    :data:`SMALL_FIR_SAMPLES` samples, a real ``cval`` and ``nan_policy='propagate'``.
 
     Examples
     --------
@@ -73,7 +42,7 @@ def small_input(x: Any, cval: Any, nan_policy: str) -> bool:
     False
     """
     return (type(x) is np.ndarray and x.dtype.kind in "biuf" and x.size <= SMALL_FIR_SAMPLES
-            and nan_policy == "propagate" and isinstance(cval, Real) and not _OFF.get())
+            and nan_policy == "propagate" and isinstance(cval, Real))
 
 
 def small_fir(steps: list[tuple[int, Any, str]]) -> bool:
