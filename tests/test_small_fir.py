@@ -41,15 +41,16 @@ def _input(dtype, shape, seed=0):
 
 
 def _compare(fast, slow, x):
+    """The small path sums as the engine's FIR kernels do (scipy's order, in double): the same
+    bits; the calls the engine's float32 rows could run keep the engine's path (the same bits
+    too). The tolerance check first, which says by how much where the bits differ."""
     assert fast.dtype == slow.dtype and fast.shape == slow.shape
     if fast.dtype.kind in "iub":
-        # integers: the truncation of sums that agree to rounding: one unit apart at most, and
-        # only where the exact value is within rounding of an integer
         d = np.abs(fast.astype(np.int64) - slow.astype(np.int64))
         assert d.max(initial=0) <= 1
-        assert np.mean(d) < 0.01
     else:
         np.testing.assert_allclose(fast, slow, rtol=0, atol=_tol(x, fast.dtype))
+    assert np.array_equal(fast, slow)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -152,7 +153,7 @@ def test_no_numba_on_a_small_call():
     """A fresh process's small Gaussian calls do not import numba."""
     code = ("import sys, numpy as np, sftwave\n"
             "sftwave.gaussian_filter(np.ones((64, 64)), 1.0)\n"
-            "sftwave.gaussian_filter(np.ones((64, 64), np.uint8), 3.0, order=(0, 0))\n"
+            "sftwave.gaussian_filter(np.ones((64, 64), np.uint8), 1.0, output=np.float64)\n"
             "sftwave.gaussian_filter1d(np.arange(1000.0), 2.0, order=2)\n"
             "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('numba.')))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

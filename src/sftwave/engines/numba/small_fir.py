@@ -4,15 +4,16 @@ On a few thousand samples the fixed cost of a call (numba's import and CPU
 target set-up in a fresh process, its dispatches and the thread pool in a
 warm one) outweighs the work; ``scipy.ndimage.correlate1d``, in C, runs the
 same taps there at once.  :func:`filter_small` follows the engine's
-``filter`` (``sftwave.engines.numba.filters``) step for step: the input in
+``filter`` (``sftwave.engines.numba.filters``) step for step, where the
+engine sums as scipy does (not where its float32 FIR over rows would run:
+float32 and 8/16-bit images smoothed, which keep the engine's path): the input in
 its working dtype (float32 for float32 and float16, float64 otherwise), C
 ordered; an offset taken out of the lines along a derivative's axis
 (:func:`without_offset`, as the engine's); the first axis written into one
 buffer and every later one filtered in place; one cast to the output at the
 end (:func:`cast_into`, C's conversion as scipy's).  The sums are scipy's
 (double precision), which the engine's FIR kernels repeat bit for bit
-(``.fir_kernels``); its float32 path over blocks of rows (``.fir_rows``)
-sums in float32, so there the two agree to float32's rounding.
+(``.fir_kernels``).
 
 The non-finite screen is numpy's: input with a NaN or an infinity, or far
 from one (:data:`sftwave.engines.nonfinite.SAFE_EXPONENTS`: the engine scales
@@ -30,6 +31,7 @@ import numpy as np
 
 from ..._checks import output_array
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
+from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 
 __all__ = ["filter_small", "cast_into", "zero_sum", "without_offset"]
 
@@ -154,13 +156,23 @@ def _finite_near_one(x: np.ndarray, cval: float, constant: bool) -> bool:
     return m == 0 or math.ldexp(1.0, bounds[0]) <= m < math.ldexp(1.0, bounds[1])
 
 
+def _rows_path(x: np.ndarray, out: np.ndarray, steps) -> bool:
+    """Whether the engine may run these steps on its float32 FIR over rows (``.fir_rows``,
+    whose float32 sums scipy's cannot repeat): its dtypes, and every plan one it could take
+    (not asked for scipy's arithmetic, not a derivative's zero-sum kernel).  Those calls keep
+    the engine's path, so that a call's bits never depend on the input's size (the pieces of
+    ``sftwave.dask`` give the whole array's)."""
+    return (bool(steps) and x.dtype in ROWS_INPUT_DTYPES and out.dtype in ROWS_OUTPUT_DTYPES
+            and not any(plan.scipy_arithmetic or zero_sum(plan) for _, plan, _ in steps))
+
+
 def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | None:
     """The engine's ``filter`` of real ``x`` whose every step is a real FIR plan, by scipy.
 
     ``steps``: ``(axis, FIRPlan, mode)`` each; ``output`` as scipy's (None, a
     dtype or an array; checked first).  None (nothing written) where ``x`` or
-    ``cval`` is not finite, or ``x`` is far from one: the caller's screened
-    path runs it.
+    ``cval`` is not finite, or ``x`` is far from one, or the engine's float32
+    rows may run the steps: the caller's path runs it.
 
     Examples
     --------
@@ -174,7 +186,8 @@ def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | Non
 
     cval = float(cval)
     out = output_array(output, x)
-    if not _finite_near_one(x, cval, any(m == "constant" for _, _, m in steps)):
+    if _rows_path(x, out, steps) or not _finite_near_one(
+            x, cval, any(m == "constant" for _, _, m in steps)):
         return None
     if x.size == 0:
         return out
