@@ -103,14 +103,11 @@ _ZERO_SIGMA = 1e-15
 def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncate: float,
                radius: int | None, method: str, transform: str, tol: float | None,
                dtypes: tuple[Any, Any, int] | None = None,
-               scipy_arithmetic: bool = False, small: bool = False) -> SFTPlan | FIRPlan | WidePlan:
+               scipy_arithmetic: bool = False) -> SFTPlan | FIRPlan | WidePlan:
     # the engine's cost figure; the CPU engine's depends on the input and output dtypes
-    # (its float32 FIR over blocks of rows for float32 and 8/16-bit images); a small call
-    # asks for it without loading numba (sftwave.plans.small)
+    # (its float32 FIR over blocks of rows for float32 and 8/16-bit images)
     by_dtype = getattr(eng, "fir_taps_per_order_for", None)
-    extra = {"probe": False} if small else {}
-    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic,
-                     **extra)
+    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
             if by_dtype is not None and dtypes is not None else eng.fir_taps_per_order())
     plan = select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
@@ -144,7 +141,7 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
             plan = _plan_axis(eng, req.engine, s, o, int(x.shape[ax]), truncate=req.truncate,
                               radius=r, method=req.method, transform=transform, tol=req.tol,
                               dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
-                              scipy_arithmetic=req.scipy_arithmetic, small=small)
+                              scipy_arithmetic=req.scipy_arithmetic)
             steps.append((ax, plan, m))
         if small and small_fir(steps):
             res = engines.operation(req.engine, "filter_small")(x, steps, cval=req.cval,

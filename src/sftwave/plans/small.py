@@ -5,13 +5,13 @@ and CPU target set-up (about 0.7 s) before the first kernel, in a warm one its
 dispatches and the thread pool.  Where every axis's plan is a FIR and the
 input holds at most :data:`SMALL_FIR_SAMPLES` samples, the CPU engine runs
 those taps with scipy's C loop (``sftwave.engines.numba.small_fir``), which
-sums as the engine's FIR kernels do; numba is not imported.  The rule reads
+sums as the engine's FIR kernels do (the calls its float32 rows may smooth
+keep the engine's path); numba is not imported.  The rule reads
 the arguments alone (never the load or the threads).  No numba here.
 """
 
 from __future__ import annotations
 
-import os
 from numbers import Real
 from typing import Any
 
@@ -19,15 +19,12 @@ import numpy as np
 
 from .fit import FIRPlan
 
-__all__ = ["SMALL_FIR_SAMPLES", "small_input", "small_fir", "rows_figure_assumed"]
+__all__ = ["SMALL_FIR_SAMPLES", "small_input", "small_fir"]
 
 #: The most samples a call may hold for scipy's ``correlate1d`` to run its FIR plans: below,
 #: the engine's fixed cost per call exceeds the work its threads save (the measured
 #: crossover: docs/performance.md, *Small calls without numba*).
 SMALL_FIR_SAMPLES = 1 << 15
-
-#: The variable that turns the engine's numba internals off (``sftwave.engines.numba._jit``).
-_DISABLE_ENV = "SFTWAVE_DISABLE_NUMBA_INTERNALS"
 
 
 def small_input(x: Any, cval: Any, nan_policy: str) -> bool:
@@ -54,18 +51,3 @@ def small_fir(steps: list[tuple[int, Any, str]]) -> bool:
     True
     """
     return all(type(plan) is FIRPlan and plan.kernel.dtype.kind == "f" for _, plan, _ in steps)
-
-
-def rows_figure_assumed() -> bool:
-    """Whether a small call plans with the figure of the engine's float32 FIR over rows.
-
-    The engine takes that figure where its explicit vectors compile, which
-    only numba can say; a small call does not load numba to ask, and assumes
-    they do unless ``SFTWAVE_DISABLE_NUMBA_INTERNALS`` turns them off.
-
-    Examples
-    --------
-    >>> isinstance(rows_figure_assumed(), bool)
-    True
-    """
-    return os.environ.get(_DISABLE_ENV, "").strip() in ("", "0")

@@ -201,7 +201,7 @@ class NumbaEngine:
         return FFT_POINT_COST
 
     def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
-                               scipy_arithmetic: bool = False, probe: bool = True) -> float:
+                               scipy_arithmetic: bool = False) -> float:
         """The cost figure for smoothing one axis of an ``ndim``-D array of ``dtype`` into ``output``.
 
         :data:`ROWS_TAPS_PER_ORDER` where the float32 FIR over blocks of rows
@@ -209,10 +209,7 @@ class NumbaEngine:
         vectors usable, at least two dimensions: a single line is one task,
         on one thread, where the bank's lanes use them all; not where the call
         asks for ``scipy_arithmetic``), else :meth:`fir_taps_per_order`.  By the
-        arguments alone: the same plan on every thread count.  ``probe=False``
-        (the small calls, which load no numba): the vectors are assumed usable
-        unless numba's internals are turned off
-        (:func:`sftwave.plans.small.rows_figure_assumed`).
+        arguments alone: the same plan on every thread count.
 
         Examples
         --------
@@ -233,10 +230,6 @@ class NumbaEngine:
         if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
                 or out not in ROWS_OUTPUT_DTYPES or scipy_arithmetic):
             return FIR_TAPS_PER_ORDER
-        if not probe:
-            from ...plans.small import rows_figure_assumed
-
-            return ROWS_TAPS_PER_ORDER if rows_figure_assumed() else FIR_TAPS_PER_ORDER
         from .vectors import usable
 
         return ROWS_TAPS_PER_ORDER if usable() else FIR_TAPS_PER_ORDER
