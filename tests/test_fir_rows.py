@@ -17,7 +17,7 @@ from naive import dense_correlate1d, exact_gaussian_filter1d, rel_rmse
 import sftwave
 from sftwave.engines.numba import ENGINE, FIR_TAPS_PER_ORDER, ROWS_TAPS_PER_ORDER, fir_rows
 from sftwave.engines.numba.vectors import usable
-from sftwave.plans import FIRPlan, SFTPlan, select_gaussian
+from sftwave.plans import FIRPlan, SFTPlan, select_gaussian, small
 
 pytestmark = pytest.mark.skipif(not usable(), reason="explicit vectors unavailable")
 
@@ -227,8 +227,12 @@ def test_scipys_kernel_asked_for_by_name_keeps_scipys_bits(kw):
                           ndi.gaussian_filter1d(x, 2.0, axis=0, **ref))
     u = _image((90, 110), np.uint8)
     assert np.array_equal(sftwave.gaussian_filter1d(u, 2.0, **kw), ndi.gaussian_filter1d(u, 2.0, **ref))
-    # and 'auto' (no radius) does take this path: its float32 sums differ in the last bits
-    assert not np.array_equal(sftwave.gaussian_filter(x, 2.0), ndi.gaussian_filter(x, 2.0))
+    # and 'auto' (no radius) does take this path where the image is above the small calls'
+    # limit (below it, scipy's correlate1d runs the taps: sftwave.plans.small): its float32
+    # sums differ in the last bits
+    big = _image((200, 200), np.float32)
+    assert big.size > small.SMALL_FIR_SAMPLES
+    assert not np.array_equal(sftwave.gaussian_filter(big, 2.0), ndi.gaussian_filter(big, 2.0))
 
 
 def test_auto_prefers_this_fir_by_counts():

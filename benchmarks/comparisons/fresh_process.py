@@ -17,8 +17,9 @@ frequencies (its anchor, fCWT, runs only where installed); pycwt's ``wct`` at
 N = 2e4 and at N = 504 (``sig=False``, and N = 504 with its default
 ``sig=True`` read from the significance caches) against pycwt; ``hessian_matrix``
 + ``hessian_matrix_eigvals`` and ``blob_log`` of a 1024^2 smooth random field against
-scikit-image; MNE's ``tfr_array_morlet`` (2 x 2 x 1500 samples, 200
-frequencies, ``n_cycles = freqs / 2``, power) against MNE.
+scikit-image; ``gaussian_filter`` of a 303 x 384 uint8 (skimage's ``coins``) and a 128^2 float64
+image at sigma 2 (the small one without numba) against scipy.ndimage; MNE's
+``tfr_array_morlet`` (2 x 2 x 1500 samples, 200 frequencies, ``n_cycles = freqs / 2``, power) against MNE.
 """
 
 from __future__ import annotations
@@ -93,6 +94,18 @@ CASES: dict[str, tuple[str, str, dict[str, tuple[str, str]]]] = {
          "scikit-image": ("from skimage import feature",
                           "b = feature.blob_log(img, min_sigma=2, max_sigma=32, num_sigma=10, "
                           "threshold=0.02)")}),
+    "gaussian_filter 303 x 384 uint8 (skimage's coins), sigma 2": (
+        "scipy.ndimage",
+        "img = np.random.default_rng(0).integers(0, 256, (303, 384)).astype(np.uint8)\n",
+        {"sftwave": ("from sftwave.ndimage import gaussian_filter", "y = gaussian_filter(img, 2.0)"),
+         "scipy.ndimage": ("from scipy.ndimage import gaussian_filter",
+                           "y = gaussian_filter(img, 2.0)")}),
+    "gaussian_filter 128^2 float64, sigma 2 (no numba)": (
+        "scipy.ndimage",
+        "img = np.random.default_rng(0).standard_normal((128, 128))\n",
+        {"sftwave": ("from sftwave.ndimage import gaussian_filter", "y = gaussian_filter(img, 2.0)"),
+         "scipy.ndimage": ("from scipy.ndimage import gaussian_filter",
+                           "y = gaussian_filter(img, 2.0)")}),
     "MNE tfr_array_morlet 2 x 2 x 1500, 200 frequencies, power": (
         "MNE",
         "x = np.cumsum(np.random.default_rng(1).standard_normal((2, 2, 1500)), axis=-1)\n"

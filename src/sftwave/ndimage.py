@@ -70,6 +70,7 @@ from ._checks.ndimage import Array, GaussianRequest, gaussian_request
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import FIRPlan, select_gaussian
+from .plans.small import small_fir, small_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
@@ -131,6 +132,8 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
     """The request's plans, one per axis (but those scipy skips: a sigma of zero in
     :func:`gaussian_filter`), run by the engine."""
     steps: list[tuple[int, Any, str]] = []
+    # few samples: FIR plans run by scipy.ndimage, without numba (sftwave.plans.small)
+    small = "filter_small" in _offered(req.engine) and small_input(x, req.cval, req.nan_policy)
     with worker_threads(req.engine, req.workers):
         for ax, s, o, m, r in zip(req.axes, req.sigmas, req.orders, req.modes, req.radii):
             if req.skip_zero_sigma and s <= _ZERO_SIGMA:
@@ -140,8 +143,24 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
                               dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
                               scipy_arithmetic=req.scipy_arithmetic)
             steps.append((ax, plan, m))
+        if small and small_fir(steps):
+            res = engines.operation(req.engine, "filter_small")(x, steps, cval=req.cval,
+                                                                output=output)
+            if res is not None:       # else non-finite or far from one: the screened path
+                return res
         return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
+
+
+#: The operations each engine offers (:func:`sftwave.engines.operations`), asked once.
+_OFFERED: dict[str, tuple[str, ...]] = {}
+
+
+def _offered(name: str) -> tuple[str, ...]:
+    ops = _OFFERED.get(name)
+    if ops is None:
+        ops = _OFFERED[name] = engines.operations(name)
+    return ops
 
 
 def _run(eng: Any, x: Any, steps: list[tuple[int, Any, str]], *, cval: float | complex, output: Any,

@@ -82,11 +82,60 @@ class GaussianRequest:
         return self.method == "fir" or any(r is not None for r in self.radii)
 
 
+#: Argument types a request is remembered by (with the values: True is not 1): immutable ones.
+_PLAIN = frozenset((int, float, complex, str, bool, type(None)))
+
+#: Requests met before, by their arguments' types and values (at most 256 kept): a warm
+#: small call's checks are one dict hit.
+_REQUESTS: dict[tuple[Any, ...], GaussianRequest] = {}
+
+
+def _key(value: Any) -> Any:
+    """``value`` with its type (and its items' types), or None where it is not a plain value."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind, value)
+    if kind is tuple or kind is list:
+        items = tuple(_key(v) for v in value)
+        return None if None in items else (kind, items)
+    return None
+
+
 def gaussian_request(ndim: int, complex_input: bool, sigma: Any, order: Any = 0,
                      mode: Any = "reflect", cval: Any = 0.0, truncate: Any = 4.0, *,
                      radius: Any = None, axes: Any = None, axis: Any = None, method: Any = "auto",
                      tol: Any = None, nan_policy: Any = "propagate", min_weight: Any = 0.5,
                      engine: str, workers: Any = None, spacing: Any = None) -> GaussianRequest:
+    """:func:`_gaussian_request`, remembered where every argument is a plain value.
+
+    Examples
+    --------
+    >>> r = gaussian_request(1, False, 2.0, axis=-1, engine="numba")
+    >>> gaussian_request(1, False, 2.0, axis=-1, engine="numba") is r
+    True
+    """
+    args = (ndim, complex_input, sigma, order, mode, cval, truncate, radius, axes, axis, method,
+            tol, nan_policy, min_weight, engine, workers, spacing)
+    types = tuple(map(type, args))
+    key = (args, types) if _PLAIN.issuperset(types) else _key(args)
+    req = _REQUESTS.get(key) if key is not None else None
+    if req is None:
+        req = _gaussian_request(ndim, complex_input, sigma, order, mode, cval, truncate,
+                                radius=radius, axes=axes, axis=axis, method=method, tol=tol,
+                                nan_policy=nan_policy, min_weight=min_weight, engine=engine,
+                                workers=workers, spacing=spacing)
+        if key is not None:
+            if len(_REQUESTS) >= 256:
+                _REQUESTS.clear()
+            _REQUESTS[key] = req
+    return req
+
+
+def _gaussian_request(ndim: int, complex_input: bool, sigma: Any, order: Any = 0,
+                      mode: Any = "reflect", cval: Any = 0.0, truncate: Any = 4.0, *,
+                      radius: Any = None, axes: Any = None, axis: Any = None, method: Any = "auto",
+                      tol: Any = None, nan_policy: Any = "propagate", min_weight: Any = 0.5,
+                      engine: str, workers: Any = None, spacing: Any = None) -> GaussianRequest:
     """The request of :func:`sftwave.gaussian_filter` (``axes``) or of
     :func:`sftwave.gaussian_filter1d` (``axis``: one axis, a sigma that must be positive) on
     an ``ndim``-dimensional input, complex where ``complex_input``.

@@ -309,13 +309,19 @@ def _check_installed(name: str, caps: Capabilities) -> None:
         loaded = sys.modules.get(module, _NOT_LOADED)
         if loaded is not _NOT_LOADED and loaded is not None:
             continue                    # imported, so installed: find_spec's own answer, sooner
+        if loaded is _NOT_LOADED and module in _INSTALLED:
+            continue                    # found before (a call that does not import it: numba)
         if loaded is None or importlib.util.find_spec(module) is None:
             hint = f"pip install {package}"
             raise ImportError(f"engine={name!r} needs the {package} package, which is not "
                               f"installed: {hint}")
+        _INSTALLED.add(module)
 
 
 _NOT_LOADED = object()
+
+#: Modules that :func:`importlib.util.find_spec` found (not imported yet): asked once.
+_INSTALLED: set[str] = set()
 
 
 def resolve_engine(engine: str | None, x: Any) -> str:

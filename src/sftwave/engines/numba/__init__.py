@@ -12,6 +12,9 @@ Its parts, each a module with one job:
 ``fir_rows``
     Small-sigma smoothing of float32 and 8/16-bit images, photos and volumes
     in float32 over blocks of rows, every axis in one or two passes.
+``small_fir``
+    Small inputs whose axes are all FIR plans, by scipy.ndimage's ``correlate1d``
+    (no numba: a one-call script does not load it).
 ``spectral``
     The exact Morlet wavelet by FFT (short signals with many scales).
 ``wide``
@@ -131,6 +134,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "default_threads": (".pool", "default_threads"),
     "rows_half_kernel": (".fir_rows", "half_kernel"),
     "cast_into": (".filters", "cast_into"),
+    # small inputs whose axes are all FIR plans, by scipy.ndimage (no numba; sftwave.ndimage)
+    "filter_small": (".small_fir", "filter_small"),
     # kernel cache (sftwave compile)
     "precompile": (".precompile", "precompile"),
 }

@@ -26,11 +26,13 @@ from .._boundary import MODE_CODES
 from . import bank
 from . import bank_kernels as _numba
 from . import fir_kernels as _fir
+from . import small_fir as _small
 from ._jit import kernel
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
 from .pool import parallel_for
+from .small_fir import cast_into, zero_sum
 
-__all__ = ["filter_axes", "fir_axis"]
+__all__ = ["filter_axes", "fir_axis", "cast_into", "zero_sum"]
 
 #: Output dtypes scipy.ndimage.correlate1d can write.
 _SCIPY_OUTPUT_TYPES = {np.dtype(t) for t in (
@@ -388,33 +390,14 @@ def _symmetry(weights: np.ndarray) -> int:
     return sym
 
 
-def zero_sum(plan) -> bool:
-    """Whether the plan's kernel sums to zero by construction: a Gaussian derivative.
-
-    An SFT plan of order 1 or 2, the exact wide-kernel limit of a derivative,
-    and sftwave's own truncated derivative kernels (designed with exact
-    moments: ``error`` is set; scipy's kernels, kept bit for bit, are not).
-    Their response to a constant is zero, so an offset of the signal must
-    not reach the output: :func:`without_offset` takes it out first.
-    """
-    if isinstance(plan, SFTPlan):
-        return plan.info.get("kind") == "gaussian" and int(plan.info.get("order", 0)) >= 1
-    if isinstance(plan, WidePlan):
-        return plan.order >= 1
-    if isinstance(plan, FIRPlan) and plan.error is not None and not np.iscomplexobj(plan.kernel):
-        h = plan.kernel
-        return bool(abs(float(np.sum(h))) <= 1e-12 * float(np.sum(np.abs(h))))
-    return False
-
-
 #: Samples (evenly spaced, both ends included) from which a line's offset is judged ...
-_OFFSET_PICKS = 5
+_OFFSET_PICKS = _small.OFFSET_PICKS
 
 #: ... an offset where their middle one exceeds their largest distance from it this many
 #: times: there its removal saves at least that factor in rounding, and a line without
 #: an offset (five samples of noise) is practically never taken for one (which would
 #: cost a pass over the data for nothing).
-_OFFSET_RATIO = 16.0
+_OFFSET_RATIO = _small.OFFSET_RATIO
 
 
 @kernel(nogil=True)
@@ -562,31 +545,6 @@ def _run_axes(x: np.ndarray, steps, method: str, cval: float, out: np.ndarray | 
         return buf
     cast_into(out, buf)
     return out
-
-
-def cast_into(out: np.ndarray, values: np.ndarray) -> None:
-    """``out[...] = values`` as scipy.ndimage casts its results: C's conversion.
-
-    Integers truncate toward zero (numpy's unsafe cast does the same), and
-    values beyond the integer dtype's range saturate at its ends (C's
-    conversion leaves them undefined: scipy wraps them on x86; a derivative of
-    high order at a tiny sigma reaches 3e12, found by tests/suites/test_fuzz.py).  A
-    bool output is True where the value truncated toward zero is not zero
-    (C's conversion to scipy's one-byte bool: 0.94 is False, -2.4 True), where
-    numpy would make every non-zero value True.
-    """
-    if out.dtype == np.bool_:
-        np.not_equal(np.trunc(values), 0, out=out)
-    elif out.dtype.kind in "iu" and np.asarray(values).dtype.kind == "f":
-        info = np.iinfo(out.dtype)
-        # the float nearest each end that the cast cannot overflow
-        hi = np.nextafter(float(info.max) + 1.0, -np.inf) if info.bits >= 53 else float(info.max)
-        lo = float(info.min)
-        if values.size and (np.min(values) < lo or np.max(values) > hi):
-            values = np.clip(values, lo, hi)   # a copy only where something overflows
-        np.copyto(out, values, casting="unsafe")
-    else:
-        np.copyto(out, values, casting="unsafe")
 
 
 def _rows_steps(steps) -> list | None:

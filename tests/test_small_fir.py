@@ -1,0 +1,163 @@
+"""Small calls whose axes are all FIR plans run by scipy.ndimage's correlate1d, without numba:
+the same results as the engine's numba FIR paths, within their rounding, and the same contract."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from functools import partial
+
+import numpy as np
+import pytest
+
+import sftwave.ndimage as sn
+from sftwave.engines.numba import small_fir as small_engine
+from sftwave.plans import FIRPlan, select_gaussian, small
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
+
+
+def _numba(monkeypatch, call):
+    """``call()`` with the small path off: the engine's numba paths."""
+    with monkeypatch.context() as m:
+        m.setattr(small, "SMALL_FIR_SAMPLES", -1)
+        return call()
+
+
+def _tol(x: np.ndarray, dtype: np.dtype) -> float:
+    """A few units of rounding of the output's scale (that of the input: the kernels' absolute
+    sums are at most about 1); float32 sums for float32 work and the engine's float32 rows path."""
+    eps = np.finfo(np.float32 if np.dtype(dtype) != np.float64 else np.float64).eps
+    return 16 * eps * max(1.0, float(np.max(np.abs(x.astype(np.float64)))))
+
+
+def _input(dtype, shape, seed=0):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True).astype(dtype)
+    return (rng.standard_normal(shape) * 10).astype(dtype)
+
+
+def _compare(fast, slow, x):
+    """The small path sums as the engine's FIR kernels do (scipy's order, in double): the same
+    bits; the calls the engine's float32 rows could run keep the engine's path (the same bits
+    too). The tolerance check first, which says by how much where the bits differ."""
+    assert fast.dtype == slow.dtype and fast.shape == slow.shape
+    if fast.dtype.kind in "iub":
+        d = np.abs(fast.astype(np.int64) - slow.astype(np.int64))
+        assert d.max(initial=0) <= 1
+    else:
+        np.testing.assert_allclose(fast, slow, rtol=0, atol=_tol(x, fast.dtype))
+    assert np.array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2])
+@pytest.mark.parametrize("dtype, output", [(np.float64, None), (np.float32, None),
+                                           (np.uint8, None), (np.int16, np.float64),
+                                           (np.float64, np.uint8), (np.uint16, np.float32)])
+def test_1d_same_as_numba(monkeypatch, mode, order, dtype, output):
+    x = _input(dtype, 500)
+    for sigma in (1.0, 2.0, 4.0):
+        plan = select_gaussian(sigma, order, n=500, fir_taps_per_order=2.75, wide=True)
+        call = partial(sn.gaussian_filter1d, x, sigma, order=order, mode=mode, cval=1.5,
+                       output=output)
+        fast, slow = call(), _numba(monkeypatch, call)
+        if isinstance(plan, FIRPlan):
+            _compare(fast, slow, x)
+        else:                                              # not a FIR: the same path
+            assert np.array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype, output", [(np.float64, None), (np.float32, None),
+                                           (np.uint8, None), (np.uint8, np.float32),
+                                           (np.float64, np.int16), (np.bool_, np.float64)])
+def test_2d_same_as_numba(monkeypatch, mode, dtype, output):
+    x = _input(dtype, (48, 40), seed=1)
+    for sigma, order in [(1.0, 0), (3.0, 0), ((1.0, 2.0), (0, 1)), (2.0, (2, 0)), ((0.0, 1.5), 0)]:
+        call = partial(sn.gaussian_filter, x, sigma, order=order, mode=mode, cval=-2.0,
+                       output=output)
+        _compare(call(), _numba(monkeypatch, call), x)
+
+
+def test_strided_views_and_output_arrays(monkeypatch):
+    """Views of every layout, an output array, the input as its own output."""
+    base = _input(np.float64, (70, 90), seed=2)
+    for x in (base[::2, 1::3], base.T, base[::-1, 5:60], np.asfortranarray(base)):
+        call = partial(sn.gaussian_filter, x, 1.5, order=(0, 1))
+        _compare(call(), _numba(monkeypatch, call), x)
+        out = np.empty(x.shape, np.float32)
+        sn.gaussian_filter(x, 2.0, output=out)
+        slow = _numba(monkeypatch, partial(sn.gaussian_filter, x, 2.0, output=np.float32))
+        np.testing.assert_allclose(out, slow, atol=_tol(x, np.float32))
+    y = base.copy()
+    want = sn.gaussian_filter(base, 1.0, order=2)
+    assert sn.gaussian_filter(y, 1.0, order=2, output=y) is y
+    assert np.array_equal(y, want)
+
+
+def test_offset_removed_as_the_engine_does(monkeypatch):
+    """A derivative of data with a large offset does not carry it, as on the numba path."""
+    x = 1e8 + _input(np.float64, (40, 50), seed=3)
+    call = partial(sn.gaussian_filter, x, 1.0, order=(2, 0))
+    fast, slow = call(), _numba(monkeypatch, call)
+    np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-6)
+    from sftwave.engines.numba import filters
+
+    for dtype in (np.float64, np.float32):
+        for ax in (0, 1):
+            y = x.astype(dtype)
+            y[:5] = _input(dtype, (5, 50), seed=6)      # some lines without an offset
+            assert np.array_equal(small_engine.without_offset(y, ax), filters.without_offset(y, ax))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_takes_the_screened_path(monkeypatch, bad):
+    """NaN and infinities keep the engine's confined result: the small path declines them."""
+    x = _input(np.float64, (30, 30), seed=4)
+    x[10, 12] = bad
+    steps = [(0, select_gaussian(1.0, 0, n=30, fir_taps_per_order=2.75), "reflect")]
+    assert small_engine.filter_small(x, steps, cval=0.0) is None
+    for kw in ({}, {"order": 1}, {"mode": "constant"}):
+        call = partial(sn.gaussian_filter, x, 1.0, **kw)
+        fast, slow = call(), _numba(monkeypatch, call)
+        assert np.array_equal(fast, slow, equal_nan=True)
+        assert np.isnan(fast).any() or np.isinf(fast).any()
+    with pytest.raises(ValueError, match="NaN"):
+        sn.gaussian_filter(np.where(np.isfinite(x), x, np.nan), 1.0, output=np.uint8)
+    # a non-finite cval where read, and values far from one (scaled by the engine)
+    y = _input(np.float64, (30, 30), seed=5)
+    assert small_engine.filter_small(y, [(0, steps[0][1], "constant")], cval=np.nan) is None
+    assert small_engine.filter_small(y * 1e200, steps, cval=0.0) is None
+    for z, kw in ((y, {"mode": "constant", "cval": np.nan}), (y * 1e-300, {})):
+        call = partial(sn.gaussian_filter, z, 1.0, **kw)
+        assert np.array_equal(call(), _numba(monkeypatch, call), equal_nan=True)
+
+
+def test_the_rule():
+    """Real numpy input up to the limit, all plans FIR; complex, omit and larger calls not."""
+    plan = FIRPlan(np.array([0.25, 0.5, 0.25]))
+    assert small.small_input(np.ones(small.SMALL_FIR_SAMPLES), 0.0, "propagate")
+    assert not small.small_input(np.ones(small.SMALL_FIR_SAMPLES + 1), 0.0, "propagate")
+    assert not small.small_input(np.ones(10, complex), 0.0, "propagate")
+    assert not small.small_input(np.ones(10), 1j, "propagate")
+    assert not small.small_input(np.ones(10), 0.0, "omit")
+    assert small.small_fir([(0, plan, "reflect")])
+    assert not small.small_fir([(0, select_gaussian(20.0, 0, fir_taps_per_order=2.75), "reflect")])
+
+
+def test_no_numba_on_a_small_call():
+    """A fresh process's small Gaussian calls do not import numba."""
+    code = ("import sys, numpy as np, sftwave\n"
+            "sftwave.gaussian_filter(np.ones((64, 64)), 1.0)\n"
+            "sftwave.gaussian_filter(np.ones((64, 64), np.uint8), 1.0, output=np.float64)\n"
+            "sftwave.gaussian_filter1d(np.arange(1000.0), 2.0, order=2)\n"
+            "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('numba.')))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("SFTWAVE_DISABLE_NUMBA_INTERNALS", None)
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True)
+    assert got.stdout.strip() == "[]", got.stdout
