@@ -537,8 +537,8 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     >>> x[1] += x[0]                                        # channels 0 and 1 share a part
     >>> r = wct_pairs(x, [0.05, 0.1])
     >>> r.coherence.shape, r.seeds.tolist(), r.targets.tolist()
-    ((6, 2, 2000), [0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
-    >>> bool(np.allclose(r.coherence[0], wct(x[0], x[1], [0.05, 0.1]).coherence, atol=1e-12))
+    ((6, 2, 2000), [1, 2, 2, 3, 3, 3], [0, 0, 1, 0, 1, 2])
+    >>> bool(np.allclose(r.coherence[0], wct(x[1], x[0], [0.05, 0.1]).coherence, atol=1e-12))
     True
     """
     req = pairs_request(freqs, fs=fs, xi=xi, smoothing=smoothing, scale_width=scale_width,

@@ -4,8 +4,10 @@ The lane kernel's fast path uses numba internals (a ``noalias`` decorator
 option patched into numba's target options, and llvmlite vector intrinsics:
 :mod:`sftwave.engines.numba.vectors`).  They are probed when the engine loads
 and at the lane kernel's first use; where a numba release has changed them,
-the lane engine runs its plain kernel (``run_lanes``) and a
-``NumbaInternalsWarning`` says so once.  ``SFTWAVE_DISABLE_NUMBA_INTERNALS=1``
+the lane engine runs its plain kernel (``run_lanes``; few long lines, which
+take the pieces of :mod:`sftwave.engines.numba.pieces` on the explicit vectors,
+go to it too) and a ``NumbaInternalsWarning`` says so once.  "lanes" below
+names either vector path.  ``SFTWAVE_DISABLE_NUMBA_INTERNALS=1``
 forces that fallback, here in a child process with its own empty numba cache
 (numba's cache index is keyed on a kernel's source and signature, not on its
 options, so a kernel compiled with ``noalias`` would otherwise be loaded).
@@ -69,14 +71,17 @@ CASES = textwrap.dedent("""
 
 CHILD = CASES + textwrap.dedent("""
     import json, sys, warnings
-    from sftwave.engines.numba import lanes
+    from sftwave.engines.numba import lanes, pieces
 
     calls = []
-    original = lanes.run
-    def counting_run(*args, **kwargs):
-        calls.append(1)
-        return original(*args, **kwargs)
-    lanes.run = counting_run
+    def counting(module):
+        original = module.run
+        def counting_run(*args, **kwargs):
+            calls.append(1)
+            return original(*args, **kwargs)
+        module.run = counting_run
+    counting(lanes)
+    counting(pieces)          # few long lines: the pieces, on the same explicit vectors
 
     out, paths = {}, {}
     with warnings.catch_warnings(record=True) as caught:
