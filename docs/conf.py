@@ -191,7 +191,7 @@ PUBLIC_MODULES = ["sftwave", "sftwave.analysis", "sftwave.mne", "sftwave.stream"
                   "sftwave.dask", "sftwave.xarray", "sftwave.plot", "sftwave.plans",
                   "sftwave.engines", "sftwave.inverse", "sftwave.wavelets", "sftwave.workers",
                   "sftwave.datasets", "sftwave.feature", "sftwave.coherence", "sftwave.pycwt",
-                  "sftwave.connectivity", "sftwave.synchrosqueeze"]
+                  "sftwave.connectivity", "sftwave.synchrosqueeze", "sftwave.superlets"]
 
 
 def _not_validated() -> list[str]:

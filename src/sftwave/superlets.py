@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._checks.superlet import K_SD as _K_SD
+from ._checks.superlet import SUPERLET_OUTPUTS as _SUPERLET_OUTPUTS
 from ._checks.superlet import (
-    K_SD,
-    SUPERLET_OUTPUTS,
     SuperletRequest,
     check_superlet_input,
     superlet_request,
@@ -53,6 +53,11 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = ["superlet", "superlet_cycles", "SUPERLET_OUTPUTS", "K_SD"]
+
+#: Standard deviations of a wavelet's Gaussian envelope over its cycles (Moca et al.'s k_sd).
+K_SD = _K_SD
+#: The values of :func:`superlet`'s ``output``: the geometric mean's square or modulus.
+SUPERLET_OUTPUTS = _SUPERLET_OUTPUTS
 
 #: ``kappa`` of a wavelet below which its Gaussian term is left out (its share of the wavelet
 #: is then below ``1e-9``).
@@ -68,7 +73,7 @@ _BLOCK_BYTES = 64 << 20
 
 def superlet_cycles(c_1: float, order_max: int, order_min: int = 1, *,
                     multiplicative: bool = True) -> np.ndarray:
-    """The cycles of the superlet set's wavelets, orders ``order_min .. order_max``.
+    """The cycles of the superlet set's wavelets, orders ``order_min`` to ``order_max``.
 
     ``c_1 i`` (multiplicative) or ``c_1 + i - 1`` (additive) for the order ``i``.
 

@@ -30,7 +30,7 @@ less (``Q L`` at most 1/8 of the steps: small windows), the pieces warm up
 instead and get no carry.
 
 :func:`run_pieces` runs 16 pieces side by side on the explicit vectors of
-``.vectors`` (as the lane engine, :mod:`.lane_kernels`), reading the line in
+``.vectors`` (as the lane engine, ``.lane_kernels``), reading the line in
 place: ``xe[m] = x[m - pad]`` minus the line's centre inside it, its extension
 by ``mode`` (:func:`~._jit.source_index`) outside, zero before ``m = 0``.  The
 pieces and the choice between warm-up and carry depend on the shape alone, so
