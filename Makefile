@@ -39,16 +39,29 @@ PYTEST := OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(TEST_WOR
 test: $(VENV)/.stamp-test
 	$(PYTEST)
 
-# numba's bounds checks on (slower): no kernel may read or write out of bounds on any
-# tested input.  Its own kernel cache, so no kernel compiled without the checks is loaded.
-# Every test that reaches a kernel runs: the whole suite less the tests marked simulator
-# (CUDA kernels run by numba-cuda's simulator: plain Python, which numba's bounds checks do
-# not reach; make test runs them) and the files marked no_kernel (tests/conftest.py,
-# NO_KERNEL_FILES).  Those files then run alone, in one process, with
-# SFTWAVE_CHECK_NO_KERNEL=1: the run fails if numba was imported, so the list stays true.
+# numba's bounds checks on (slower): no kernel may read or write out of bounds on the
+# inputs of BOUNDSCHECK_TESTS.  Its own kernel cache, so no kernel compiled without the
+# checks is loaded.  BOUNDSCHECK_TESTS: SUBSET_TESTS (every engine against the direct
+# definitions, the engines' own tests, one file per family), the Gaussian's and the CWT's
+# every mode, dtype, layout and in-place call (test_ndimage, test_fir_rows, test_small_fir,
+# test_wavelets, test_epoch_sums), the families whose kernels are their own (blobs,
+# ridges, feature stacks, superlets, coherence of all pairs), and the suites written to
+# find out-of-bounds accesses (random shapes and strides, the defects found before);
+# less the tests marked simulator (CUDA kernels run by numba-cuda's simulator: plain
+# Python, which numba's bounds checks do not reach; make test runs them), slow (fresh
+# processes with empty caches: they compile the same kernels again) and the files marked
+# no_kernel (tests/conftest.py, NO_KERNEL_FILES).  Those files then run alone, in one
+# process, with SFTWAVE_CHECK_NO_KERNEL=1: the run fails if numba was imported, so the
+# list stays true.
+BOUNDSCHECK_TESTS = $(SUBSET_TESTS) tests/test_ndimage.py tests/test_fir_rows.py \
+    tests/test_small_fir.py tests/test_wavelets.py tests/test_epoch_sums.py \
+    tests/test_feature_blob.py tests/test_feature_ridges.py tests/test_feature_multiscale.py \
+    tests/test_superlet.py tests/test_coherence_pairs.py \
+    tests/suites/test_defects.py tests/suites/test_fuzz.py
+
 test-boundscheck: $(VENV)/.stamp-test
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PYTEST) -q \
-	    -m "not simulator and not no_kernel"
+	    -m "not simulator and not no_kernel and not slow" $(BOUNDSCHECK_TESTS)
 	SFTWAVE_CHECK_NO_KERNEL=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 0 -m no_kernel tests
 
 # The tests that make test-wheel and make test-oldest run (besides the package's doctests):
