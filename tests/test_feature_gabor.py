@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from scipy import ndimage as ndi
+from scipy.signal import fftconvolve
 
 from sftwave.feature import gabor, gabor_bank
 
@@ -24,11 +25,34 @@ def kernel(frequency, theta, sx, sy, n_stds, offset=0.0):
     return g / (2 * np.pi * sx * sy)
 
 
+#: scipy.ndimage's boundary modes as numpy.pad names them (a pad longer than the image
+#: repeats the extension as scipy's does).
+PAD = {"reflect": "symmetric", "mirror": "reflect", "nearest": "edge", "wrap": "wrap",
+       "constant": "constant"}
+
+
 def direct(image, g, mode="reflect", cval=0.0):
-    """Dense 2-D convolution, y[n] = sum_k g[k] x[n - k]."""
+    """Dense 2-D convolution, y[n] = sum_k g[k] x[n - k], of the image extended by ``mode``.
+
+    The extended image convolved with every tap (scipy.signal.fftconvolve, 'valid'):
+    scipy.ndimage.convolve's sum to rounding (test_direct_is_ndimage_convolve), in a
+    hundredth of its time at the 8-sigma kernels used here.
+    """
     img = np.asarray(image, dtype=np.float64)
-    return (ndi.convolve(img, g.real, mode=mode, cval=cval)
-            + 1j * ndi.convolve(img, g.imag, mode=mode, cval=cval))
+    r0, r1 = g.shape[0] // 2, g.shape[1] // 2
+    extra = {"constant_values": cval} if mode == "constant" else {}
+    padded = np.pad(img, ((r0, r0), (r1, r1)), mode=PAD[mode], **extra)
+    return fftconvolve(padded, g, mode="valid")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_direct_is_ndimage_convolve(noise, mode):
+    # a kernel longer than the image on one axis: the extension repeats as scipy's does
+    g = kernel(0.11, 0.9, 9.0, 9.0, 5.0, 0.3)[:, 20:-20]
+    ref = (ndi.convolve(noise, g.real, mode=mode, cval=0.4)
+           + 1j * ndi.convolve(noise, g.imag, mode=mode, cval=0.4))
+    np.testing.assert_allclose(direct(noise, g, mode, cval=0.4), ref, rtol=0,
+                               atol=1e-12 * np.max(np.abs(ref)))
 
 
 def rel_rms(a, b):
