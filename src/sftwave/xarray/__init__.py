@@ -10,7 +10,9 @@ same three are methods of every ``DataArray`` and ``Dataset``::
     blurred = image.sftwave.gaussian_filter({"x": 2.0, "y": 3.0})
 
 and :func:`wct` (``x.sftwave.wct(y, freqs)``) gives the wavelet coherence of two
-``DataArray`` objects, aligned by name, as a ``Dataset``.
+``DataArray`` objects, aligned by name, as a ``Dataset``; :func:`wct_pairs`
+(``x.sftwave.wct_pairs(freqs)``) that of every pair of one's channels, each
+pair named by its ``seed`` and ``target`` channels.
 
 Each is built on :func:`xarray.apply_ufunc` (``dask="allowed"``): numpy data runs the in-memory
 functions (:func:`sftwave.cwt`, :func:`sftwave.gaussian_filter`, :func:`sftwave.gaussian_filter1d`)
@@ -68,11 +70,12 @@ except ImportError as exc:                     # pragma: no cover - the extra is
 
 import numpy as np  # noqa: F401 - the accessor's examples use it
 
-from ._coherence import wct
+from ._coherence import wct, wct_pairs
 from ._filters import gaussian_filter, gaussian_filter1d
 from ._wavelets import cwt, superlet
 
-__all__ = ["cwt", "wct", "gaussian_filter", "gaussian_filter1d", "superlet", "SftwaveAccessor"]
+__all__ = ["cwt", "wct", "wct_pairs", "gaussian_filter", "gaussian_filter1d", "superlet",
+           "SftwaveAccessor"]
 
 
 # --------------------------------------------------------------------------- the accessor
@@ -93,6 +96,7 @@ class SftwaveAccessor:
     --------
     sftwave.xarray.cwt : The Morlet transform of a DataArray.
     sftwave.xarray.wct : The wavelet coherence of two DataArrays.
+    sftwave.xarray.wct_pairs : The wavelet coherence of every pair of a DataArray's channels.
     sftwave.xarray.gaussian_filter : Gaussian smoothing of a DataArray.
     sftwave.xarray.gaussian_filter1d : Along one dimension.
 
@@ -163,6 +167,36 @@ class SftwaveAccessor:
         True
         """
         return wct(self._obj, other, freqs, fs, dim=dim, **kwargs)
+
+    def wct_pairs(self, freqs: Any, fs: float | None = None, *, dim: Hashable | None = None,
+                  channel_dim: Hashable | None = None, **kwargs: Any) -> xr.Dataset:
+        """:func:`sftwave.xarray.wct_pairs` of this ``DataArray``: every pair of its channels.
+
+        Parameters
+        ----------
+        freqs, fs, dim, channel_dim, **kwargs
+            As :func:`sftwave.xarray.wct_pairs`'s: ``freqs`` float or sequence of float, ``fs``
+            float, ``dim`` and ``channel_dim`` hashable (optional), its keyword options.
+
+        Returns
+        -------
+        Dataset
+            ``coherence``, ``phase`` and ``coi`` (``cross`` and ``significance`` when asked),
+            the pairs named by the ``seed`` and ``target`` coordinates.
+
+        See Also
+        --------
+        sftwave.xarray.wct_pairs : The function, which documents every option.
+
+        Examples
+        --------
+        >>> x = xr.DataArray(np.random.default_rng(0).standard_normal((3, 1000)),
+        ...                  dims=("sensor", "time"), coords={"sensor": ["a", "b", "c"]})
+        >>> r = x.sftwave.wct_pairs([0.05, 0.1])
+        >>> r["coherence"].dims, r["seed"].values.tolist(), r["target"].values.tolist()
+        (('pair', 'freq', 'time'), ['b', 'c', 'c'], ['a', 'a', 'b'])
+        """
+        return wct_pairs(self._obj, freqs, fs, dim=dim, channel_dim=channel_dim, **kwargs)
 
     def gaussian_filter(self, sigma: Any, *, dims: Any = None,
                         **kwargs: Any) -> xr.DataArray | xr.Dataset:
