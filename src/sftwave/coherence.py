@@ -528,6 +528,7 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
     wct : One pair.
     wct_significance : The Monte-Carlo level.
     sftwave.dask.wct_pairs : The same lazily, by chunks of pairs.
+    sftwave.xarray.wct_pairs : A DataArray's channels by dimension name, pairs named by label.
 
     Examples
     --------

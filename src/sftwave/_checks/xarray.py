@@ -29,7 +29,8 @@ import xarray as xr
 
 __all__ = ["check_obj", "check_dataarrays", "check_dim", "check_keep_attrs", "refuse",
            "coordinate_step", "cwt_dim", "time_dim", "check_no_freq", "aligned",
-           "variables_with", "per_dim", "filtered_dims", "is_sequence", "check_decim"]
+           "variables_with", "per_dim", "filtered_dims", "is_sequence", "check_decim",
+           "check_channel_dim"]
 
 
 def _kind(obj: Any) -> str:
@@ -206,3 +207,29 @@ def check_decim(decim: Any) -> int:
     if decim < 1:
         raise ValueError(f"decim must be a positive integer; got {decim!r}")
     return decim
+
+
+def check_channel_dim(obj: Any, channel: Hashable | None, dim: Hashable) -> Hashable:
+    """:func:`sftwave.xarray.wct_pairs`' channel dimension: ``channel``, else ``'channel'``, else
+    the one dimension of ``obj`` besides ``dim``; other than ``dim``, of at least 2 channels, and
+    ``obj`` without a ``'pair'`` dimension or coordinate yet (the result's pairs take it)."""
+    if channel is None:
+        others = [d for d in _dims_of(obj) if d != dim]
+        if "channel" in others:
+            channel = "channel"
+        elif len(others) == 1:
+            channel = others[0]
+        else:
+            raise ValueError(f"channel_dim must be given: the {_kind(obj)} has no 'channel' "
+                             f"dimension and not one dimension besides dim={dim!r}; its "
+                             f"dimensions are {_dims_of(obj)}")
+    check_dim(obj, channel, "channel_dim")
+    if channel == dim:
+        raise ValueError(f"channel_dim {channel!r} must differ from dim={dim!r}")
+    if obj.sizes[channel] < 2:
+        raise ValueError(f"channel_dim {channel!r} has {obj.sizes[channel]} channel(s): pairs "
+                         "need at least 2")
+    if "pair" in obj.sizes or "pair" in obj.coords:
+        raise ValueError(f"the {_kind(obj)} already has a 'pair' dimension or coordinate: rename "
+                         "it first (the result's pairs are 'pair')")
+    return channel

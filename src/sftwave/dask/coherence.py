@@ -210,6 +210,7 @@ def wct_pairs(call: Call) -> PairCoherence:
     --------
     sftwave.coherence.wct_pairs : The same in memory.
     wct : One pair, chunked in time.
+    sftwave.xarray.wct_pairs : A dask-backed DataArray's channels, by dimension name.
 
     Examples
     --------
