@@ -222,3 +222,14 @@ def test_dask_with_spacing_is_in_memorys(name):
     lazy = getattr(sd, name)(da.from_array(image, chunks=(40, 20)), **kw)
     assert len(mem) == 2
     np.testing.assert_array_equal(lazy, mem)
+
+
+@pytest.mark.parametrize("func", [blob_log, blob_dog])
+def test_float32_with_spacing(func):
+    """A float32 image: float32 blobs, the float64 image's detections (the responses differ by
+    float32 rounding, ~1e-7, far below the margins of this single blob)."""
+    image = planted((96, 48), [(48, 24, T, 1.0)], (1, 2))
+    kw = dict(min_sigma=2.0, max_sigma=8.0, threshold=0.05, spacing=(1, 2))
+    single, double = func(image.astype(np.float32), **kw), func(image, **kw)
+    assert single.dtype == np.float32 and len(double) == 1
+    np.testing.assert_array_equal(single, double.astype(np.float32))
