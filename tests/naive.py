@@ -478,3 +478,22 @@ def naive_superlet(x, freqs, fs, order_max, order_min=1, c_1=3.0, adaptive=False
             total += w
         out[i] = np.exp(log_sum / total)
     return out
+
+
+def naive_blob_log_response(image, sigma, spacing, truncate=8.0):
+    """blob_log's response at one physical ``sigma`` (scalar) with ``spacing`` per axis, by its
+    definition: ``-sigma**2`` times the physical Laplacian of the Gaussian of ``sigma / spacing``
+    samples per axis, the second derivative along axis i (scipy's ``gaussian_filter``,
+    ``order=2`` along i, ``mode='reflect'``) divided by ``spacing[i]**2``, summed over the axes
+    (scipy's ``gaussian_laplace`` where every spacing is 1).  ``truncate``: scipy's kernel
+    half-width in sigmas (8: truncation ~1e-14)."""
+    from scipy import ndimage as ndi
+
+    x = np.asarray(image, dtype=np.float64)
+    samples = [sigma / d for d in spacing]
+    lap = np.zeros_like(x)
+    for axis, d in enumerate(spacing):
+        order = [0] * x.ndim
+        order[axis] = 2
+        lap += ndi.gaussian_filter(x, samples, order, mode="reflect", truncate=truncate) / d**2
+    return -(sigma**2) * lap

@@ -203,6 +203,18 @@ truncated : bool, optional
     (scipy's kernels; a cost that grows with sigma): its responses to
     rounding, so its detections.  False (default): the untruncated
     Gaussians to ``tol`` (see Notes)."""
+DOCS["blob_spacing"] = """\
+spacing : float or sequence of float, optional
+    The physical size of a sample (pixel, voxel) along each axis, one for
+    all axes or one per axis (positive and finite): ``(1, 1, 3)`` for a
+    volume whose z step is three times its pixel size.  ``min_sigma`` and
+    ``max_sigma`` are then in the same physical units, each scale's Gaussian
+    is ``sigma / spacing`` samples along each axis, and the response is
+    normalised by the physical sigma squared, so a blob of a given physical
+    size responds the same whichever axis is coarse.  The blobs'
+    coordinates stay sample indices, their sigmas are physical, and the
+    pruning's distances and overlaps are physical.  Default None (as all
+    ones: the same blobs exactly): sigma in samples.  Not in scikit-image."""
 DOCS["blob_gaussians"] = """\
 Every Gaussian is sftwave's, at a cost per pixel that does not depend on
 sigma, extended by ``mode='reflect'`` as scikit-image's.  scikit-image's

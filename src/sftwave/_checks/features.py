@@ -43,7 +43,8 @@ __all__ = ["DERIVATIVE_TOL", "derivative_truncate", "axis_sigmas", "check_order"
            "meijering_alpha", "real_scalars", "finite", "foreign_array",
            "HessianRequest", "hessian_request", "StructureTensorRequest", "structure_tensor_request",
            "EigenvaluesRequest", "eigenvalues_request", "DoGRequest", "dog_request",
-           "BlobRequest", "blob_log_request", "blob_dog_request", "RidgeRequest", "ridge_request",
+           "BlobRequest", "blob_spacing", "blob_log_request", "blob_dog_request", "RidgeRequest",
+           "ridge_request",
            "GaborRequest", "gabor_request", "check_truncated", "scipy_radii", "SkimageGaussianRequest",
            "skimage_gaussian_request", "check_n_dims", "HessianDetRequest", "hessian_det_request",
            "complex_dtype", "gabor_image", "check_direct_kernel"]
@@ -481,7 +482,9 @@ class BlobRequest:
 
     ``sigma_list``: the scales' sigmas, ``(scales, ndim)`` in the image's dtype
     (for ``'dog'`` the Gaussians', one more than the scales); ``scalar_sigma``:
-    one sigma column in the result; ``border``: the excluded width per axis.
+    one sigma column in the result; ``border``: the excluded width per axis;
+    ``spacing``: the physical size of a sample per axis (None: 1 along every
+    axis), the sigmas then physical, ``sigma_list / spacing`` in samples.
     """
 
     kind: str
@@ -496,13 +499,28 @@ class BlobRequest:
     engine: str
     workers: int | None = None
     truncated: bool = False
+    spacing: tuple[float, ...] | None = None
+
+
+def blob_spacing(spacing: Any, ndim: int) -> tuple[float, ...] | None:
+    """The blob detectors' ``spacing``, checked: None where it is None or 1 along every axis
+    (then the sigmas are in samples, and the blobs exactly those without spacing).
+
+    Examples
+    --------
+    >>> blob_spacing((1, 1), 2) is None, blob_spacing((1, 3), 2)
+    (True, (1.0, 3.0))
+    """
+    steps = check_spacing(spacing, ndim)
+    return None if steps is None or all(d == 1.0 for d in steps) else steps
 
 
 def blob_log_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
                      max_sigma: Any = 50, num_sigma: Any = 10, threshold: Any = 0.2,
                      overlap: Any = 0.5, log_scale: Any = False, *, threshold_rel: Any = None,
                      exclude_border: Any = False, tol: Any = None, engine: str,
-                     workers: Any = None, truncated: Any = False) -> BlobRequest:
+                     workers: Any = None, truncated: Any = False,
+                     spacing: Any = None) -> BlobRequest:
     """The request of :func:`~sftwave.feature.blob_log` for an image of ``shape`` and ``dtype``.
 
     Examples
@@ -515,14 +533,15 @@ def blob_log_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1
     return BlobRequest("log", scalar, sigma_list, None, real_or_none(threshold, "threshold"),
                        real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
                        exclude_width(exclude_border, ndim), check_tol(tol), engine,
-                       check_workers(workers), check_truncated(truncated))
+                       check_workers(workers), check_truncated(truncated),
+                       blob_spacing(spacing, ndim))
 
 
 def blob_dog_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1,
                      max_sigma: Any = 50, sigma_ratio: Any = 1.6, threshold: Any = 0.5,
                      overlap: Any = 0.5, *, threshold_rel: Any = None, exclude_border: Any = False,
                      tol: Any = None, engine: str, workers: Any = None,
-                     truncated: Any = False) -> BlobRequest:
+                     truncated: Any = False, spacing: Any = None) -> BlobRequest:
     """The request of :func:`~sftwave.feature.blob_dog` for an image of ``shape`` and ``dtype``.
 
     Examples
@@ -536,7 +555,8 @@ def blob_dog_request(shape: tuple[int, ...], dtype: np.dtype, min_sigma: Any = 1
                        real_or_none(threshold, "threshold"),
                        real_or_none(threshold_rel, "threshold_rel"), check_overlap(overlap),
                        exclude_width(exclude_border, ndim), check_tol(tol), engine,
-                       check_workers(workers), check_truncated(truncated))
+                       check_workers(workers), check_truncated(truncated),
+                       blob_spacing(spacing, ndim))
 
 
 @dataclass(frozen=True)

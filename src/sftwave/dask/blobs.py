@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .._checks.features import blob_spacing
 from ..feature._blobs import (
     blob_options,
     blobs_of_peaks,
@@ -40,11 +41,18 @@ class _Blobs:
         (self.threshold, self.threshold_rel, self.overlap, self.border,
          self.tol) = blob_options(call["threshold"], call["threshold_rel"], call["overlap"],
                                   call["exclude_border"], x.ndim, call["tol"])
+        self.spacing = blob_spacing(call["spacing"], x.ndim)
+
+    def in_samples(self) -> np.ndarray:
+        """The scales' sigmas per axis in samples (``sigma_list / spacing``)."""
+        if self.spacing is None:
+            return self.sigma_list
+        return np.asarray(self.sigma_list, dtype=np.float64) / np.asarray(self.spacing)
 
     def nothing(self, ndim: int) -> np.ndarray:
 
         return blobs_of_peaks(np.empty((0, ndim + 1), np.intp), self.dtype, self.sigma_list,
-                              self.scalar_sigma, self.overlap)
+                              self.scalar_sigma, self.overlap, spacing=self.spacing)
 
 
 def _layouts(x: da.Array, g: da.Array, depth: dict[int, int],
@@ -116,7 +124,7 @@ def _lazy_blobs(x: da.Array, cube: Callable[[np.ndarray], np.ndarray], nscales: 
     coords = np.concatenate([f[0] for f in found])
     values = np.concatenate([f[1] for f in found])
     return blobs_of_peaks(sort_peaks(coords, values), dtype, opts.sigma_list, opts.scalar_sigma,
-                          opts.overlap)
+                          opts.overlap, spacing=opts.spacing)
 
 
 @lazy("sftwave.feature", "blob_log")
@@ -166,10 +174,10 @@ def blob_log(call: Call) -> np.ndarray:
     opts = _Blobs(call, x, dtype, scalar_sigma, sigma_list)
     axes = list(range(x.ndim))
     reach = max_reach(*(filter_reach(x.shape, s, [o] * x.ndim, axes, 4.0, opts.tol)
-                        for s in sigma_list for o in (0, 2)))     # each axis's order 2, the others' 0
+                        for s in opts.in_samples() for o in (0, 2)))  # each axis's order 2
 
     def cube(b: np.ndarray) -> np.ndarray:
-        return log_cube(b, sigma_list, opts.tol)
+        return log_cube(b, sigma_list, opts.tol, spacing=opts.spacing)
 
     return _lazy_blobs(x, cube, len(sigma_list), reach, opts)
 
@@ -210,10 +218,10 @@ def blob_dog(call: Call) -> np.ndarray:
     opts = _Blobs(call, x, dtype, scalar_sigma, sigma_list)
     axes = list(range(x.ndim))
     reach = max_reach(*(filter_reach(x.shape, s, [0] * x.ndim, axes, 4.0, opts.tol)
-                        for s in sigma_list))
+                        for s in opts.in_samples()))
     ratio = float(call["sigma_ratio"])
 
     def cube(b: np.ndarray) -> np.ndarray:
-        return dog_cube(b, sigma_list, ratio, opts.tol)
+        return dog_cube(b, sigma_list, ratio, opts.tol, spacing=opts.spacing)
 
     return _lazy_blobs(x, cube, len(sigma_list) - 1, reach, opts)

@@ -151,7 +151,7 @@ def _blob_overlaps(blobs: np.ndarray, i: np.ndarray, j: np.ndarray, sigma_dim: i
 
 
 def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int,
-                 engine: str | None = None) -> np.ndarray:
+                 engine: str | None = None, geometry: np.ndarray | None = None) -> np.ndarray:
     """scikit-image's ``_prune_blobs``: of two blobs overlapping by more than ``overlap``, drop the smaller.
 
     The candidate pairs are scikit-image's (a KD-tree's pairs within twice the
@@ -160,10 +160,15 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int,
     overlapping pairs are walked once, keeping the survivors; of two blobs of
     equal sigma, the one listed first is dropped, as in scikit-image.  Where a
     blob is in two overlapping pairs the walk's order matters: it is then
-    scikit-image's (the KD-tree's set of pairs, iterated).
+    scikit-image's (the KD-tree's set of pairs, iterated).  ``geometry``: the
+    rows whose distances and overlaps decide (the blobs in physical units, where
+    they are given in samples); None: ``blobs`` themselves.
     """
     from scipy import spatial
 
+    rows = blobs
+    if geometry is not None:
+        blobs = geometry
     survivors = op(engines.resolve_engine(engine, blobs), "blob_survivors")
     ndim = blobs.shape[1] - sigma_dim
     reach = 2 * blobs[:, -sigma_dim:].max() * math.sqrt(ndim)
@@ -178,13 +183,18 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int,
         pairs = pairs.reshape(-1, 2)
         over = pairs[_blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
     if len(over) == 0:
-        return blobs
-    return blobs[survivors(over, blobs[:, -1])]
+        return rows
+    return rows[survivors(over, blobs[:, -1])]
 
 
 def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, scalar_sigma: bool,
-                   overlap: float, engine: str | None = None) -> np.ndarray:
-    """The blobs of sorted peaks (``(n, ndim + 1)``, scale index last): coordinates and sigmas, pruned."""
+                   overlap: float, engine: str | None = None,
+                   spacing: Sequence[float] | None = None) -> np.ndarray:
+    """The blobs of sorted peaks (``(n, ndim + 1)``, scale index last): coordinates and sigmas, pruned.
+
+    With ``spacing``, the sigmas are physical and the coordinates sample indices; the
+    pruning's distances and overlaps are physical (the coordinates times ``spacing``).
+    """
     ndim = peaks.shape[1] - 1
     if peaks.size == 0:
         return np.empty((0, ndim + (1 if scalar_sigma else ndim)))
@@ -192,14 +202,17 @@ def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, s
     if scalar_sigma:
         sigmas = sigmas[:, 0:1]
     found = np.hstack([peaks[:, :-1].astype(dtype), sigmas])
-    return _prune_blobs(found, overlap, sigmas.shape[1], engine)
+    geometry = None
+    if spacing is not None:
+        geometry = np.hstack([peaks[:, :-1] * np.asarray(spacing), sigmas]).astype(dtype)
+    return _prune_blobs(found, overlap, sigmas.shape[1], engine, geometry)
 
 
 def _blobs(cube: np.ndarray, req: BlobRequest) -> np.ndarray:
     """The blobs of a scale-space cube ``(scales,) + image.shape``: peaks, their sigmas, pruned."""
     peaks = _scale_space_peaks(cube, req.threshold, req.threshold_rel, req.border, req.engine)
     return blobs_of_peaks(peaks, cube.dtype, req.sigma_list, req.scalar_sigma, req.overlap,
-                          req.engine)
+                          req.engine, req.spacing)
 
 
 def _blob_image(image: ArrayLike, engine: str | None) -> tuple[str, np.ndarray]:
@@ -216,27 +229,49 @@ def blob_options(threshold: Any, threshold_rel: Any, overlap: Any, exclude_borde
             check_overlap(overlap), exclude_width(exclude_border, ndim), check_tol(tol))
 
 
+def _in_samples(s: np.ndarray, spacing: Sequence[float] | None) -> np.ndarray:
+    """A scale's sigmas per axis in samples: ``s / spacing`` (``s`` itself without spacing)."""
+    return s if spacing is None else np.asarray(s, dtype=np.float64) / np.asarray(spacing)
+
+
+def _spacing_kw(spacing: Sequence[float] | None) -> dict[str, Any]:
+    """The Gaussian filters' ``spacing=`` keyword, none without spacing (the same call as before)."""
+    return {} if spacing is None else {"spacing": [float(d) for d in spacing]}
+
+
 def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None,
-             engine: str | None = None, truncated: bool = False) -> np.ndarray:
-    """:func:`blob_log`'s scale space ``(scales,) + image.shape``: ``-mean(sigma)**2 LoG_sigma``."""
+             engine: str | None = None, truncated: bool = False,
+             spacing: Sequence[float] | None = None) -> np.ndarray:
+    """:func:`blob_log`'s scale space ``(scales,) + image.shape``: ``-mean(sigma)**2 LoG_sigma``.
+
+    With ``spacing``: ``sigma_list`` physical, the Laplacian per unit of length squared
+    (the second derivative along axis i divided by ``spacing[i]**2``) of the Gaussian of
+    ``sigma / spacing`` samples per axis, normalised by the physical ``mean(sigma)**2``.
+    """
     cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
     for plane, s in zip(cube, sigma_list):
         gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol,
-                         radius=scipy_radii(s, 4.0, truncated), engine=engine)
+                         radius=scipy_radii(_in_samples(s, spacing), 4.0, truncated),
+                         engine=engine, **_spacing_kw(spacing))
         plane *= -np.mean(s) ** 2
     return cube
 
 
 def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
-             tol: float | None, engine: str | None = None, truncated: bool = False) -> np.ndarray:
-    """:func:`blob_dog`'s scale space: ``(G_i - G_(i+1)) / (sigma_ratio - 1)`` for each scale."""
+             tol: float | None, engine: str | None = None, truncated: bool = False,
+             spacing: Sequence[float] | None = None) -> np.ndarray:
+    """:func:`blob_dog`'s scale space: ``(G_i - G_(i+1)) / (sigma_ratio - 1)`` for each scale.
+
+    With ``spacing``: ``sigma_list`` physical, each Gaussian of ``sigma / spacing`` samples.
+    """
     cube = np.empty((len(sigma_list) - 1,) + image.shape, dtype=image.dtype)
 
     def smooth(s: np.ndarray) -> np.ndarray:
         # a NumPy image, on the CPU engine (the one with the peaks): a NumPy array
+        radius = scipy_radii(_in_samples(s, spacing), 4.0, truncated)
         return cast(np.ndarray, gaussian_filter(image, [float(v) for v in s], mode="reflect",
-                                                tol=tol, radius=scipy_radii(s, 4.0, truncated),
-                                                engine=engine))
+                                                tol=tol, radius=radius, engine=engine,
+                                                **_spacing_kw(spacing)))
 
     previous = smooth(sigma_list[0])
     for plane, s in zip(cube, sigma_list[1:]):
@@ -252,7 +287,8 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              threshold: float | None = 0.2, overlap: float = 0.5, log_scale: bool = False, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
              truncated: bool = False, tol: float | None = None, engine: str | None = None,
-             workers: int | None = None) -> np.ndarray:
+             workers: int | None = None,
+             spacing: float | Sequence[float] | None = None) -> np.ndarray:
     r"""Blobs of an image by the scale-normalised Laplacian of Gaussian (scikit-image's).
 
     At each of ``num_sigma`` scales from ``min_sigma`` to ``max_sigma`` the
@@ -284,11 +320,12 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     exclude_border : int, tuple of int or False, optional
         No blob within this many pixels of the border (one for all axes, or one
         per axis); False or 0: none excluded.  ``True`` counts as 1, as in
-        scikit-image.
+        scikit-image.  In samples, with or without ``spacing``.
     %(blob_truncated)s
     %(image_tol)s
     %(peaks_engine)s
     %(workers)s
+    %(blob_spacing)s
 
     Returns
     -------
@@ -297,7 +334,12 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         ``min_sigma`` or ``max_sigma`` is a sequence, ``(n, 2 ndim)`` with a sigma
         per axis.  The image's float dtype; empty, ``(0, k)`` float64, if no blob
         is found (scikit-image's).  The radius of a blob is about ``sqrt(2)``
-        sigma in 2-D, ``sqrt(3)`` sigma in 3-D.
+        sigma in 2-D, ``sqrt(3)`` sigma in 3-D.  With ``spacing``: the
+        coordinates are sample indices (rows, columns, ...), the sigmas
+        physical (in ``spacing``'s units): one column where ``min_sigma``
+        and ``max_sigma`` are scalars (the same physical sigma along every
+        axis, ``sigma / spacing`` samples), one per axis where either is a
+        sequence.
 
     Raises
     ------
@@ -305,7 +347,8 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         A 0-d image, a non-positive or non-finite sigma, a
         sequence of sigmas of the wrong length, ``num_sigma`` below 1,
         ``overlap`` outside [0, 1], a negative ``exclude_border`` or a tuple of
-        the wrong length, a NaN threshold.
+        the wrong length, a NaN threshold, a ``spacing`` not positive and
+        finite or of the wrong length.
     TypeError
         A complex or non-numeric image, or an argument of the wrong type.
 
@@ -334,15 +377,24 @@ def blob_log(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> image = np.exp(-((y - 20) ** 2 + (x - 40) ** 2) / (2 * 4.0**2))
     >>> blob_log(image, min_sigma=1, max_sigma=10, num_sigma=10)
     array([[20., 40.,  4.]])
+
+    The same blob sampled every 2 units along the columns (``spacing``): found
+    at its sample indices, with its physical sigma:
+
+    >>> y, x = np.mgrid[:64, :32]
+    >>> coarse = np.exp(-((y - 20) ** 2 + (2 * (x - 16)) ** 2) / (2 * 4.0**2))
+    >>> blob_log(coarse, min_sigma=1, max_sigma=10, num_sigma=10, spacing=(1, 2))
+    array([[20., 16.,  4.]])
     """
     name, arr = _blob_image(image, engine)
     req = blob_log_request(arr.shape, arr.dtype, min_sigma, max_sigma, num_sigma, threshold,
                            overlap, log_scale, threshold_rel=threshold_rel,
                            exclude_border=exclude_border, tol=tol, engine=name, workers=workers,
-                           truncated=truncated)
+                           truncated=truncated, spacing=spacing)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
-        return _blobs(log_cube(arr, req.sigma_list, req.tol, name, req.truncated), req)
+        cube = log_cube(arr, req.sigma_list, req.tol, name, req.truncated, req.spacing)
+        return _blobs(cube, req)
 
 
 def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
@@ -350,7 +402,8 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
              threshold: float | None = 0.5, overlap: float = 0.5, *,
              threshold_rel: float | None = None, exclude_border: int | tuple[int, ...] | bool = False,
              truncated: bool = False, tol: float | None = None, engine: str | None = None,
-             workers: int | None = None) -> np.ndarray:
+             workers: int | None = None,
+             spacing: float | Sequence[float] | None = None) -> np.ndarray:
     r"""Blobs of an image by differences of Gaussians (scikit-image's).
 
     Gaussians at ``min_sigma * sigma_ratio**i`` until past ``max_sigma``; the
@@ -378,24 +431,28 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
         The least response as a fraction of the cube's largest.
     exclude_border : int, tuple of int or False, optional
         No blob within this many pixels of the border; ``True`` counts as 1.
+        In samples, with or without ``spacing``.
     %(blob_truncated)s
     %(image_tol)s
     %(peaks_engine)s
     %(workers)s
+    %(blob_spacing)s
 
     Returns
     -------
     A : ndarray
         ``(n, ndim + 1)`` rows of coordinates and sigma, or ``(n, 2 ndim)`` with
         a sigma per axis where ``min_sigma`` or ``max_sigma`` is a sequence; the
-        image's float dtype; ``(0, k)`` float64 if no blob is found.
+        image's float dtype; ``(0, k)`` float64 if no blob is found.  With
+        ``spacing``, the coordinates are sample indices and the sigmas
+        physical, as :func:`blob_log`'s.
 
     Raises
     ------
     ValueError
         A 0-d image, a bad sigma, ``sigma_ratio`` not above 1,
         ``max_sigma`` below ``min_sigma`` (no scale), ``overlap`` outside [0, 1],
-        a bad ``exclude_border``, a NaN threshold.
+        a bad ``exclude_border``, a NaN threshold, a bad ``spacing``.
     TypeError
         A complex or non-numeric image, or an argument of the wrong type.
 
@@ -419,15 +476,20 @@ def blob_dog(image: ArrayLike, min_sigma: float | Sequence[float] = 1,
     >>> image = np.exp(-((y - 30) ** 2 + (x - 25) ** 2) / (2 * 4.0**2))
     >>> blob_dog(image, min_sigma=1, max_sigma=10, threshold=0.05)
     array([[30.  , 25.  ,  2.56]])
+    >>> y, x = np.mgrid[:64, :32]
+    >>> coarse = np.exp(-((y - 30) ** 2 + (2 * (x - 16)) ** 2) / (2 * 4.0**2))
+    >>> blob_dog(coarse, min_sigma=1, max_sigma=10, threshold=0.05, spacing=(1, 2))
+    array([[30.  , 16.  ,  2.56]])
     """
     name, arr = _blob_image(image, engine)
     req = blob_dog_request(arr.shape, arr.dtype, min_sigma, max_sigma, sigma_ratio, threshold,
                            overlap, threshold_rel=threshold_rel, exclude_border=exclude_border,
-                           tol=tol, engine=name, workers=workers, truncated=truncated)
+                           tol=tol, engine=name, workers=workers, truncated=truncated,
+                           spacing=spacing)
     op(name, "local_peaks")                  # the engine has the peaks, before any work
     with threads(name, req.workers):
         cube = dog_cube(arr, req.sigma_list, float(req.sigma_ratio or 0.0), req.tol, name,
-                        req.truncated)
+                        req.truncated, req.spacing)
         return _blobs(cube, req)
 
 
