@@ -164,8 +164,8 @@ def coherence_pairs(quick: bool) -> dict:
     res: dict = {"channels": c, "n": n, "scales": int(f.size), "pairs": len(pairs),
                  "dj": dj, "rounds": rounds, "load_start": load_average()}
 
-    def together():
-        return coh.wct_pairs(x, f, mode="constant")
+    def together():      # the loop's pairs, in the loop's order
+        return coh.wct_pairs(x, f, indices=(seeds, targets), mode="constant")
 
     def loop():
         for i, j in pairs:
@@ -184,8 +184,10 @@ def coherence_pairs(quick: bool) -> dict:
         times["wct loop"].append(time.perf_counter() - t0)
     res["times"] = {k: {"median_s": float(np.median(v)), "all_s": v} for k, v in times.items()}
     r = together()
-    ref = coh.wct(x[0], x[c - 1], f, mode="constant")
+    ref = coh.wct(x[0], x[c - 1], f, mode="constant")       # pair c - 2 is (0, c - 1)
     res["max_abs_difference"] = float(np.max(np.abs(r.coherence[c - 2] - ref.coherence)))
+    res["max_abs_phase_difference"] = float(np.max(np.abs(np.angle(np.exp(1j * (r.phase[c - 2]
+                                                                            - ref.phase))))))
     res["output_gb"] = float((r.coherence.nbytes + r.phase.nbytes) / 1e9)
     del r, ref
     res["load_mid"] = load_average()

@@ -1446,7 +1446,10 @@ def section_coherence_pairs(r: dict) -> str:
         "rounds. `wct_pairs` transforms each channel and smooths its power once, and "
         "smooths only each pair's cross-spectrum; its output (coherence and phase; the "
         f"loop's calls also return the cross-spectra) is {r['output_gb']:.2f} GB. Largest "
-        f"difference of its coherence from `wct`'s on one pair: {err(r['max_abs_difference'])}. Ratio: the loop's time "
+        f"difference of its coherence from `wct`'s on one pair: {err(r['max_abs_difference'])}"
+        + ("" if "max_abs_phase_difference" not in r
+           else f", of its phase: {err(r['max_abs_phase_difference'])} rad")
+        + ". Ratio: the loop's time "
         f"over `wct_pairs`'. Load {r['load_start'] or 0:.1f}, {r['load_mid'] or 0:.1f}, "
         f"{r['load_end'] or 0:.1f}.",
         "",
