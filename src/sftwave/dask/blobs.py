@@ -17,6 +17,7 @@ from ..feature._blobs import (
     log_cube,
     log_scales,
     peak_threshold,
+    sigmas_in_samples,
     sort_peaks,
 )
 from ..feature._common import as_float, nan_extreme
@@ -42,12 +43,6 @@ class _Blobs:
          self.tol) = blob_options(call["threshold"], call["threshold_rel"], call["overlap"],
                                   call["exclude_border"], x.ndim, call["tol"])
         self.spacing = blob_spacing(call["spacing"], x.ndim)
-
-    def in_samples(self) -> np.ndarray:
-        """The scales' sigmas per axis in samples (``sigma_list / spacing``)."""
-        if self.spacing is None:
-            return self.sigma_list
-        return np.asarray(self.sigma_list, dtype=np.float64) / np.asarray(self.spacing)
 
     def nothing(self, ndim: int) -> np.ndarray:
 
@@ -174,7 +169,7 @@ def blob_log(call: Call) -> np.ndarray:
     opts = _Blobs(call, x, dtype, scalar_sigma, sigma_list)
     axes = list(range(x.ndim))
     reach = max_reach(*(filter_reach(x.shape, s, [o] * x.ndim, axes, 4.0, opts.tol)
-                        for s in opts.in_samples() for o in (0, 2)))  # each axis's order 2
+                        for s in sigmas_in_samples(sigma_list, opts.spacing) for o in (0, 2)))
 
     def cube(b: np.ndarray) -> np.ndarray:
         return log_cube(b, sigma_list, opts.tol, spacing=opts.spacing)
@@ -218,7 +213,7 @@ def blob_dog(call: Call) -> np.ndarray:
     opts = _Blobs(call, x, dtype, scalar_sigma, sigma_list)
     axes = list(range(x.ndim))
     reach = max_reach(*(filter_reach(x.shape, s, [0] * x.ndim, axes, 4.0, opts.tol)
-                        for s in opts.in_samples()))
+                        for s in sigmas_in_samples(sigma_list, opts.spacing)))
     ratio = float(call["sigma_ratio"])
 
     def cube(b: np.ndarray) -> np.ndarray:

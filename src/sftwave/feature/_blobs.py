@@ -29,7 +29,8 @@ from ..ndimage import gaussian_filter, gaussian_laplace
 from ._common import nan_extreme, op, threads
 
 __all__ = ["blob_log", "blob_dog", "blob_options", "log_scales", "dog_scales", "log_cube",
-           "dog_cube", "peak_threshold", "cube_peaks", "sort_peaks", "blobs_of_peaks"]
+           "dog_cube", "peak_threshold", "cube_peaks", "sort_peaks", "blobs_of_peaks",
+           "sigmas_in_samples"]
 
 
 def peak_threshold(lo: Any, hi: Any, threshold: float | None, threshold_rel: float | None,
@@ -166,25 +167,23 @@ def _prune_blobs(blobs: np.ndarray, overlap: float, sigma_dim: int,
     """
     from scipy import spatial
 
-    rows = blobs
-    if geometry is not None:
-        blobs = geometry
-    survivors = op(engines.resolve_engine(engine, blobs), "blob_survivors")
-    ndim = blobs.shape[1] - sigma_dim
-    reach = 2 * blobs[:, -sigma_dim:].max() * math.sqrt(ndim)
-    tree = spatial.cKDTree(blobs[:, :-sigma_dim])
+    geo = blobs if geometry is None else geometry
+    survivors = op(engines.resolve_engine(engine, geo), "blob_survivors")
+    ndim = geo.shape[1] - sigma_dim
+    reach = 2 * geo[:, -sigma_dim:].max() * math.sqrt(ndim)
+    tree = spatial.cKDTree(geo[:, :-sigma_dim])
     pairs = tree.query_pairs(reach, output_type="ndarray").astype(np.intp, copy=False)
-    over = pairs[_blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
+    over = pairs[_blob_overlaps(geo, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
     if np.bincount(over.ravel(), minlength=1).max(initial=0) > 1:
         # a blob in two overlapping pairs: the order of the walk matters, and scikit-image's is
         # the iteration order of the KD-tree's set of pairs (slower to build: Python tuples)
         found = tree.query_pairs(reach)
         pairs = np.fromiter(chain.from_iterable(found), dtype=np.intp, count=2 * len(found))
         pairs = pairs.reshape(-1, 2)
-        over = pairs[_blob_overlaps(blobs, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
+        over = pairs[_blob_overlaps(geo, pairs[:, 0], pairs[:, 1], sigma_dim) > overlap]
     if len(over) == 0:
-        return rows
-    return rows[survivors(over, blobs[:, -1])]
+        return blobs
+    return blobs[survivors(over, geo[:, -1])]
 
 
 def blobs_of_peaks(peaks: np.ndarray, dtype: np.dtype, sigma_list: np.ndarray, scalar_sigma: bool,
@@ -229,8 +228,15 @@ def blob_options(threshold: Any, threshold_rel: Any, overlap: Any, exclude_borde
             check_overlap(overlap), exclude_width(exclude_border, ndim), check_tol(tol))
 
 
-def _in_samples(s: np.ndarray, spacing: Sequence[float] | None) -> np.ndarray:
-    """A scale's sigmas per axis in samples: ``s / spacing`` (``s`` itself without spacing)."""
+def sigmas_in_samples(s: np.ndarray, spacing: Sequence[float] | None) -> np.ndarray:
+    """Sigmas per axis (the last axis of ``s``) in samples: ``s / spacing`` (``s`` itself without spacing).
+
+    Examples
+    --------
+    >>> sigmas_in_samples(np.array([[2.0, 2.0], [4.0, 4.0]]), (1.0, 2.0))
+    array([[2., 1.],
+           [4., 2.]])
+    """
     return s if spacing is None else np.asarray(s, dtype=np.float64) / np.asarray(spacing)
 
 
@@ -251,7 +257,7 @@ def log_cube(image: np.ndarray, sigma_list: np.ndarray, tol: float | None,
     cube = np.empty((len(sigma_list),) + image.shape, dtype=image.dtype)
     for plane, s in zip(cube, sigma_list):
         gaussian_laplace(image, [float(v) for v in s], output=plane, mode="reflect", tol=tol,
-                         radius=scipy_radii(_in_samples(s, spacing), 4.0, truncated),
+                         radius=scipy_radii(sigmas_in_samples(s, spacing), 4.0, truncated),
                          engine=engine, **_spacing_kw(spacing))
         plane *= -np.mean(s) ** 2
     return cube
@@ -268,7 +274,7 @@ def dog_cube(image: np.ndarray, sigma_list: np.ndarray, sigma_ratio: float,
 
     def smooth(s: np.ndarray) -> np.ndarray:
         # a NumPy image, on the CPU engine (the one with the peaks): a NumPy array
-        radius = scipy_radii(_in_samples(s, spacing), 4.0, truncated)
+        radius = scipy_radii(sigmas_in_samples(s, spacing), 4.0, truncated)
         return cast(np.ndarray, gaussian_filter(image, [float(v) for v in s], mode="reflect",
                                                 tol=tol, radius=radius, engine=engine,
                                                 **_spacing_kw(spacing)))

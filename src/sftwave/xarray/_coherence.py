@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from inspect import signature
 from typing import Any
 
 import numpy as np
@@ -265,8 +266,9 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
     if r.cross is not None:
         variables["cross"] = (dims, r.cross)
     if r.significance is not None:
+        level = kwargs.get("level", signature(batch_pairs).parameters["level"].default)
         variables["significance"] = (dims[:-1], r.significance, {
-            "long_name": f"Monte-Carlo {kwargs.get('level', 0.95):g} level of R^2", "units": "1"})
+            "long_name": f"Monte-Carlo {level:g} level of R^2", "units": "1"})
     labels = x[channel].values if channel in x.coords else np.arange(x.sizes[channel])
     coords = {name: c.variable for name, c in xt.coords.items() if channel not in c.dims}
     out = xr.Dataset(variables, coords=coords).assign_coords(
