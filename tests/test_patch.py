@@ -58,7 +58,7 @@ def test_the_names_and_the_callable_module():
     ],
 )
 def test_in_scope_calls_are_sftwaves(name, args):
-    patch("scipy")
+    patch("scipy", every_size=True)
     wrapper = getattr(ndi, name)
     assert wrapper is not ORIGINALS[name] and wrapper.__wrapped__ is ORIGINALS[name]
     assert inspect.signature(wrapper) == inspect.signature(ORIGINALS[name])
@@ -101,7 +101,7 @@ def test_out_of_scope_calls_reach_scipy_unchanged(monkeypatch, call, routed):
         expected = call(ORIGINALS["gaussian_filter"])
     except Exception as exc:
         expected = exc
-    patch("scipy")
+    patch("scipy", every_size=True)
     try:
         got = call(ndi.gaussian_filter)
     except Exception as exc:
@@ -156,7 +156,7 @@ def test_an_attribute_replaced_since_is_left_alone():
 
 
 def test_announced_once_per_function_at_its_first_routed_call():
-    patch("scipy")
+    patch("scipy", every_size=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ndi.gaussian_filter1d(np.ones(8, np.float32), 1.0, order=3)  # not routed: no warning
@@ -167,7 +167,7 @@ def test_announced_once_per_function_at_its_first_routed_call():
     assert len(messages) == 2 and "scipy.ndimage.gaussian_filter is computed by sftwave" in messages[0]
     assert caught[0].filename == __file__  # points at the caller's line
     unpatch()
-    patch("scipy")
+    patch("scipy", every_size=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RoutedWarning)  # announced again after a new patch
         with pytest.raises(RoutedWarning):
@@ -228,6 +228,8 @@ def fake(tmp_path, monkeypatch):
         "def replacement(x, how='fast'):\n    return ('sftwave', x)\n"
         "def accepts(x, how='fast'):\n    if how == 'boom':\n        raise RuntimeError(how)\n"
         "    return how == 'fast'\n"
+        "def work(a):\n    if a['how'] == 'unknown':\n        raise ValueError('no estimate')\n"
+        "    return a['x']\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     yield Route(
@@ -242,7 +244,7 @@ def fake(tmp_path, monkeypatch):
 
 
 def test_a_module_not_yet_imported_is_routed_when_imported(fake):
-    _switch._activate([fake], eager=False)
+    _switch._activate([fake], eager=False, every_size=False)
     assert "fakeanchor" not in sys.modules and set(_switch._WATCHED) == set(fake.where)
     import fakeanchor
     import fakeanchor.core
@@ -259,12 +261,50 @@ def test_a_module_not_yet_imported_is_routed_when_imported(fake):
 
 
 def test_eager_routes_skip_a_module_missing_from_the_version(fake):
-    _switch._activate([fake], eager=True)
+    _switch._activate([fake], eager=True, every_size=False)
     import fakeanchor
 
     assert fakeanchor.blur(2) == ("sftwave", 2)
     # only the defining module is imported; the others are routed if the program imports them
     assert "fakeanchor.gone" not in sys.modules and set(_switch._WATCHED) <= {"fakeanchor.gone"}
+
+
+@pytest.mark.parametrize("loaded", [False, True])
+def test_calls_too_small_to_win_stay_with_the_anchor(fake, monkeypatch, loaded):
+    """A call routes where the anchor's estimated seconds (here the argument ``x``) reach the
+    route's crossover, and, before sftwave's engine is loaded, the start-up; ``every_size``
+    routes every in-scope call; a failing estimate leaves the decision to the predicate."""
+    from dataclasses import replace
+
+    from sftwave.patch import work
+
+    monkeypatch.setattr(work, "engine_loaded", lambda: loaded)
+    route = replace(fake, work="fakeroutes:work", crossover=0.01)
+    _switch._activate([route], eager=True, every_size=False)
+    import fakeanchor
+
+    floor = 0.01 if loaded else work.START_UP_S
+    assert fakeanchor.blur(floor * 0.99) == ("anchor", floor * 0.99)
+    assert fakeanchor.blur(floor) == ("sftwave", floor)
+    assert fakeanchor.blur(0.0, how="unknown") == ("anchor", 0.0)  # out of scope: the predicate says
+    _switch._activate([route], eager=True, every_size=True)
+    assert fakeanchor.blur(0.0) == ("sftwave", 0.0)
+    with patched("scipy"):  # another target's block leaves this route's choice alone
+        assert fakeanchor.blur(0.0) == ("sftwave", 0.0)
+    _switch._activate([route], eager=True, every_size=False)  # patched again: set again
+    assert fakeanchor.blur(0.0) == ("anchor", 0.0)
+
+
+def test_a_failing_estimate_routes_as_in_scope(fake, monkeypatch):
+    """An estimate that raises must not switch a route off: the predicate alone decides."""
+    from dataclasses import replace
+
+    route = replace(fake, work="fakeroutes:work")
+    _switch._activate([route], eager=True, every_size=False)
+    import fakeanchor
+
+    monkeypatch.setitem(_switch._ACTIVE, route, lambda x, how="fast": True)
+    assert fakeanchor.blur(0.0, how="unknown") == ("sftwave", 0.0)
 
 
 def test_patch_and_unpatch_from_threads(fake):
@@ -313,7 +353,8 @@ def test_python_m_sftwave_patch_runs_the_script_as_main(tmp_path):
     )
     (tmp_path / "helper.py").write_text("")  # the script's directory is on sys.path
     proc = subprocess.run(
-        [sys.executable, "-m", "sftwave.patch", "--only", "scipy", str(script), "3", "--flag"],
+        [sys.executable, "-m", "sftwave.patch", "--only", "scipy", "--every-size", str(script), "3",
+         "--flag"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

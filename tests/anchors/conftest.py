@@ -94,7 +94,7 @@ def _switch_on(request) -> Iterator[None]:
         yield
         return
     before = sum(n for r, n in switch._CALLS.items() if r.target == target)
-    with switch.patched(target) as routed:
+    with switch.patched(target, every_size=True) as routed:
         with switch._LOCK:    # already announced: some tests assert every warning a call gives
             switch._ANNOUNCED.update(r for r in switch._ACTIVE if r.target == target)
         modules = [request.module, *getattr(request.module, "ANCHOR_TEST_MODULES", [])]

@@ -19,7 +19,7 @@ from conftest import PENDING, has_routes, target_of  # noqa: E402
 
 
 def test_the_counter_counts_routed_calls_only():
-    with switch.patched("scipy"), warnings.catch_warnings():
+    with switch.patched("scipy", every_size=True), warnings.catch_warnings():
         warnings.simplefilter("ignore", switch.RoutedWarning)
         route = next(r for r in switch._ACTIVE if r.name == "gaussian_filter")
         before = switch._CALLS[route]

@@ -85,7 +85,7 @@ def pytest_collection_finish(session):
         switch = sftwave.patch
         for name in NAMES:  # the replacements the switch calls, counted
             switch._REPLACEMENTS[f"sftwave.ndimage:{name}"] = _counted(name)
-        switch("scipy")
+        switch("scipy", every_size=True)  # every in-scope call, however small
         warnings.simplefilter("ignore", switch.RoutedWarning)
         return
     for name in NAMES:

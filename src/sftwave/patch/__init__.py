@@ -25,6 +25,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import inspect
 import sys
 import threading
 import types
@@ -35,6 +36,7 @@ from typing import Any
 
 from .._checks.patch import TARGETS, check_targets
 from .route import Route, load
+from .work import routes_now
 
 __all__ = ["patch", "unpatch", "patched", "RoutedWarning"]
 
@@ -81,6 +83,8 @@ _INSTALLED: dict[tuple[str, str], _Installed] = {}  # (module, attribute) -> rec
 _WATCHED: dict[str, list[Route]] = {}  # module not yet imported -> routes
 _ANNOUNCED: set[Route] = set()
 _REPLACEMENTS: dict[str, Callable[..., Any]] = {}
+_WORK: dict[str, Callable[[dict[str, Any]], float]] = {}
+_EVERY_SIZE: set[Route] = set()  # routes whose in-scope calls go to sftwave at every size
 #: Calls each route has sent to sftwave in this process (the anchors' test harness reads it).
 _CALLS: collections.Counter[Route] = collections.Counter()
 
@@ -106,14 +110,42 @@ def _announce(route: Route) -> None:
     )
 
 
+def _work(route: Route) -> Callable[[dict[str, Any]], float]:
+    """The route's estimate of the anchor's seconds for a call, imported on first use."""
+    func = _WORK.get(route.work)  # type: ignore[arg-type]
+    if func is None:
+        func = _WORK[route.work] = load(route.work)  # type: ignore[index,arg-type]
+    return func
+
+
+def _worth_it(route: Route, signature: inspect.Signature, args: tuple, kwargs: dict) -> bool:
+    """Whether sftwave is expected to be the faster for this call (:mod:`.work`)."""
+    if route.work is None or route in _EVERY_SIZE:
+        return True
+    bound = signature.bind(*args, **kwargs)  # a call the anchor cannot bind: its own error
+    bound.apply_defaults()
+    try:
+        seconds = _work(route)(bound.arguments)
+    except Exception:  # no estimate: the predicate alone decides, as with every_size
+        return True
+    return routes_now(seconds, crossover=route.crossover)
+
+
 def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
     """``original`` with its in-scope calls sent to the route's replacement."""
+    signature: list[inspect.Signature] = []
 
     @functools.wraps(original)
     def routed(*args: Any, **kwargs: Any) -> Any:
         accepts = _ACTIVE.get(route)
         try:
-            inside = accepts is not None and bool(accepts(*args, **kwargs))
+            if not signature:
+                signature.append(inspect.signature(original))
+            inside = (
+                accepts is not None
+                and _worth_it(route, signature[0], args, kwargs)
+                and bool(accepts(*args, **kwargs))
+            )
         except Exception:  # a predicate's failure is never the user's: the original runs
             inside = False
         if not inside:
@@ -146,6 +178,7 @@ def _install(route: Route, module: types.ModuleType) -> None:
 def _restore(route: Route) -> list[str]:
     """Deactivate ``route``: the originals back where it was installed; under the lock."""
     _ACTIVE.pop(route, None)
+    _EVERY_SIZE.discard(route)
     _ANNOUNCED.discard(route)
     for names in _WATCHED.values():
         while route in names:
@@ -261,7 +294,7 @@ def _routes(target: str, explicit: bool) -> list[Route]:
     return list(module.routes())
 
 
-def _activate(routes: list[Route], eager: bool) -> None:
+def _activate(routes: list[Route], eager: bool, every_size: bool) -> None:
     """Route each of ``routes`` not already routed: now in the modules imported (where
     ``eager``, each route's defining module is imported first), at import for the others.
 
@@ -274,6 +307,10 @@ def _activate(routes: list[Route], eager: bool) -> None:
                 importlib.import_module(route.where[0])
     with _LOCK:
         for route in routes:
+            if every_size:
+                _EVERY_SIZE.add(route)
+            else:
+                _EVERY_SIZE.discard(route)
             if route in _ACTIVE:
                 continue
             _ACTIVE[route] = load(route.accepts)
@@ -289,16 +326,24 @@ def _routed_names(targets: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(sorted(".".join(key) for key, rec in _INSTALLED.items() if rec.route.target in targets))
 
 
-def patch(*targets: str) -> tuple[str, ...]:
+def patch(*targets: str, every_size: bool = False) -> tuple[str, ...]:
     """Route the in-scope calls of other libraries' functions to sftwave.
 
     Each routed function is replaced, in the modules that define and export it, by a
     wrapper with the same name, docstring and signature: a call that sftwave covers
     (its documented scope: the arguments, modes and dtypes its drop-in takes, NumPy
-    arrays) is computed by sftwave's drop-in; any other call (another method, an
-    argument or a dtype sftwave does not cover, a GPU or dask array) goes to the
-    original function unchanged.  Patching twice is patching once; :func:`unpatch`
-    undoes it.
+    arrays) and that is large enough for sftwave to be the faster is computed by
+    sftwave's drop-in; any other call (another method, an argument or a dtype sftwave
+    does not cover, a GPU or dask array, a small input) goes to the original function
+    unchanged.  Patching twice is patching once; :func:`unpatch` undoes it.
+
+    "Large enough" is decided from the call's arguments alone, by an estimate of the
+    anchor's time (:mod:`sftwave.patch.work`): at least the time at which sftwave's
+    warm call is as fast (about 2 ms for the Gaussian family, 5 ms for the wavelet
+    transforms), and, while sftwave's compiled engine is not yet loaded in the process,
+    at least about a second (numba's import and the kernels' loading), so that a short
+    script is never slowed by a start-up it cannot win back.  The same program routes
+    the same calls on every machine.
 
     Parameters
     ----------
@@ -308,6 +353,11 @@ def patch(*targets: str) -> tuple[str, ...]:
         imported now; a named library that is not installed, or for which this sftwave
         has no routes, raises ``ImportError``.  None: every installed library with
         routes, each routed when the program imports it (those already imported, now).
+    every_size : bool, optional
+        True: route every in-scope call, however small (sftwave's numbers everywhere,
+        for a pipeline validated on them, or a test of the routes).  False (default):
+        only the calls sftwave is expected to finish first.  A later call of
+        :func:`patch` for the same targets sets it again.
 
     Returns
     -------
@@ -333,6 +383,8 @@ def patch(*targets: str) -> tuple[str, ...]:
     >>> routed = sftwave.patch("scipy")
     >>> "scipy.ndimage.gaussian_filter" in routed
     True
+    >>> y = scipy.ndimage.gaussian_filter(np.ones((8, 8)), 2.0)   # small: scipy's own call
+    >>> _ = sftwave.patch("scipy", every_size=True)
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", sftwave.patch.RoutedWarning)
     ...     y = scipy.ndimage.gaussian_filter(np.ones((8, 8)), 2.0)   # computed by sftwave
@@ -352,7 +404,7 @@ def patch(*targets: str) -> tuple[str, ...]:
     routes: list[Route] = []
     for target in chosen:
         routes += _routes(target, explicit)
-    _activate(routes, eager=explicit)
+    _activate(routes, eager=explicit, every_size=bool(every_size))
     return _routed_names(chosen)
 
 
@@ -404,17 +456,19 @@ def unpatch(*targets: str) -> tuple[str, ...]:
 
 
 @contextlib.contextmanager
-def patched(*targets: str) -> Iterator[tuple[str, ...]]:
+def patched(*targets: str, every_size: bool = False) -> Iterator[tuple[str, ...]]:
     """The switch on for a ``with`` block: :func:`patch` on entry, its undoing on exit.
 
     On exit, even by an exception, the routes this block turned on are undone; those
-    already on when it began (an outer block, a :func:`patch` call) stay on, so blocks
-    nest.
+    already on when it began (an outer block, a :func:`patch` call) stay on, with the
+    ``every_size`` they had, so blocks nest.
 
     Parameters
     ----------
     *targets : str
         The libraries to route, as for :func:`patch` (none: every installed one).
+    every_size : bool, optional
+        As for :func:`patch`: True routes the in-scope calls of every size.
 
     Returns
     -------
@@ -435,7 +489,7 @@ def patched(*targets: str) -> Iterator[tuple[str, ...]]:
     --------
     >>> import warnings, numpy as np, scipy.ndimage, sftwave
     >>> original = scipy.ndimage.gaussian_laplace
-    >>> with sftwave.patched("scipy"), warnings.catch_warnings():
+    >>> with sftwave.patched("scipy", every_size=True), warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", sftwave.patch.RoutedWarning)
     ...     lap = scipy.ndimage.gaussian_laplace(np.ones((16, 16)), 3.0)
     >>> bool(np.allclose(lap, 0.0)), scipy.ndimage.gaussian_laplace is original
@@ -444,7 +498,8 @@ def patched(*targets: str) -> Iterator[tuple[str, ...]]:
     check_targets(targets)
     with _LOCK:
         before = set(_ACTIVE)
-        routed = patch(*targets)
+        every_before = set(_EVERY_SIZE)
+        routed = patch(*targets, every_size=every_size)
         mine = [route for route in _ACTIVE if route not in before]
     try:
         yield routed
@@ -452,13 +507,18 @@ def patched(*targets: str) -> Iterator[tuple[str, ...]]:
         with _LOCK:
             for route in mine:
                 _restore(route)
+            for route in before & set(_ACTIVE):
+                if route in every_before:
+                    _EVERY_SIZE.add(route)
+                else:
+                    _EVERY_SIZE.discard(route)
 
 
 class _CallableModule(types.ModuleType):
     """``sftwave.patch``, the module, called: :func:`patch`."""
 
-    def __call__(self, *targets: str) -> tuple[str, ...]:
-        return patch(*targets)
+    def __call__(self, *targets: str, every_size: bool = False) -> tuple[str, ...]:
+        return patch(*targets, every_size=every_size)
 
 
 sys.modules[__name__].__class__ = _CallableModule

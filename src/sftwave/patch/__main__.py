@@ -1,9 +1,10 @@
-"""``python -m sftwave.patch [--only LIBS] script.py [args...]``: a script run with the switch on.
+"""``python -m sftwave.patch [--only LIBS] [--every-size] script.py [args...]``: a script run with the switch on.
 
 The script runs as ``__main__`` with ``sys.argv`` set to ``[script.py, args...]`` and its
 directory first on ``sys.path``, as ``python script.py`` would run it (``-m module``
 runs a module instead, as ``python -m module``); before it starts, :func:`sftwave.patch.patch`
-routes every installed library (each as the script imports it) or those of ``--only``.
+routes every installed library (each as the script imports it) or those of ``--only``;
+``--every-size`` routes the small calls too (its ``every_size=True``).
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ import sys
 from .._checks.patch import check_only
 from . import patch
 
-USAGE = """usage: python -m sftwave.patch [--only LIBS] (script.py | -m module) [args ...]
+USAGE = """usage: python -m sftwave.patch [--only LIBS] [--every-size] (script.py | -m module) [args ...]
 
 Run a Python script (or module) unchanged, with the calls sftwave covers of
 scipy.ndimage's Gaussian filters, scikit-image, MNE, mne-connectivity and pycwt
-computed by sftwave.
+computed by sftwave where it is the faster (the calls too small to win back
+sftwave's start-up stay with their library).
 
 options:
   --only LIBS  route only these libraries, comma-separated, among
                scipy, skimage, mne, mne_connectivity, pycwt (default: every one installed)
+  --every-size route the calls sftwave covers at every size, the small ones too
   -m module    run a library module as a script, as python -m does
   -h, --help   show this message and exit
 """
@@ -38,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the command line, patch, run the script; the exit status (the script's own
     ``SystemExit`` passes through)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    only, module = None, None
+    only, module, every_size = None, None, False
     while args and args[0].startswith("-"):
         option = args.pop(0)
         if option in ("-h", "--help"):
@@ -46,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if option == "--":
             break
+        if option == "--every-size":
+            every_size = True
+            continue
         if option == "-m" or option == "--only":
             if not args:
                 return _fail(f"{option} needs a value")
@@ -61,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     if module is None and not args:
         return _fail("a script to run is required")
     try:
-        patch(*(check_only(only) if only is not None else ()))
+        patch(*(check_only(only) if only is not None else ()), every_size=every_size)
     except (ValueError, ImportError) as exc:
         return _fail(str(exc))
     if module is not None:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .work import GAUSSIAN_CROSSOVER_S
+
 
 def load(spec: str) -> Callable[..., Any]:
     """The object a ``"package.module:attribute"`` string names (the attribute may be dotted)."""
@@ -56,6 +58,15 @@ class Route:
         raise for a call the original would take, and return ``False`` for anything sftwave
         does not cover (another method or mode, a dtype, a GPU or dask array, an unknown
         keyword): those calls go to the original function unchanged.
+    work : str or None
+        ``"module:attribute"`` of ``work(a) -> float``: the anchor's estimated seconds for
+        the call, from its arguments ``a`` bound to the anchor's signature (a dict,
+        defaults applied); see :mod:`sftwave.patch.work`.  A call estimated below the
+        route's ``crossover`` (or below the start-up while sftwave's engine is not loaded)
+        stays with the anchor, which is faster there.  None: the replacement compiles
+        nothing and is as fast as the anchor at every size, so every in-scope call is routed.
+    crossover : float
+        The anchor's time, in seconds, from which sftwave's warm call is the faster.
     """
 
     target: str
@@ -63,3 +74,5 @@ class Route:
     where: tuple[str, ...]
     replacement: str
     accepts: str
+    work: str | None = None
+    crossover: float = GAUSSIAN_CROSSOVER_S

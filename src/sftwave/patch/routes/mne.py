@@ -22,6 +22,7 @@ transform only as far as the wavelets reach), or arguments MNE would refuse
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
 from typing import Any
 
@@ -32,6 +33,7 @@ from ..._checks.spectral import MNE_MORLET, tfr_request
 from ...connectivity import csd_array_morlet as _sft_csd_array_morlet
 from ...mne import tfr_array_morlet as _sft_tfr_array_morlet
 from ..route import Route
+from ..work import CONVOLVE_S, ELEMENT_S, WAVELET_CROSSOVER_S
 
 __all__ = ["routes", "tfr_array_morlet", "compute_tfr_array", "csd_array_morlet",
            "accepts_tfr_array_morlet", "accepts_compute_tfr_array", "accepts_csd_array_morlet"]
@@ -58,12 +60,47 @@ def routes() -> list[Route]:
     """
     return [
         Route("mne", "tfr_array_morlet", ("mne.time_frequency.tfr", "mne.time_frequency"),
-              f"{_HERE}:tfr_array_morlet", f"{_HERE}:accepts_tfr_array_morlet"),
+              f"{_HERE}:tfr_array_morlet", f"{_HERE}:accepts_tfr_array_morlet",
+              work=f"{_HERE}:work_tfr", crossover=WAVELET_CROSSOVER_S),
         Route("mne", "_compute_tfr", ("mne.time_frequency.tfr", "mne.decoding.time_frequency"),
-              f"{_HERE}:compute_tfr_array", f"{_HERE}:accepts_compute_tfr_array"),
+              f"{_HERE}:compute_tfr_array", f"{_HERE}:accepts_compute_tfr_array",
+              work=f"{_HERE}:work_compute_tfr", crossover=WAVELET_CROSSOVER_S),
         Route("mne", "csd_array_morlet", ("mne.time_frequency.csd", "mne.time_frequency"),
-              f"{_HERE}:csd_array_morlet", f"{_HERE}:accepts_csd_array_morlet"),
+              f"{_HERE}:csd_array_morlet", f"{_HERE}:accepts_csd_array_morlet",
+              work=f"{_HERE}:work_csd", crossover=WAVELET_CROSSOVER_S),
     ]
+
+
+# ----------------------------------------------------------------------------- work
+
+
+def _convolutions(shape: tuple[int, ...], sfreq: Any, freqs: Any, n_cycles: Any) -> float:
+    """MNE's seconds for its Morlet convolutions: each signal (all axes but the last) by each
+    wavelet, over the signal's length plus the wavelet's (five standard deviations a side)."""
+    n_signals, n_times = math.prod(shape[:-1]), shape[-1]
+    f = np.atleast_1d(np.asarray(freqs, dtype=float))
+    cycles = np.broadcast_to(np.asarray(n_cycles, dtype=float), f.shape)
+    wavelets = 10 * cycles / (2 * np.pi * f) * float(sfreq)
+    return CONVOLVE_S * n_signals * float(np.sum(n_times + wavelets))
+
+
+def work_tfr(a: dict[str, Any]) -> float:
+    """MNE's estimated seconds for ``tfr_array_morlet`` (:mod:`sftwave.patch.work`)."""
+    return _convolutions(np.shape(a["data"]), a["sfreq"], a["freqs"], a["n_cycles"])
+
+
+def work_compute_tfr(a: dict[str, Any]) -> float:
+    """``_compute_tfr`` (``Epochs.compute_tfr``'s, ``tfr_morlet``'s): as ``tfr_array_morlet``."""
+    return _convolutions(np.shape(a["epoch_data"]), a["sfreq"], a["freqs"], a["n_cycles"])
+
+
+def work_csd(a: dict[str, Any]) -> float:
+    """``csd_array_morlet``: the transforms, then a product per channel pair, frequency and
+    sample."""
+    shape = np.shape(a["X"])
+    f = np.atleast_1d(a["frequencies"])
+    pairs = math.prod(shape[:-2]) * shape[-2] ** 2 * f.size * shape[-1] / max(int(a["decim"]), 1)
+    return _convolutions(shape, a["sfreq"], f, a["n_cycles"]) + pairs * ELEMENT_S
 
 
 # ----------------------------------------------------------------------------- replacements

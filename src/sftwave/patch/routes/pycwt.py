@@ -26,6 +26,7 @@ import numpy as np
 
 from ..._checks import pycwt as _chk
 from ..route import Route
+from ..work import WAVELET_CROSSOVER_S, fft_scales
 
 __all__ = [
     "routes",
@@ -60,13 +61,49 @@ def routes() -> list[Route]:
     >>> sorted(r.name for r in routes())[:3]
     ['ar1', 'ar1_spectrum', 'cwt']
     """
-    names = ["cwt", "icwt", "significance", "xwt", "wct", "wct_significance"]
-    out = [Route("pycwt", n, _WHERE, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}") for n in names]
+    out = [
+        Route("pycwt", n, _WHERE, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}",
+              work=f"{__name__}:work_{n}", crossover=WAVELET_CROSSOVER_S)
+        for n in ("cwt", "xwt", "wct")
+    ]
+    out += [
+        Route("pycwt", n, _WHERE, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}")
+        for n in ("icwt", "significance", "wct_significance")
+    ]
     out += [
         Route("pycwt", n, _HELPERS, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}")
         for n in ("ar1", "ar1_spectrum")
     ]
     return out
+
+
+def _transform_seconds(n: int, a: dict[str, Any]) -> float:
+    """pycwt's seconds for one transform of ``n`` samples on the call's scales (pycwt's
+    defaults: ``s0 = 2 dt``, ``J`` to the series' length)."""
+    if a.get("freqs") is not None:
+        return fft_scales(n, len(np.atleast_1d(a["freqs"])))
+    dt = float(a["dt"])
+    s0 = float(a["s0"]) if float(a["s0"]) > 0 else 2 * dt
+    dj = float(a["dj"]) if float(a["dj"]) > 0 else 1 / 12
+    j = int(a["J"]) if int(a["J"]) >= 0 else int(round(np.log2(max(n * dt / s0, 1.0)) / dj))
+    return fft_scales(n, j + 1)
+
+
+def work_cwt(a: dict[str, Any]) -> float:
+    """pycwt's estimated seconds for ``cwt`` (:mod:`sftwave.patch.work`)."""
+    return _transform_seconds(np.size(a["signal"]), a)
+
+
+def work_xwt(a: dict[str, Any]) -> float:
+    """``xwt``: two transforms."""
+    return 2 * _transform_seconds(np.size(a["y1"]), a)
+
+
+def work_wct(a: dict[str, Any]) -> float:
+    """``wct``: two transforms and the smoothing of three spectra in time and scale, which
+    takes pycwt about ten transforms' time; with ``sig=True`` its Monte-Carlo test too."""
+    seconds = 12 * _transform_seconds(np.size(a["y1"]), a)
+    return seconds * 300 if a["sig"] else seconds
 
 
 def _plain(value: Any) -> bool:

@@ -31,6 +31,7 @@ from ... import engines
 from ..._checks import check_axes, check_mode, per_axis
 from ..._checks.ndimage import GaussianRequest, gaussian_request
 from ..route import Route
+from ..work import axis_values, gaussian_passes
 
 _HERE = __name__
 _SFTWAVE = "sftwave.ndimage"
@@ -43,9 +44,41 @@ _PASSED_ON = frozenset({"truncate", "radius"})
 def routes() -> list[Route]:
     """The four Gaussian filters of ``scipy.ndimage``, each by its own predicate."""
     return [
-        Route("scipy", name, ("scipy.ndimage",), f"{_SFTWAVE}:{name}", f"{_HERE}:accepts_{name}")
+        Route("scipy", name, ("scipy.ndimage",), f"{_SFTWAVE}:{name}", f"{_HERE}:accepts_{name}",
+              work=f"{_HERE}:work_{name}")
         for name in _NAMES
     ]
+
+
+def _filter_seconds(shape: tuple[int, ...], sigma: Any, truncate: Any, radius: Any, axes: Any) -> float:
+    """scipy's ``gaussian_filter``: one pass per axis of ``axes`` (all: None)."""
+    axes_t = range(len(shape)) if axes is None else [int(a) % len(shape) for a in np.atleast_1d(axes)]
+    sigmas = axis_values(sigma, len(axes_t))
+    radii = None if radius is None else [int(r) for r in axis_values(radius, len(axes_t))]
+    return gaussian_passes(shape, sigmas, float(truncate), radii) if len(shape) else 0.0
+
+
+def work_gaussian_filter(a: dict[str, Any]) -> float:
+    """scipy's estimated seconds for ``gaussian_filter`` (:mod:`sftwave.patch.work`)."""
+    return _filter_seconds(np.shape(a["input"]), a["sigma"], a["truncate"], a.get("radius"), a.get("axes"))
+
+
+def work_gaussian_filter1d(a: dict[str, Any]) -> float:
+    """scipy's estimated seconds for ``gaussian_filter1d``."""
+    return _filter_seconds(np.shape(a["input"]), a["sigma"], a["truncate"], a.get("radius"), a["axis"])
+
+
+def _derivatives_seconds(a: dict[str, Any]) -> float:
+    """The Laplacian and the gradient magnitude: a ``gaussian_filter`` per axis."""
+    shape = np.shape(a["input"])
+    axes = a.get("axes")
+    n = len(shape) if axes is None else len(np.atleast_1d(axes))
+    kw = a.get("kwargs", {})
+    return n * _filter_seconds(shape, a["sigma"], kw.get("truncate", 4.0), kw.get("radius"), axes)
+
+
+work_gaussian_laplace = _derivatives_seconds
+work_gaussian_gradient_magnitude = _derivatives_seconds
 
 
 def _dtype_in_scope(dtype: np.dtype, complex_input: bool) -> bool:

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...engines import resolve_engine
 from ..route import Route
+from ..work import ELEMENT_S, PASS_S, TAP_S, axis_values, elements, gaussian_passes
 
 __all__ = ["routes"]
 
@@ -450,6 +451,163 @@ _TABLE = [
 ]
 
 
+# ----------------------------------------------------------------------------- work
+# scikit-image's estimated seconds for each call (:mod:`sftwave.patch.work`), from its
+# arguments bound to scikit-image's signature.  Its filters are scipy.ndimage's separable
+# Gaussians; its Hessians by Gaussian derivatives one such Gaussian per element of the matrix.
+
+
+def _shape(a: dict[str, Any], name: str = "image") -> tuple[int, ...]:
+    return tuple(np.shape(a[name]))
+
+
+def _blur(shape: tuple[int, ...], sigma: Any, truncate: float = 4.0, channel_axis: Any = None) -> float:
+    """One Gaussian of every axis but the channels'."""
+    sigmas = axis_values(sigma, len(shape))
+    if channel_axis is not None and len(shape):
+        c = int(channel_axis) % len(shape)
+        spatial = axis_values(sigma, len(shape) - 1)
+        sigmas = spatial[:c] + [0.0] + spatial[c:]
+    return gaussian_passes(shape, sigmas, truncate)
+
+
+def _hessian(shape: tuple[int, ...], sigma: Any, derivatives: bool) -> float:
+    """``hessian_matrix``: by Gaussian derivatives, one Gaussian per element of the
+    matrix; by differences, one Gaussian and two gradients."""
+    n = len(shape)
+    if derivatives:
+        return n * (n + 1) // 2 * _blur(shape, sigma)
+    return _blur(shape, sigma) + elements(shape) * n * (n + 1)
+
+
+def _eigen(shape: tuple[int, ...]) -> float:
+    n = len(shape)
+    return elements(shape) * n * n
+
+
+def work_gaussian(a: dict[str, Any]) -> float:
+    """``gaussian``: the conversion to float and the Gaussian."""
+    shape = _shape(a)
+    return elements(shape) + _blur(shape, a["sigma"], float(a["truncate"]), a["channel_axis"])
+
+
+def work_difference_of_gaussians(a: dict[str, Any]) -> float:
+    """``difference_of_gaussians``: two Gaussians."""
+    shape = _shape(a)
+    high = a["high_sigma"] if a["high_sigma"] is not None else np.asarray(a["low_sigma"]) * 1.6
+    return sum(_blur(shape, s, float(a["truncate"]), a["channel_axis"]) for s in (a["low_sigma"], high))
+
+
+def _ridge_work(a: dict[str, Any]) -> float:
+    """The ridge filters: a Hessian by Gaussian derivatives and its eigenvalues per sigma."""
+    shape = _shape(a)
+    if a.get("scale_range") is not None:
+        sigmas = np.arange(a["scale_range"][0], a["scale_range"][1], a["scale_step"] or 2)
+    else:
+        sigmas = np.atleast_1d(np.asarray(list(a["sigmas"]), dtype=float))
+    return sum(_hessian(shape, s, True) + _eigen(shape) for s in sigmas)
+
+
+work_frangi = work_hessian = work_sato = work_meijering = _ridge_work
+
+
+def _gabor_half_sizes(a: dict[str, Any]) -> tuple[float, float]:
+    """scikit-image's Gabor kernel's half sizes, from its sigmas and ``n_stds``."""
+    b, f = float(a["bandwidth"]), float(a["frequency"])
+    prefactor = np.sqrt(np.log(2) / 2) / np.pi * (2.0**b + 1) / (2.0**b - 1)
+    sx = prefactor / f if a["sigma_x"] is None else float(a["sigma_x"])
+    sy = prefactor / f if a["sigma_y"] is None else float(a["sigma_y"])
+    ct, st, n = abs(np.cos(a["theta"])), abs(np.sin(a["theta"])), float(a["n_stds"])
+    return max(n * sx * ct, n * sy * st, 1.0), max(n * sy * ct, n * sx * st, 1.0)
+
+
+def work_gabor(a: dict[str, Any]) -> float:
+    """``gabor``: two dense 2-D convolutions (real and imaginary) by the kernel."""
+    x0, y0 = _gabor_half_sizes(a)
+    taps = (2 * np.ceil(x0) + 1) * (2 * np.ceil(y0) + 1)
+    return 2 * elements(_shape(a), PASS_S + TAP_S * taps)
+
+
+def work_gabor_kernel(a: dict[str, Any]) -> float:
+    """``gabor_kernel``: the kernel's values, a complex exponential each."""
+    x0, y0 = _gabor_half_sizes(a)
+    return (2 * np.ceil(x0) + 1) * (2 * np.ceil(y0) + 1) * 4 * ELEMENT_S
+
+
+def work_hessian_matrix(a: dict[str, Any]) -> float:
+    """``hessian_matrix``: by Gaussian derivatives or by differences of the smoothed image."""
+    return _hessian(_shape(a), a["sigma"], bool(a["use_gaussian_derivatives"]))
+
+
+def work_hessian_matrix_eigvals(a: dict[str, Any]) -> float:
+    """``hessian_matrix_eigvals``: the eigenvalues of each element's matrix."""
+    return _eigen(tuple(np.shape(a["H_elems"][0])))
+
+
+def work_structure_tensor_eigenvalues(a: dict[str, Any]) -> float:
+    """``structure_tensor_eigenvalues``: as the Hessian's."""
+    return _eigen(tuple(np.shape(a["A_elems"][0])))
+
+
+def work_hessian_matrix_det(a: dict[str, Any]) -> float:
+    """``hessian_matrix_det`` (``approximate=False``): the Hessian and its determinant."""
+    shape = _shape(a)
+    return _hessian(shape, a["sigma"], False) + _eigen(shape)
+
+
+def work_structure_tensor(a: dict[str, Any]) -> float:
+    """``structure_tensor``: the gradients, their products, a Gaussian of each."""
+    shape = _shape(a)
+    n = len(shape)
+    return elements(shape) * n * 4 + n * (n + 1) // 2 * _blur(shape, a["sigma"])
+
+
+def work_shape_index(a: dict[str, Any]) -> float:
+    """``shape_index``: a Hessian by Gaussian derivatives, its eigenvalues, an arctangent."""
+    shape = _shape(a)
+    return _hessian(shape, a["sigma"], True) + _eigen(shape) + elements(shape) * 4
+
+
+def _peaks(shape: tuple[int, ...], layers: int) -> float:
+    """``peak_local_max`` over the scale-space cube: a 3-wide maximum along each axis."""
+    return layers * elements(shape, (len(shape) + 1) * (PASS_S + 3 * TAP_S))
+
+
+def work_blob_log(a: dict[str, Any]) -> float:
+    """``blob_log``: a Laplacian of Gaussian per sigma (a Gaussian derivative per axis),
+    then the cube's local maxima."""
+    shape = _shape(a)
+    k = int(a["num_sigma"])
+    lo, hi = (np.mean(axis_values(a[m], len(shape))) for m in ("min_sigma", "max_sigma"))
+    sigmas = np.geomspace(lo, hi, k) if a["log_scale"] and lo > 0 else np.linspace(lo, hi, k)
+    return sum(len(shape) * _blur(shape, s) for s in sigmas) + _peaks(shape, k)
+
+
+def work_blob_dog(a: dict[str, Any]) -> float:
+    """``blob_dog``: a Gaussian per sigma of the geometric ladder, then the cube's maxima."""
+    shape = _shape(a)
+    lo, hi = (np.mean(axis_values(a[m], len(shape))) for m in ("min_sigma", "max_sigma"))
+    ratio = float(a["sigma_ratio"])
+    k = int(np.log(hi / lo) / np.log(ratio) + 1) if hi > lo > 0 and ratio > 1 else 1
+    return sum(_blur(shape, lo * ratio**i) for i in range(k + 1)) + _peaks(shape, k)
+
+
+def work_multiscale_basic_features(a: dict[str, Any]) -> float:
+    """``multiscale_basic_features``: per channel and sigma a Gaussian, its Sobel edges and
+    the eigenvalues of its Hessian by differences."""
+    shape = _shape(a)
+    channels = 1
+    if a["channel_axis"] is not None:
+        c = int(a["channel_axis"]) % len(shape)
+        channels, shape = shape[c], shape[:c] + shape[c + 1:]
+    lo, hi = float(a["sigma_min"]), float(a["sigma_max"])
+    k = int(a["num_sigma"]) if a["num_sigma"] is not None else int(np.log2(hi) - np.log2(lo) + 1)
+    n = len(shape)
+    edges = n * elements(shape, n * (PASS_S + 3 * TAP_S))  # a Sobel filter per axis
+    texture = _hessian(shape, 0, False) + _eigen(shape)  # differences of the smoothed image
+    return channels * sum(_blur(shape, s) + edges + texture for s in np.geomspace(lo, hi, max(k, 1)))
+
+
 def routes() -> list[Route]:
     """The routes of scikit-image 0.26's functions that :mod:`sftwave.skimage` provides.
 
@@ -464,6 +622,7 @@ def routes() -> list[Route]:
     ['gaussian', 'difference_of_gaussians', 'frangi']
     """
     return [
-        Route("skimage", name, where, f"{module}:{name}", f"{_HERE}:accepts_{name}")
+        Route("skimage", name, where, f"{module}:{name}", f"{_HERE}:accepts_{name}",
+              work=f"{_HERE}:work_{name}")
         for name, where, module in _TABLE
     ]
