@@ -272,21 +272,25 @@ def test_eager_routes_skip_a_module_missing_from_the_version(fake):
 @pytest.mark.parametrize("loaded", [False, True])
 def test_calls_too_small_to_win_stay_with_the_anchor(fake, monkeypatch, loaded):
     """A call routes where the anchor's estimated seconds (here the argument ``x``) reach the
-    route's crossover, and, before sftwave's engine is loaded, the start-up; ``every_size``
-    routes every in-scope call; a failing estimate leaves the decision to the predicate."""
+    route's crossover, and, before sftwave's engine is loaded, once such calls add up to the
+    start-up; ``every_size`` routes every in-scope call."""
     from dataclasses import replace
 
     from sftwave.patch import work
 
     monkeypatch.setattr(work, "engine_loaded", lambda: loaded)
+    monkeypatch.setattr(work, "_WAITING", [0.0])
     route = replace(fake, work="fakeroutes:work", crossover=0.01)
     _switch._activate([route], eager=True, every_size=False)
     import fakeanchor
 
-    floor = 0.01 if loaded else work.START_UP_S
-    assert fakeanchor.blur(floor * 0.99) == ("anchor", floor * 0.99)
-    assert fakeanchor.blur(floor) == ("sftwave", floor)
-    assert fakeanchor.blur(0.0, how="unknown") == ("anchor", 0.0)  # out of scope: the predicate says
+    assert fakeanchor.blur(0.0099) == ("anchor", 0.0099)  # below the crossover: never counted
+    step = 0.4 * work.START_UP_S
+    if not loaded:
+        assert fakeanchor.blur(step, how="slow") == ("anchor", step)  # counted unexamined
+        assert fakeanchor.blur(step) == ("anchor", step)  # 0.8 of the start-up
+        assert work._WAITING[0] == pytest.approx(2 * step)
+    assert fakeanchor.blur(step) == ("sftwave", step)  # the start-up paid or already loaded
     _switch._activate([route], eager=True, every_size=True)
     assert fakeanchor.blur(0.0) == ("sftwave", 0.0)
     with patched("scipy"):  # another target's block leaves this route's choice alone
@@ -328,6 +332,20 @@ def test_patch_and_unpatch_from_threads(fake):
 
 
 # ----------------------------------------------------------------------------- command line
+
+
+def test_lazy_routes_a_named_library_only_when_imported():
+    pytest.importorskip("pycwt")
+    code = (
+        "import sys, sftwave.patch as switch\n"
+        "switch.patch('pycwt', lazy=True)\n"
+        "print('pycwt' in sys.modules)\n"
+        "import pycwt\n"
+        "print(hasattr(pycwt.cwt, '__sftwave_route__'), hasattr(pycwt.wavelet.cwt, '__sftwave_route__'))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "True", "True"]
 
 
 def test_the_command_lines_errors(capsys):

@@ -36,7 +36,7 @@ from typing import Any
 
 from .._checks.patch import TARGETS, check_targets
 from .route import Route, load
-from .work import routes_now
+from .work import pays_start_up
 
 __all__ = ["patch", "unpatch", "patched", "RoutedWarning"]
 
@@ -118,34 +118,38 @@ def _work(route: Route) -> Callable[[dict[str, Any]], float]:
     return func
 
 
-def _worth_it(route: Route, signature: inspect.Signature, args: tuple, kwargs: dict) -> bool:
-    """Whether sftwave is expected to be the faster for this call (:mod:`.work`)."""
+def _estimate(route: Route, signature: inspect.Signature, args: tuple, kwargs: dict) -> float | None:
+    """The anchor's estimated seconds for this call (:mod:`.work`); None where the route
+    routes every size (no estimate, ``every_size``, or an estimate that failed)."""
     if route.work is None or route in _EVERY_SIZE:
-        return True
+        return None
     bound = signature.bind(*args, **kwargs)  # a call the anchor cannot bind: its own error
     bound.apply_defaults()
     try:
-        seconds = _work(route)(bound.arguments)
+        return float(_work(route)(bound.arguments))
     except Exception:  # no estimate: the predicate alone decides, as with every_size
-        return True
-    return routes_now(seconds, crossover=route.crossover)
+        return None
 
 
 def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
     """``original`` with its in-scope calls sent to the route's replacement."""
     signature: list[inspect.Signature] = []
 
+    def _inside(args: tuple, kwargs: dict) -> bool:
+        accepts = _ACTIVE.get(route)
+        if accepts is None:
+            return False
+        if not signature:
+            signature.append(inspect.signature(original))
+        seconds = _estimate(route, signature[0], args, kwargs)
+        if seconds is not None and (seconds < route.crossover or not pays_start_up(seconds)):
+            return False  # the anchor's call is the shorter (the predicate's imports spared)
+        return bool(accepts(*args, **kwargs))
+
     @functools.wraps(original)
     def routed(*args: Any, **kwargs: Any) -> Any:
-        accepts = _ACTIVE.get(route)
         try:
-            if not signature:
-                signature.append(inspect.signature(original))
-            inside = (
-                accepts is not None
-                and _worth_it(route, signature[0], args, kwargs)
-                and bool(accepts(*args, **kwargs))
-            )
+            inside = _inside(args, kwargs)
         except Exception:  # a predicate's failure is never the user's: the original runs
             inside = False
         if not inside:
@@ -162,7 +166,14 @@ def _wrapper(route: Route, original: Callable[..., Any]) -> Callable[..., Any]:
 def _install(route: Route, module: types.ModuleType) -> None:
     """Replace ``route.name`` in ``module`` (a missing attribute is skipped); under the lock."""
     key = (module.__name__, route.name)
-    if key in _INSTALLED or not hasattr(module, route.name):
+    if key in _INSTALLED:
+        return
+    if route.name not in vars(module) and route.where[0] not in sys.modules:
+        # a lazy package (scikit-image's ``filters``): asking it for the name would import
+        # the defining module, and with it every routed module, now.  It resolves the name
+        # through the defining module, which is routed when the program imports it.
+        return
+    if not hasattr(module, route.name):
         return
     current = getattr(module, route.name)
     original = getattr(current, "__sftwave_original__", current)  # copied from a patched module
@@ -326,7 +337,7 @@ def _routed_names(targets: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(sorted(".".join(key) for key, rec in _INSTALLED.items() if rec.route.target in targets))
 
 
-def patch(*targets: str, every_size: bool = False) -> tuple[str, ...]:
+def patch(*targets: str, every_size: bool = False, lazy: bool = False) -> tuple[str, ...]:
     """Route the in-scope calls of other libraries' functions to sftwave.
 
     Each routed function is replaced, in the modules that define and export it, by a
@@ -340,9 +351,11 @@ def patch(*targets: str, every_size: bool = False) -> tuple[str, ...]:
     "Large enough" is decided from the call's arguments alone, by an estimate of the
     anchor's time (:mod:`sftwave.patch.work`): at least the time at which sftwave's
     warm call is as fast (about 2 ms for the Gaussian family, 5 ms for the wavelet
-    transforms), and, while sftwave's compiled engine is not yet loaded in the process,
-    at least about a second (numba's import and the kernels' loading), so that a short
-    script is never slowed by a start-up it cannot win back.  The same program routes
+    transforms).  While sftwave's compiled engine is not yet loaded in the process,
+    such calls stay with the anchor (unexamined) until their estimated time adds up to
+    sftwave's start-up (about a second: numba's import and the kernels' loading), so that a
+    short script is not slowed by a start-up it cannot win back.  The decisions
+    depend on the program's calls only, never on a clock: the same program routes
     the same calls on every machine.
 
     Parameters
@@ -350,14 +363,18 @@ def patch(*targets: str, every_size: bool = False) -> tuple[str, ...]:
     *targets : str
         The libraries to route: ``'scipy'`` (``scipy.ndimage``'s Gaussian filters),
         ``'skimage'``, ``'mne'``, ``'mne_connectivity'``, ``'pycwt'``.  Named ones are
-        imported now; a named library that is not installed, or for which this sftwave
-        has no routes, raises ``ImportError``.  None: every installed library with
+        imported now (unless ``lazy``); a named library that is not installed, or for
+        which this sftwave has no routes, raises ``ImportError``.  None: every installed library with
         routes, each routed when the program imports it (those already imported, now).
     every_size : bool, optional
         True: route every in-scope call, however small (sftwave's numbers everywhere,
         for a pipeline validated on them, or a test of the routes).  False (default):
         only the calls sftwave is expected to finish first.  A later call of
         :func:`patch` for the same targets sets it again.
+    lazy : bool, optional
+        True: the named libraries too are routed only as the program imports them, and
+        not imported now (``python -m sftwave.patch`` patches so, before the script's
+        first line: a library the script never imports costs it nothing).
 
     Returns
     -------
@@ -404,7 +421,7 @@ def patch(*targets: str, every_size: bool = False) -> tuple[str, ...]:
     routes: list[Route] = []
     for target in chosen:
         routes += _routes(target, explicit)
-    _activate(routes, eager=explicit, every_size=bool(every_size))
+    _activate(routes, eager=explicit and not lazy, every_size=bool(every_size))
     return _routed_names(chosen)
 
 

@@ -3,7 +3,8 @@
 The script runs as ``__main__`` with ``sys.argv`` set to ``[script.py, args...]`` and its
 directory first on ``sys.path``, as ``python script.py`` would run it (``-m module``
 runs a module instead, as ``python -m module``); before it starts, :func:`sftwave.patch.patch`
-routes every installed library (each as the script imports it) or those of ``--only``;
+routes every installed library or those of ``--only``, each as the script imports it (a
+library the script never imports costs nothing);
 ``--every-size`` routes the small calls too (its ``every_size=True``).
 """
 
@@ -67,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     if module is None and not args:
         return _fail("a script to run is required")
     try:
-        patch(*(check_only(only) if only is not None else ()), every_size=every_size)
+        targets = check_only(only) if only is not None else ()
+        patch(*targets, every_size=every_size, lazy=True)  # each library as the script imports it
     except (ValueError, ImportError) as exc:
         return _fail(str(exc))
     if module is not None:

@@ -7,8 +7,8 @@ kernels from the cache.  On a small input the anchor's whole call is shorter tha
 either.  The switch therefore routes an in-scope call only where it expects sftwave
 to be faster: when the anchor's estimated time for the call is at least the
 route's crossover (the anchor's time at which sftwave's warm call is as fast), and,
-while sftwave's compiled engine is not yet loaded in the process, at least
-:data:`START_UP_S`.
+while sftwave's compiled engine is not yet loaded in the process, once such calls
+add up to :data:`START_UP_S` of the anchor's time (:func:`pays_start_up`).
 
 The estimates are formulas of the call's shapes and parameters (never a clock), so
 the same program routes the same calls on every machine.  Their constants were
@@ -23,14 +23,15 @@ Examples
 --------
 >>> round(gaussian_passes((1000, 1000), (2.0, 2.0)) * 1e3, 1)   # scipy.ndimage, 2-D
 37.0
->>> routes_now(gaussian_passes((64, 64), (2.0, 2.0)), crossover=GAUSSIAN_CROSSOVER_S)
-False
+>>> gaussian_passes((64, 64), (2.0, 2.0)) < GAUSSIAN_CROSSOVER_S   # scipy's call: shorter
+True
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import threading
 from collections.abc import Iterable, Sequence
 
 #: One pass of a 1-D convolution along an axis (scipy.ndimage's ``correlate1d``): the
@@ -44,8 +45,10 @@ ELEMENT_S = 5e-9
 #: pycwt's transform: seconds per scale and per FFT point and factor of log2 of its length.
 FFT_S = 4e-9
 #: MNE's convolution of one signal by one wavelet: seconds per sample of the signal plus
-#: the wavelet (its ``fftconvolve`` of a few lengths, the power or phase from it).
+#: the wavelet (its ``fftconvolve`` of a few lengths, the power or phase from it) ...
 CONVOLVE_S = 60e-9
+#: ... and per convolution (its set-up).
+CONVOLUTION_S = 30e-6
 
 #: The anchor's time at which sftwave's warm call is as fast: the Gaussian family ...
 GAUSSIAN_CROSSOVER_S = 2e-3
@@ -62,10 +65,23 @@ def engine_loaded() -> bool:
     return "numba" in sys.modules and "sftwave.engines.numba" in sys.modules
 
 
-def routes_now(seconds: float, *, crossover: float) -> bool:
-    """Whether a call the anchor would take ``seconds`` for goes to sftwave now."""
-    floor = crossover if engine_loaded() else max(crossover, START_UP_S)
-    return seconds >= floor
+_LOCK = threading.Lock()
+_WAITING = [0.0]  # the anchor's estimated seconds of the calls kept from sftwave's start-up
+
+
+def pays_start_up(seconds: float) -> bool:
+    """Whether a call that sftwave would win once warm (``seconds``: the anchor's estimated
+    time) goes to sftwave now.
+
+    Once sftwave's engine is loaded: yes.  Before: only when this call and the earlier
+    ones kept from the start-up add up to :data:`START_UP_S` of the anchor's time (rent
+    until the rent paid would have bought: never worse than twice the better choice made
+    knowing the program's future, and a short script never pays the start-up)."""
+    if engine_loaded():
+        return True
+    with _LOCK:
+        _WAITING[0] += seconds
+        return _WAITING[0] >= START_UP_S
 
 
 def radius(sigma: float, truncate: float = 4.0) -> int:

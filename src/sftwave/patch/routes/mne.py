@@ -33,7 +33,7 @@ from ..._checks.spectral import MNE_MORLET, tfr_request
 from ...connectivity import csd_array_morlet as _sft_csd_array_morlet
 from ...mne import tfr_array_morlet as _sft_tfr_array_morlet
 from ..route import Route
-from ..work import CONVOLVE_S, ELEMENT_S, WAVELET_CROSSOVER_S
+from ..work import CONVOLUTION_S, CONVOLVE_S, ELEMENT_S, WAVELET_CROSSOVER_S
 
 __all__ = ["routes", "tfr_array_morlet", "compute_tfr_array", "csd_array_morlet",
            "accepts_tfr_array_morlet", "accepts_compute_tfr_array", "accepts_csd_array_morlet"]
@@ -76,12 +76,13 @@ def routes() -> list[Route]:
 
 def _convolutions(shape: tuple[int, ...], sfreq: Any, freqs: Any, n_cycles: Any) -> float:
     """MNE's seconds for its Morlet convolutions: each signal (all axes but the last) by each
-    wavelet, over the signal's length plus the wavelet's (five standard deviations a side)."""
+    wavelet, over the signal's length plus the wavelet's (five standard deviations a side),
+    and each convolution's set-up."""
     n_signals, n_times = math.prod(shape[:-1]), shape[-1]
     f = np.atleast_1d(np.asarray(freqs, dtype=float))
     cycles = np.broadcast_to(np.asarray(n_cycles, dtype=float), f.shape)
     wavelets = 10 * cycles / (2 * np.pi * f) * float(sfreq)
-    return CONVOLVE_S * n_signals * float(np.sum(n_times + wavelets))
+    return n_signals * float(np.sum(CONVOLVE_S * (n_times + wavelets) + CONVOLUTION_S))
 
 
 def work_tfr(a: dict[str, Any]) -> float:

@@ -498,14 +498,20 @@ def work_difference_of_gaussians(a: dict[str, Any]) -> float:
     return sum(_blur(shape, s, float(a["truncate"]), a["channel_axis"]) for s in (a["low_sigma"], high))
 
 
+#: The ridge filters' work per pixel and sigma beside the Hessian: its eigenvalues by
+#: ``numpy.linalg.eigvalsh`` on a stack of small matrices, sorted, and the filter's formula.
+_RIDGE_PIXEL = 60 * ELEMENT_S
+
+
 def _ridge_work(a: dict[str, Any]) -> float:
-    """The ridge filters: a Hessian by Gaussian derivatives and its eigenvalues per sigma."""
+    """The ridge filters: a Hessian by Gaussian derivatives, its eigenvalues and the filter's
+    formula per sigma."""
     shape = _shape(a)
     if a.get("scale_range") is not None:
         sigmas = np.arange(a["scale_range"][0], a["scale_range"][1], a["scale_step"] or 2)
     else:
         sigmas = np.atleast_1d(np.asarray(list(a["sigmas"]), dtype=float))
-    return sum(_hessian(shape, s, True) + _eigen(shape) for s in sigmas)
+    return sum(_hessian(shape, s, True) + elements(shape, _RIDGE_PIXEL) for s in sigmas)
 
 
 work_frangi = work_hessian = work_sato = work_meijering = _ridge_work
