@@ -34,6 +34,8 @@ import sys
 import threading
 from collections.abc import Iterable, Sequence
 
+__all__ = ["pays_start_up", "engine_loaded", "gaussian_passes", "START_UP_S"]
+
 #: One pass of a 1-D convolution along an axis (scipy.ndimage's ``correlate1d``): the
 #: seconds per element for the pass itself (reading, the line buffer, writing) ...
 PASS_S = 10e-9
@@ -54,14 +56,32 @@ CONVOLUTION_S = 30e-6
 GAUSSIAN_CROSSOVER_S = 2e-3
 #: ... and the wavelet transforms (their plans and scale sets cost more per call).
 WAVELET_CROSSOVER_S = 5e-3
-#: The anchor's time a call must reach before sftwave's compiled engine is loaded in the
-#: process: numba's import, its CPU target and the call's kernels read from the cache take
-#: about a second in a fresh process; below that the anchor's call ends first.
+#: The anchor's time the calls must add up to before the switch loads sftwave's compiled
+#: engine in a process: numba's import, its CPU target and the call's kernels read from the
+#: cache take about a second in a fresh process.
 START_UP_S = 1.0
 
 
 def engine_loaded() -> bool:
-    """Whether sftwave's compiled engine (numba and its kernels' module) is loaded here."""
+    """Whether sftwave's compiled engine (numba and its kernels' module) is loaded here.
+
+    Returns
+    -------
+    bool
+        True once a call in this process has used sftwave's numba engine: its start-up
+        is paid, and the switch routes every call past its route's crossover.
+
+    See Also
+    --------
+    pays_start_up : The decision it informs.
+
+    Examples
+    --------
+    >>> import numpy as np, sftwave
+    >>> _ = sftwave.cwt(np.ones(1000), [5.0, 10.0], fs=100.0)   # compiled kernels
+    >>> engine_loaded()
+    True
+    """
     return "numba" in sys.modules and "sftwave.engines.numba" in sys.modules
 
 
@@ -70,13 +90,34 @@ _WAITING = [0.0]  # the anchor's estimated seconds of the calls kept from sftwav
 
 
 def pays_start_up(seconds: float) -> bool:
-    """Whether a call that sftwave would win once warm (``seconds``: the anchor's estimated
-    time) goes to sftwave now.
+    """Whether a call that sftwave would win once warm goes to sftwave now.
 
     Once sftwave's engine is loaded: yes.  Before: only when this call and the earlier
-    ones kept from the start-up add up to :data:`START_UP_S` of the anchor's time (rent
-    until the rent paid would have bought: never worse than twice the better choice made
-    knowing the program's future, and a short script never pays the start-up)."""
+    ones kept from the start-up add up to :data:`START_UP_S` of the anchor's time.  This
+    is the rule of renting until the rent paid would have bought: never worse than twice
+    the better choice made knowing the program's future, and a short script never pays
+    the start-up.  Each call that asks is counted.
+
+    Parameters
+    ----------
+    seconds : float
+        The anchor's estimated time for the call.
+
+    Returns
+    -------
+    bool
+        True: route the call to sftwave.
+
+    See Also
+    --------
+    engine_loaded : Whether the start-up is already paid.
+    sftwave.patch.patch : The switch that asks.
+
+    Examples
+    --------
+    >>> pays_start_up(2 * START_UP_S)   # a call longer than the start-up: always
+    True
+    """
     if engine_loaded():
         return True
     with _LOCK:
@@ -100,8 +141,37 @@ def axis_values(value: object, n: int) -> list[float]:
 def gaussian_passes(
     shape: Sequence[int], sigmas: Iterable[float], truncate: float = 4.0, radii: Iterable[int] | None = None
 ) -> float:
-    """scipy.ndimage's seconds for one separable Gaussian of ``shape`` (an axis per sigma;
-    sigma 0 skips its axis, as scipy does)."""
+    """scipy.ndimage's estimated seconds for one separable Gaussian.
+
+    One pass of a 1-D correlation per axis: :data:`PASS_S` per element and
+    :data:`TAP_S` per element and tap, the taps ``2 r + 1`` with scipy's radius
+    ``r = int(truncate * sigma + 0.5)``; an axis of sigma 0 is skipped, as scipy does.
+
+    Parameters
+    ----------
+    shape : sequence of int
+        The array's shape.
+    sigmas : iterable of float
+        One sigma per axis filtered (zip-ed with ``shape``'s axes).
+    truncate : float, optional
+        scipy's ``truncate``.
+    radii : iterable of int, optional
+        scipy's ``radius`` per axis, instead of ``truncate``.
+
+    Returns
+    -------
+    float
+        The seconds.
+
+    See Also
+    --------
+    pays_start_up : Where the estimates are used.
+
+    Examples
+    --------
+    >>> round(gaussian_passes((1000,), (4.0,)) * 1e6, 1)   # 33 taps on 1,000 samples
+    26.5
+    """
     size = math.prod(int(n) for n in shape)
     sigmas = list(sigmas)
     taps = [2 * r + 1 for r in radii] if radii is not None else [2 * radius(s, truncate) + 1 for s in sigmas]
