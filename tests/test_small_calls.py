@@ -12,6 +12,7 @@ from sftwave.plans import select
 
 
 def _forget() -> None:
+    sn._SMALL_MEMO.clear()
     select._select_gaussian_cached.cache_clear()
     bank._TABLES.clear()
     bank._ITEMS.clear()
@@ -69,3 +70,42 @@ def test_calling_thread_gives_the_pools_bits():
     assert np.array_equal(y_pool, y_one)
     img = np.random.default_rng(3).standard_normal((300, 300)).astype(np.float32)
     assert np.array_equal(sn.gaussian_filter(img, 3.0), sn.gaussian_filter(img, 3.0, workers=1))
+
+
+def test_a_repeated_small_call_is_the_whole_paths():
+    """The memo of small calls gives the whole path's bits, and only to the call it was made
+    for: another dtype, byte order, shape, argument type or an ``output`` is planned anew,
+    and a non-finite input is screened as on the first call."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((20, 24))
+    _forget()
+    first = sn.gaussian_filter(x, 2.0, mode="nearest")
+    assert len(sn._SMALL_MEMO) == 1
+    again = sn.gaussian_filter(x, 2.0, mode="nearest")
+    np.testing.assert_array_equal(again, first)
+    assert again is not first and len(sn._SMALL_MEMO) == 1
+    for call in (lambda y: sn.gaussian_filter(y, 2, mode="nearest"),  # an int sigma: its own key
+                 lambda y: sn.gaussian_filter(y.astype(np.float32), 2.0, mode="nearest"),
+                 lambda y: sn.gaussian_filter(y.astype(">f8"), 2.0, mode="nearest"),
+                 lambda y: sn.gaussian_filter(y[:, :20], 2.0, mode="nearest"),
+                 lambda y: sn.gaussian_filter(y, [2.0, 2.0], mode="nearest")):  # unhashable
+        got = call(x)
+        _forget()
+        np.testing.assert_array_equal(got, call(x))  # as from empty memos
+        sn.gaussian_filter(x, 2.0, mode="nearest")
+    bad = x.copy()
+    bad[3, 4] = np.nan
+    screened = sn.gaussian_filter(bad, 2.0, mode="nearest")
+    _forget()
+    np.testing.assert_array_equal(screened, sn.gaussian_filter(bad, 2.0, mode="nearest"))
+    assert np.isnan(screened[3, 4]) and np.isfinite(screened[15, 20])  # NaN kept local
+    out = np.empty_like(x)
+    assert sn.gaussian_filter1d(x, 2.0, output=out) is out
+
+
+def test_the_small_memo_is_bounded():
+    _forget()
+    x = np.ones(64)
+    for k in range(sn._SMALL_MEMO_SIZE + 10):
+        sn.gaussian_filter1d(x, 1.0 + k * 1e-3)
+    assert 0 < len(sn._SMALL_MEMO) <= sn._SMALL_MEMO_SIZE

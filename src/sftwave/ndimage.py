@@ -70,7 +70,7 @@ from ._checks.ndimage import Array, GaussianRequest, gaussian_request
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import FIRPlan, select_gaussian
-from .plans.small import small_fir, small_input
+from .plans.small import SMALL_FIR_SAMPLES, small_fir, small_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
@@ -127,10 +127,42 @@ def _engine_input(input: Any, engine: str | None, transform: str, bank_method: s
     return name, eng, eng.asarray(input, "input")
 
 
+#: Small calls' decisions: for a call of the small path (NumPy input of at most
+#: ``SMALL_FIR_SAMPLES`` samples, every plan a real FIR, no ``output``), the engine's
+#: ``filter_small`` and its steps, by every argument of the call with its type, the input's
+#: shape and dtype.  The same arguments were checked and planned the first time, so a
+#: repeated small call runs scipy's correlation at once; a call the memo's operation
+#: declines (non-finite samples) takes the whole path.  At most ``_SMALL_MEMO_SIZE`` entries.
+_SMALL_MEMO: dict[tuple, tuple[Any, list[tuple[int, Any, str]], Any]] = {}
+_SMALL_MEMO_SIZE = 512
+
+
+def _small_key(input: Any, output: Any, args: tuple) -> tuple | None:
+    """The memo's key of a call, or None where the call cannot be a memo's (no key)."""
+    if output is not None or type(input) is not np.ndarray or input.size > SMALL_FIR_SAMPLES:
+        return None
+    key = (input.shape, input.dtype.str, tuple((type(a), a) for a in args))
+    try:
+        hash(key)
+    except TypeError:  # a list of sigmas, an array: checked on the whole path every time
+        return None
+    return key
+
+
+def _small_again(key: tuple, input: np.ndarray) -> Any:
+    """The memo's result for a call seen before, or None (not seen, or declined)."""
+    memo = _SMALL_MEMO.get(key)
+    if memo is None:
+        return None
+    run, steps, cval = memo
+    return run(input, steps, cval=cval, output=None)
+
+
 def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: str,
-            bank_method: str) -> Any:
+            bank_method: str, key: tuple | None = None) -> Any:
     """The request's plans, one per axis (but those scipy skips: a sigma of zero in
-    :func:`gaussian_filter`), run by the engine."""
+    :func:`gaussian_filter`), run by the engine; a small call's decision kept under
+    ``key`` (:data:`_SMALL_MEMO`)."""
     steps: list[tuple[int, Any, str]] = []
     # few samples: FIR plans run by scipy.ndimage, without numba (sftwave.plans.small)
     small = "filter_small" in _offered(req.engine) and small_input(x, req.cval, req.nan_policy)
@@ -144,9 +176,13 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
                               scipy_arithmetic=req.scipy_arithmetic)
             steps.append((ax, plan, m))
         if small and small_fir(steps):
-            res = engines.operation(req.engine, "filter_small")(x, steps, cval=req.cval,
-                                                                output=output)
+            run = engines.operation(req.engine, "filter_small")
+            res = run(x, steps, cval=req.cval, output=output)
             if res is not None:       # else non-finite or far from one: the screened path
+                if key is not None:
+                    if len(_SMALL_MEMO) >= _SMALL_MEMO_SIZE:
+                        _SMALL_MEMO.clear()
+                    _SMALL_MEMO[key] = (run, steps, req.cval)
                 return res
         return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
@@ -235,12 +271,20 @@ def gaussian_filter1d(
     >>> bool(np.sqrt(np.mean((y - ref) ** 2) / np.mean(ref ** 2)) < 1e-5)
     True
     """
+    key = _small_key(input, output, ("1d", sigma, axis, order, mode, cval, truncate, radius, method,
+                                      bank_method, transform, tol, nan_policy, min_weight, engine,
+                                      workers))
+    if key is not None and (res := _small_again(key, input)) is not None:
+        return res
     name, eng, x = _engine_input(input, engine, transform, bank_method, output, workers)
+    if x is not input:
+        key = None  # the engine's copy (another byte order): the memo is given the input
     req = gaussian_request(len(x.shape), eng.is_complex(x), sigma, order, mode, cval, truncate,
                            radius=radius, axis=axis, method=method, tol=tol,
                            nan_policy=nan_policy, min_weight=min_weight, engine=name,
                            workers=workers)
-    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method)
+    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method,
+                   key=key)
 
 
 @docfiller
@@ -310,14 +354,23 @@ def gaussian_filter(
     >>> bool(np.allclose(same, gaussian_filter(stack, (2.0, 10.0, 10.0))))
     True
     """
+    key = _small_key(input, output, ("nd", sigma, order, mode, cval, truncate, radius, axes, method,
+                                      bank_method, transform, tol, nan_policy, min_weight, engine,
+                                      workers, spacing))
+    if key is not None and (res := _small_again(key, input)) is not None:
+        return res
     name, eng, x = _engine_input(input, engine, transform, bank_method, output, workers)
+    if x is not input:
+        key = None  # the engine's copy (another byte order): the memo is given the input
     req = gaussian_request(len(x.shape), eng.is_complex(x), sigma, order, mode, cval, truncate,
                            radius=radius, axes=axes, method=method, tol=tol,
                            nan_policy=nan_policy, min_weight=min_weight, engine=name,
                            workers=workers, spacing=spacing)
     if req.derivative_scale != 1.0:
         x, output = _scaled(x, output, req.derivative_scale, name)
-    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method)
+        key = None  # the scaled copy is not the input the memo would be given
+    return _filter(eng, x, req, output=output, transform=transform, bank_method=bank_method,
+                   key=key)
 
 
 def _scaled(x: Any, output: Any, scale: float, name: str) -> tuple[Any, Any]:
