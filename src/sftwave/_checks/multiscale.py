@@ -38,11 +38,11 @@ TRUNCATE = 4.0
 
 #: The largest radius (scipy's ``int(4 sigma + 0.5)``, here sigma 16, the default largest
 #: scale) up to which a volume's Gaussians are, by default, scipy's kernel in float64: a
-#: volume's Hessian eigenvalues can have a range tens of thousands of times below the
-#: image's values (the middle one, of a structure flat along an axis), against which the
-#: float32 sums of the faster single-precision FIR (a few units of 6e-8 of the values over
-#: three passes) are not small; scikit-image's own sums are scipy's, in float64.  Beyond,
-#: the Gaussian's default plan, whose cost does not grow with sigma.
+#: volume's Hessian eigenvalues can have a range thousands of times below the image's values
+#: (at the larger scales, or the middle one of a structure flat along an axis), against
+#: which the float32 sums of the faster single-precision FIR (a few units of 6e-8 of the
+#: values, over three passes) are not small; scikit-image's own sums are scipy's, in
+#: float64.  Beyond, the Gaussian's default plan, whose cost does not grow with sigma.
 VOLUME_MAX_RADIUS = 64
 
 

@@ -65,7 +65,7 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
         None: scikit-image's kernels where they cost less than the SFT (every
         default scale), beyond them an accuracy set from scikit-image's
         truncation at 4 sigma (every feature within 1e-3 of its range of
-        scikit-image's on ``camera`` and on volumes; see Notes).
+        scikit-image's on ``camera`` and on the volumes measured; see Notes).
     truncated : bool, optional
         True: scikit-image's Gaussians truncated at 4 sigma, honoured exactly
         (scipy's kernels, a cost that grows with sigma): its features to rounding.
@@ -100,11 +100,11 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
     kernels (scipy's, truncated at 4 sigma); the arithmetic differs.  On an
     image (two spatial axes) their sums are float32, faster than scipy's
     float64; on a volume (three or more), up to sigma 16, float64 as
-    scipy's: a volume's Hessian eigenvalues can have a range some 1e4 times
-    below its values (at sigma 16 on 48^3; the middle eigenvalue of a structure
-    flat along an axis), against which float32 sums over three passes are not
-    small.  Wider scales are the SFT's, which approximates the untruncated
-    Gaussian (as ``tol=1e-7`` below).
+    scipy's: a volume's Hessian eigenvalues can have a range 3e3 to 2e4 times
+    below its values (on 48^3 volumes at sigma 4 to 16; the middle eigenvalue
+    of a structure flat along an axis), against which float32 sums over three
+    passes are not small.  Wider scales are the SFT's, which approximates the
+    untruncated Gaussian (as ``tol=1e-7`` below).
 
     The difference from scikit-image 0.26's, per feature relative to its range
     (max - min), measured (``benchmarks/compare.py --only multiscale_features``
@@ -113,10 +113,10 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
     below 1e-6), 1.5e-3 with ``tol=1e-7`` (the untruncated Gaussian:
     scikit-image's truncation at 4 sigma is itself that far from it), 8e-5
     with ``truncated=True`` (scikit-image's float32 rounding); on 48^3 volumes
-    at the default scales below 3e-7 by default (float32 sums gave 1.4e-3 to
-    2.2e-2).  The default on an image is not a bound for every image: float32
-    sums give 1.0e-3 to 1.1e-3 on images of 32 to 48 pixels a side at sigma
-    16, where the eigenvalues vary little; ``truncated=True`` stays within
+    below 3e-7 by default (float32 sums gave 4e-3 to 2.2e-2 at the default
+    scales, 1.4e-3 at sigmas 0.5 to 4).  The default on an image is not a bound for every image: float32
+    sums gave 9.9e-4 to 1.1e-3 on smooth images of 32 to 48 pixels a side at
+    sigma 16, where the eigenvalues vary little; ``truncated=True`` stays within
     rounding of scikit-image's on any image.
 
     Examples
