@@ -162,6 +162,34 @@ def test_3d_and_channels_against_skimage():
     assert _range_error(got, ref).max() < 1e-3
 
 
+def _camera_volume(side):
+    """benchmarks/comparisons/features.py's volume: camera's corner repeated along a first axis
+    on which it only brightens linearly (its curvature there is 0: a small-range eigenvalue)."""
+    data = pytest.importorskip("skimage.data")
+    tile = data.camera()[:side, :side][None].repeat(side, 0)
+    return np.ascontiguousarray(tile * np.linspace(0.5, 1.0, side)[:, None, None]).astype(np.float32)
+
+
+@pytest.mark.parametrize("case", ["scene, default scales", "camera volume, sigmas to 4"])
+def test_volume_within_1e3_of_each_features_range(case):
+    # Hessian eigenvalues whose range is thousands of times below the volume's values (at
+    # sigma 16 on 48^3, about 1e-4; the middle one of the camera volume, flat along its first
+    # axis): float32 sums in the smoothing (a few 6e-8 of the values per pass, three passes)
+    # were 4e-3 and 1.4e-3 of them.  A volume's Gaussians are scipy's kernels in float64, as
+    # scikit-image's: what is left is float32 rounding (measured below 3e-7 of each range),
+    # so the bound is the documented 1e-3, and the features are truncated=True's
+    sf = skimage_feature()
+    if case.startswith("scene"):
+        vol, kw = _scene((48, 48, 48)).astype(np.float32), {}
+    else:
+        vol, kw = _camera_volume(48), dict(sigma_max=4)
+    ref = sf.multiscale_basic_features(vol, **kw)
+    got = multiscale_basic_features(vol, **kw)
+    assert got.shape == ref.shape
+    assert _range_error(got, ref).max() < 1e-3
+    np.testing.assert_array_equal(got, multiscale_basic_features(vol, truncated=True, **kw))
+
+
 def test_channels_follow_each_other():
     rgb = np.stack([_scene((20, 22), seed=k) for k in range(3)], axis=-1)
     got = multiscale_basic_features(rgb, sigma_max=2, channel_axis=-1)

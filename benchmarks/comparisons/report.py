@@ -1287,8 +1287,9 @@ def section_multiscale(r: dict) -> str:
         "scales, sftwave's threads in each filter), the calls taking turns (medians). "
         "Ratio: scikit-image's time over sftwave's. Error: the largest difference over the "
         "features, each relative to its own range (max - min) in scikit-image's result. "
-        "sftwave's default accuracy is set from scikit-image's truncation at 4 sigma; "
-        "`tol=1e-7` is the untruncated Gaussian, `truncated=True` scikit-image's kernels.",
+        "sftwave's default runs scikit-image's kernels at these scales, summed in float32 on "
+        "an image and in float64 on a volume (as scipy's); `tol=1e-7` is the untruncated "
+        "Gaussian, `truncated=True` scikit-image's kernels at every scale, in float64.",
         "",
     ]
     rows = []

@@ -5,7 +5,10 @@ sigmas ``sigma_min * 2**k`` up to ``sigma_max`` where ``num_sigma`` is None,
 else ``num_sigma`` of them log-spaced from ``sigma_min`` to ``sigma_max``;
 ``channel_axis`` None for a single channel.  sftwave's keywords: ``tol`` and
 ``truncated`` (the Gaussians' accuracy, as :func:`sftwave.skimage.filters.gaussian`'s),
-``spacing`` (the physical size of a pixel per spatial axis) and the engine.
+``spacing`` (the physical size of a pixel per spatial axis) and the engine.  The request
+also says which Gaussians run as scipy's kernel in scipy's float64 arithmetic
+(:meth:`MultiscaleRequest.radii`): every one where ``truncated``, and by default those of
+a volume up to :data:`VOLUME_MAX_RADIUS`.
 
 Examples
 --------
@@ -27,7 +30,20 @@ import numpy as np
 from . import check_axis, check_positive, check_spacing, check_tol, check_workers
 from .features import check_truncated
 
-__all__ = ["MultiscaleRequest", "multiscale_request", "scale_sigmas"]
+__all__ = ["MultiscaleRequest", "VOLUME_MAX_RADIUS", "TRUNCATE", "multiscale_request",
+           "scale_sigmas"]
+
+#: scikit-image's truncation of the Gaussians inside (``skimage.filters.gaussian``'s default).
+TRUNCATE = 4.0
+
+#: The largest radius (scipy's ``int(4 sigma + 0.5)``, here sigma 16, the default largest
+#: scale) up to which a volume's Gaussians are, by default, scipy's kernel in float64: a
+#: volume's Hessian eigenvalues can have a range thousands of times below the image's values
+#: (at the larger scales, or the middle one of a structure flat along an axis), against
+#: which the float32 sums of the faster single-precision FIR (a few units of 6e-8 of the
+#: values, over three passes) are not small; scikit-image's own sums are scipy's, in
+#: float64.  Beyond, the Gaussian's default plan, whose cost does not grow with sigma.
+VOLUME_MAX_RADIUS = 64
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,31 @@ class MultiscaleRequest:
         if self.spacing is None:
             return [sigma] * len(self.spatial)
         return [sigma / d for d in self.spacing]
+
+    def radii(self, sigmas: list[float]) -> list[int] | None:
+        """The ``radius=`` of the Gaussian of per-axis ``sigmas`` (samples): scipy's kernel,
+        truncated at 4 sigma and run in scipy's float64 arithmetic, where ``truncated``, or by
+        default (no ``tol``) on a volume (3 or more spatial axes) where every axis's radius is
+        at most :data:`VOLUME_MAX_RADIUS`; None: the Gaussian's default plan.
+
+        Depends on the request and ``sigmas`` alone, not on the image's size (a dask block's
+        features are the in-memory ones).
+
+        Examples
+        --------
+        >>> req = multiscale_request((32, 32, 32), engine="numba")
+        >>> req.radii([16.0] * 3), req.radii([17.0] * 3)
+        ([64, 64, 64], None)
+        >>> multiscale_request((32, 32), engine="numba").radii([2.0, 2.0]) is None
+        True
+        """
+        radii = [int(TRUNCATE * float(s) + 0.5) for s in sigmas]
+        if self.truncated:
+            return radii
+        if (self.tol is None and len(self.spatial) >= 3
+                and max(radii, default=0) <= VOLUME_MAX_RADIUS):
+            return radii
+        return None
 
 
 def _flag(value: Any, name: str) -> bool:

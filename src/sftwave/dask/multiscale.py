@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import engines
-from .._checks.features import scipy_radii
-from .._checks.multiscale import multiscale_request
+from .._checks.multiscale import TRUNCATE, MultiscaleRequest, multiscale_request
 from ._core import block_threads, dask_array, engine_of, extended
 from ._reach import gaussian_reach
 from ._wrap import Call, lazy
@@ -24,19 +23,18 @@ __all__ = ["multiscale_basic_features"]
 _DIFFERENCES = 2
 
 
-def _reach(shape: tuple[int, ...], sigmas: list[list[float]], truncated: bool, tol: float | None,
-           engine: str) -> list[int | None]:
+def _reach(req: MultiscaleRequest) -> list[int | None]:
     """Per spatial axis, the largest Gaussian's half-window over the scales (the plans the
     in-memory call selects for its float32 images), plus the differences' two samples."""
-    eng = engines.get(engine)
-    cost = eng.fir_taps_per_order_for(np.float32, np.float32, 0, len(shape))
+    eng = engines.get(req.engine)
+    cost = eng.fir_taps_per_order_for(np.float32, np.float32, 0, len(req.spatial))
+    scales = [(s, req.radii(s)) for s in (req.axis_sigmas(sigma) for sigma in req.sigmas)]
     reach: list[int | None] = []
-    for ax, n in enumerate(shape):
+    for ax, n in enumerate(req.spatial):
         widest: int | None = 0
-        for per_axis in sigmas:
-            radius = scipy_radii([per_axis[ax]], 4.0, truncated)
-            r = gaussian_reach(per_axis[ax], 0, n, truncate=4.0, tol=tol, cost=cost, engine=engine,
-                               radius=None if radius is None else radius[0])
+        for per_axis, radii in scales:
+            r = gaussian_reach(per_axis[ax], 0, n, truncate=TRUNCATE, tol=req.tol, cost=cost,
+                               engine=req.engine, radius=None if radii is None else radii[ax])
             widest = None if r is None or widest is None else max(widest, r)
         reach.append(None if widest is None else widest + _DIFFERENCES)
     return reach
@@ -78,8 +76,7 @@ def multiscale_basic_features(call: Call) -> da.Array:
                              tol=call["tol"], truncated=call["truncated"], spacing=call["spacing"],
                              engine=name)
     channels = 1 if req.channel_axis is None else int(x.shape[req.channel_axis])
-    reach = _reach(req.spatial, [req.axis_sigmas(s) for s in req.sigmas], req.truncated, req.tol,
-                   name)
+    reach = _reach(req)
     if req.channel_axis is not None:
         reach.insert(req.channel_axis, None)          # the channels whole
     g, depth = extended(x, reach, wraps=False)

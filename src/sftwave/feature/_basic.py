@@ -9,8 +9,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import engines
-from .._checks.features import numpy_only, scipy_radii
-from .._checks.multiscale import MultiscaleRequest, multiscale_request
+from .._checks.features import numpy_only
+from .._checks.multiscale import TRUNCATE, MultiscaleRequest, multiscale_request
 from .._docs import docfiller
 from ..ndimage import gaussian_filter
 from ._common import op, threads
@@ -19,7 +19,6 @@ __all__ = ["multiscale_basic_features"]
 
 #: scikit-image's Gaussians inside: ``skimage.filters.gaussian``'s defaults.
 _MODE = "nearest"
-_TRUNCATE = 4.0
 
 
 @docfiller
@@ -38,9 +37,10 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
     truncated at 4 sigma) and gives, in this order: the smoothed intensity,
     its Sobel edge magnitude (``skimage.filters.sobel``) and the eigenvalues,
     decreasing, of its Hessian by finite differences (``np.gradient`` twice):
-    ``2 + ndim`` features per scale and channel.  The Gaussians cost the same
-    at every sigma; the edges and the eigenvalues of a scale are computed in
-    one pass over the smoothed image (2-D and 3-D images).
+    ``2 + ndim`` features per scale and channel.  The Gaussians' cost per
+    pixel is bounded whatever sigma (scikit-image's kernels where they cost
+    less, the SFT beyond); the edges and the eigenvalues of a scale are
+    computed in one pass over the smoothed image (2-D and 3-D images).
 
     Parameters
     ----------
@@ -62,8 +62,10 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
         channel's.  None: a single-channel image.
     tol : float or None, optional
         The Gaussians' accuracy (:func:`sftwave.skimage.filters.gaussian`'s).
-        None: set from scikit-image's truncation at 4 sigma (on ``camera`` every
-        feature within 4.3e-4 of its range of scikit-image's; see Notes).
+        None: scikit-image's kernels where they cost less than the SFT (every
+        default scale), beyond them an accuracy set from scikit-image's
+        truncation at 4 sigma (every feature within 1e-3 of its range of
+        scikit-image's on ``camera`` and on the volumes measured; see Notes).
     truncated : bool, optional
         True: scikit-image's Gaussians truncated at 4 sigma, honoured exactly
         (scipy's kernels, a cost that grows with sigma): its features to rounding.
@@ -94,16 +96,28 @@ def multiscale_basic_features(image: ArrayLike, intensity: bool = True, edges: b
 
     Notes
     -----
+    By default the Gaussians of the default scales are scikit-image's own
+    kernels (scipy's, truncated at 4 sigma); the arithmetic differs.  On an
+    image (two spatial axes) their sums are float32, faster than scipy's
+    float64; on a volume (three or more), up to sigma 16, float64 as
+    scipy's: a volume's Hessian eigenvalues can have a range 3e3 to 2e4 times
+    below its values (on 48^3 volumes at sigma 4 to 16; the middle eigenvalue
+    of a structure flat along an axis), against which float32 sums over three
+    passes are not small.  Wider scales are the SFT's, which approximates the
+    untruncated Gaussian (as ``tol=1e-7`` below).
+
     The difference from scikit-image 0.26's, per feature relative to its range
-    (max - min), measured (``benchmarks/compare.py --only multiscale_features``):
-    on ``skimage.data.camera()`` at the default scales 4.3e-4 with the default
-    ``tol`` (the Hessian eigenvalues at sigma 16; the intensities below 1e-6),
-    1.5e-3 with ``tol=1e-7`` (the untruncated Gaussian: scikit-image's
-    truncation at 4 sigma is itself that far from it), 8e-5 with
-    ``truncated=True`` (scikit-image's float32 rounding).  The default is not a
-    bound for every image: a feature whose range is small against the image's
-    (the middle eigenvalue of a 48^3 volume at sigma 4) differed by 1.4e-3 of
-    it; ``truncated=True`` stays within rounding of scikit-image's on any image.
+    (max - min), measured (``benchmarks/compare.py --only multiscale_features``
+    and the test suite): on ``skimage.data.camera()`` at the default scales
+    4.3e-4 by default (the Hessian eigenvalues at sigma 16; the intensities
+    below 1e-6), 1.5e-3 with ``tol=1e-7`` (the untruncated Gaussian:
+    scikit-image's truncation at 4 sigma is itself that far from it), 8e-5
+    with ``truncated=True`` (scikit-image's float32 rounding); on 48^3 volumes
+    below 3e-7 by default (float32 sums gave 4e-3 to 2.2e-2 at the default
+    scales, 1.4e-3 at sigmas 0.5 to 4).  The default on an image is not a bound for every image: float32
+    sums gave 9.9e-4 to 1.1e-3 on smooth images of 32 to 48 pixels a side at
+    sigma 16, where the eigenvalues vary little; ``truncated=True`` stays within
+    rounding of scikit-image's on any image.
 
     Examples
     --------
@@ -136,8 +150,8 @@ def _channel_features(x: np.ndarray, out: np.ndarray, k0: int, req: MultiscaleRe
     stack = np.empty((len(req.sigmas),) + x.shape, dtype=np.float32)
     for smoothed, sigma in zip(stack, req.sigmas):
         sigmas = req.axis_sigmas(sigma)
-        gaussian_filter(x, sigmas, output=smoothed, mode=_MODE, truncate=_TRUNCATE, tol=req.tol,
-                        radius=scipy_radii(sigmas, _TRUNCATE, req.truncated), engine=req.engine)
+        gaussian_filter(x, sigmas, output=smoothed, mode=_MODE, truncate=TRUNCATE, tol=req.tol,
+                        radius=req.radii(sigmas), engine=req.engine)
     inv = tuple(1.0 / d for d in req.spacing) if req.spacing else (1.0,) * x.ndim
     op(req.engine, "basic_features_scale")(stack, out, k0, req.intensity, req.edges, req.texture,
                                            inv)
