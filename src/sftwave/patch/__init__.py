@@ -119,7 +119,7 @@ def _work(route: Route) -> Callable[[dict[str, Any]], float]:
 
 
 def _estimate(route: Route, signature: inspect.Signature, args: tuple, kwargs: dict) -> float | None:
-    """The anchor's estimated seconds for this call (:mod:`.work`); None where the route
+    """The anchor's estimated seconds for this call (``sftwave.patch.work``); None where the route
     routes every size (no estimate, ``every_size``, or an estimate that failed)."""
     if route.work is None or route in _EVERY_SIZE:
         return None

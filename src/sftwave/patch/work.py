@@ -8,7 +8,7 @@ either.  The switch therefore routes an in-scope call only where it expects sftw
 to be faster: when the anchor's estimated time for the call is at least the
 route's crossover (the anchor's time at which sftwave's warm call is as fast), and,
 while sftwave's compiled engine is not yet loaded in the process, once such calls
-add up to :data:`START_UP_S` of the anchor's time (:func:`pays_start_up`).
+add up to ``START_UP_S`` of the anchor's time (:func:`pays_start_up`).
 
 The estimates are formulas of the call's shapes and parameters (never a clock), so
 the same program routes the same calls on every machine.  Their constants were
@@ -34,7 +34,7 @@ import sys
 import threading
 from collections.abc import Iterable, Sequence
 
-__all__ = ["pays_start_up", "engine_loaded", "gaussian_passes", "START_UP_S"]
+__all__ = ["pays_start_up", "engine_loaded", "gaussian_passes"]
 
 #: One pass of a 1-D convolution along an axis (scipy.ndimage's ``correlate1d``): the
 #: seconds per element for the pass itself (reading, the line buffer, writing) ...
@@ -93,7 +93,7 @@ def pays_start_up(seconds: float) -> bool:
     """Whether a call that sftwave would win once warm goes to sftwave now.
 
     Once sftwave's engine is loaded: yes.  Before: only when this call and the earlier
-    ones kept from the start-up add up to :data:`START_UP_S` of the anchor's time.  This
+    ones kept from the start-up add up to ``START_UP_S`` of the anchor's time.  This
     is the rule of renting until the rent paid would have bought: never worse than twice
     the better choice made knowing the program's future, and a short script never pays
     the start-up.  Each call that asks is counted.
@@ -143,8 +143,8 @@ def gaussian_passes(
 ) -> float:
     """scipy.ndimage's estimated seconds for one separable Gaussian.
 
-    One pass of a 1-D correlation per axis: :data:`PASS_S` per element and
-    :data:`TAP_S` per element and tap, the taps ``2 r + 1`` with scipy's radius
+    One pass of a 1-D correlation per axis: ``PASS_S`` per element and
+    ``TAP_S`` per element and tap, the taps ``2 r + 1`` with scipy's radius
     ``r = int(truncate * sigma + 0.5)``; an axis of sigma 0 is skipped, as scipy does.
 
     Parameters
