@@ -149,7 +149,7 @@ def _small_key(input: Any, output: Any, args: tuple) -> tuple | None:
     return key
 
 
-def _small_again(key: tuple, input: np.ndarray) -> Any:
+def _small_again(key: tuple, input: Any) -> Any:
     """The memo's result for a call seen before, or None (not seen, or declined)."""
     memo = _SMALL_MEMO.get(key)
     if memo is None:

@@ -33,6 +33,7 @@ import math
 import sys
 import threading
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 __all__ = ["pays_start_up", "engine_loaded", "gaussian_passes"]
 
@@ -130,11 +131,11 @@ def radius(sigma: float, truncate: float = 4.0) -> int:
     return int(float(truncate) * float(sigma) + 0.5)
 
 
-def axis_values(value: object, n: int) -> list[float]:
+def axis_values(value: Any, n: int) -> list[float]:
     """A scalar or a sequence as ``n`` floats (a sequence of another length: its values cycled)."""
     if isinstance(value, (int, float)) or getattr(value, "ndim", None) == 0:
-        return [float(value)] * n  # type: ignore[arg-type]
-    values = [float(v) for v in value]  # type: ignore[union-attr]
+        return [float(value)] * n
+    values = [float(v) for v in value]
     return [values[k % len(values)] for k in range(n)] if values else [0.0] * n
 
 
