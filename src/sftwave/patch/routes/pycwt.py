@@ -67,9 +67,11 @@ def routes() -> list[Route]:
         for n in ("cwt", "xwt", "wct")
     ]
     out += [
-        Route("pycwt", n, _WHERE, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}")
-        for n in ("icwt", "significance", "wct_significance")
+        Route("pycwt", n, _WHERE, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}", work=f"{__name__}:work_{n}")
+        for n in ("icwt", "significance")
     ]
+    out.append(Route("pycwt", "wct_significance", _WHERE, "sftwave.pycwt:wct_significance",
+                     f"{__name__}:accepts_wct_significance"))  # Monte Carlo: always long
     out += [
         Route("pycwt", n, _HELPERS, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}")
         for n in ("ar1", "ar1_spectrum")
@@ -104,6 +106,18 @@ def work_wct(a: dict[str, Any]) -> float:
     takes pycwt about ten transforms' time; with ``sig=True`` its Monte-Carlo test too."""
     seconds = 12 * _transform_seconds(np.size(a["y1"]), a)
     return seconds * 300 if a["sig"] else seconds
+
+
+def work_icwt(a: dict[str, Any]) -> float:
+    """``icwt``: a weighted sum over the scales of every coefficient."""
+    return 40e-9 * float(np.size(a["W"]))
+
+
+def work_significance(a: dict[str, Any]) -> float:
+    """``significance``: the time-averaged test (``sigma_test=1``) evaluates the chi-square
+    quantile once per scale; the others once."""
+    scales = np.size(a["scales"])
+    return 0.2e-3 * (scales if a["sigma_test"] == 1 else 1)
 
 
 def _plain(value: Any) -> bool:
