@@ -157,9 +157,9 @@ def morlet2(M: float, s: float, w: float = 5) -> np.ndarray:
 
 def _grid_offset(width: Any, n: int) -> float:
     """Where scipy's kernel centres row ``width``: the output sample plus this offset."""
-    N = np.min([10 * width, n])
-    L = max(0, math.ceil(float(N)))
-    return (L - 1) // 2 - (float(N) - 1.0) / 2
+    N = float(min(10 * width, n))          # scipy's np.min([10 * width, n]), as a float
+    L = max(0, math.ceil(N))
+    return (L - 1) // 2 - (N - 1.0) / 2
 
 
 def _wavelet_at(wavelet: Callable, u: np.ndarray, width: float, kwargs: dict) -> np.ndarray:
@@ -277,8 +277,7 @@ def _row_kinds(req: SignalCwtRequest) -> tuple[list[int], dict[float, list[int]]
     direct: list[tuple[int, float]] = []
     w = float(req.kwargs.get("w", 5))
     for r, width in enumerate(req.widths):
-        N = np.min([10 * width, req.n])
-        if N <= _SHORT:
+        if min(10 * width, req.n) <= _SHORT:
             short.append(r)
             continue
         offset = _grid_offset(width, req.n)
