@@ -30,8 +30,8 @@ The matrix may be given as ``scale[:, None] * rows[:, first:first + n]``:
 the kernels form each product as they read it (the value numpy's product
 has), so that a caller need not write the scaled matrix out.
 
-The kernels are serial and release the GIL.  :func:`_follow` grows its
-arrays between rows only and hands them to the row's helpers as arguments:
+The kernels are serial and release the GIL.  Their arrays are allocated and
+widened outside them (:func:`_follow`) and handed to them as arguments:
 numba counts the references of an array variable that is rebound inside a
 loop at every pass of that loop, which in the per-point loops would cost more
 than their work.
@@ -67,19 +67,6 @@ def _maxima(rows, first, n, scale, r, cols):
         a = b
         b = c
     return k
-
-
-@kernel(nogil=True)
-def _room(a, need):
-    """``a`` (integer rows), or a copy with twice the columns (at least ``need``) where it has fewer."""
-    rows, cap = a.shape
-    if need <= cap:
-        return a
-    b = np.empty((rows, max(need, 2 * cap)), np.intp)
-    for i in range(rows):
-        for j in range(cap):
-            b[i, j] = a[i, j]
-    return b
 
 
 @kernel(nogil=True)
@@ -209,51 +196,71 @@ def _reorder(srt, spare, new_pos, n_old, n_live, last):
 
 
 @kernel(nogil=True)
-def _follow(rows, first, n, scale, max_distances, gap_thresh):
+def _follow_rows(rows, first, n, scale, max_distances, gap_thresh, r, cols, pts, ln, counts):
+    """Rows ``r``, ``r - 1``, ... of the matrix (as in :func:`_maxima`) while ``pts`` and ``ln`` have room.
+
+    ``counts``: the live lines, the lines, the points and the finished lines,
+    updated.  ``ln``'s rows, by line number: points, last row, last column;
+    the live lines in scipy's list order: number, last column, rows since the
+    last point; the live positions by last column, then position; a spare; the
+    new positions; the distinct columns and their first positions; the
+    finished lines.  ``pts``'s: the points' lines, rows, columns.  Returns
+    the next row to follow (-1: none left).
+    """
+    n_live, n_lines, n_pts, n_fin = counts[0], counts[1], counts[2], counts[3]
+    while r >= 0:
+        k = _maxima(rows, first, n, scale, r, cols)
+        if n_pts + k > pts.shape[1] or n_lines + k > ln.shape[1]:
+            break
+        n_old = n_live
+        top = n_lines == 0                      # no line yet: this row starts them
+        n_live, n_lines, n_pts = _row(r, cols, k, max_distances[r], ln[6], ln[9], ln[10], ln[3],
+                                      ln[4], ln[5], n_live, ln[0], ln[1], ln[2], n_lines, pts[0],
+                                      pts[1], pts[2], n_pts)
+        if top:
+            for i in range(n_live):
+                ln[6, i] = i
+        else:
+            n_kept, n_fin = _drop(ln[3], ln[4], ln[5], n_live, gap_thresh, ln[11], n_fin, ln[8])
+            _reorder(ln[6], ln[7], ln[8], n_old, n_live, ln[4])
+            n_live = n_kept
+        r -= 1
+    counts[0], counts[1], counts[2], counts[3] = n_live, n_lines, n_pts, n_fin
+    return r
+
+
+def _wider(a: np.ndarray, need: int) -> np.ndarray:
+    """``a`` with at least ``need`` columns (twice as many at least), its values kept."""
+    b = np.empty((a.shape[0], max(need, 2 * a.shape[1])), np.intp)
+    b[:, :a.shape[1]] = a
+    return b
+
+
+def _follow(rows: np.ndarray, first: int, n: int, scale: np.ndarray, max_distances: np.ndarray,
+            gap_thresh: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ridge lines: ``(order, lines, points)``.
 
     Lines are numbered as they start; ``order`` lists them as scipy returns
     them; ``lines[:, l]`` is line ``l``'s number of points, last row and last
     column; ``points`` the points' line, row and column, in the order they
-    joined their lines.
+    joined their lines.  The kernel runs until its arrays are full; they are
+    widened between its runs.
     """
-    nr = rows.shape[0]
     cols = np.empty(max(n, 1), np.intp)
-    start = nr - 1
-    k = 0
-    while start >= 0:
-        k = _maxima(rows, first, n, scale, start, cols)
-        if k > 0:
-            break
-        start -= 1
-    cap = max(16, 4 * k)
+    cap = max(64, n)
     pts = np.empty((3, cap), np.intp)
-    # by line number: points, last row, last column; the live lines in scipy's list order:
-    # number, last column, rows since the last point; the live positions by last column
-    # then position, a spare, the new positions, the distinct columns and their first
-    # positions; the finished lines
     ln = np.empty((12, cap), np.intp)
-    n_live = n_lines = n_pts = n_fin = 0
-    for r in range(start, -1, -1):
-        if r < start:
-            k = _maxima(rows, first, n, scale, r, cols)
-        pts = _room(pts, n_pts + k)
-        ln = _room(ln, n_lines + k)
-        n_old = n_live
-        n_live, n_lines, n_pts = _row(r, cols, k, max_distances[r] if r < start else 0.0,
-                                      ln[6], ln[9], ln[10], ln[3], ln[4], ln[5], n_live,
-                                      ln[0], ln[1], ln[2], n_lines, pts[0], pts[1], pts[2], n_pts)
-        if r == start:                          # the first lines, by column
-            for i in range(n_live):
-                ln[6, i] = i
-            continue
-        n_kept, n_fin = _drop(ln[3], ln[4], ln[5], n_live, gap_thresh, ln[11], n_fin, ln[8])
-        _reorder(ln[6], ln[7], ln[8], n_old, n_live, ln[4])
-        n_live = n_kept
-    order = ln[11]
-    for i in range(n_live):
-        order[n_fin + i] = ln[3, i]
-    return order[:n_fin + n_live], ln[:3, :n_lines], pts[:, :n_pts]
+    counts = np.zeros(4, np.intp)
+    r = rows.shape[0] - 1
+    while r >= 0:
+        r = _follow_rows(rows, first, n, scale, max_distances, gap_thresh, r, cols, pts, ln,
+                         counts)
+        if r >= 0:                              # row r needs more room
+            pts = _wider(pts, counts[2] + n)
+            ln = _wider(ln, counts[1] + n)
+    n_live, n_lines, n_pts, n_fin = (int(c) for c in counts)
+    order = np.concatenate([ln[11, :n_fin], ln[3, :n_live]])
+    return order, ln[:3, :n_lines], pts[:, :n_pts]
 
 
 @kernel(nogil=True)
