@@ -194,3 +194,17 @@ def test_bad_arguments():
         ridge_lines(np.zeros((3, 12)), np.ones(2), 1.0)
     with pytest.raises(ValueError, match="window_size"):
         ridge_line_peaks(np.zeros((3, 12)), np.ones(3), 1.0, 1, 0, 1.0, 10.0)
+
+
+def test_many_points_widen_the_arrays():
+    # far more points than the first allocation (twice the columns): the kernel is run again
+    m = np.cumsum(np.random.default_rng(5).standard_normal((60, 300)), axis=0)
+    md = np.linspace(0.25, 8.0, 60)
+    order, line, row, col = ridge_lines(m, md, 1.0)
+    assert line.size > 4 * 2 * m.shape[1]
+    ref = peak_finding._identify_ridge_lines(m, md, 1.0)
+    got = _as_scipy(order, line, row, col)
+    assert len(got) == len(ref)
+    assert all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in zip(got, ref))
+    assert np.array_equal(ridge_line_peaks(m, md, 1.0, 15, 30, 1.0, 10.0),
+                          _scipy_peaks(m, md, 1.0, 15, 30, 1.0, 10.0))

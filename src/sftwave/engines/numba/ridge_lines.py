@@ -247,7 +247,7 @@ def _follow(rows: np.ndarray, first: int, n: int, scale: np.ndarray, max_distanc
     widened between its runs.
     """
     cols = np.empty(max(n, 1), np.intp)
-    cap = max(64, n)
+    cap = max(64, 2 * n)
     pts = np.empty((3, cap), np.intp)
     ln = np.empty((12, cap), np.intp)
     counts = np.zeros(4, np.intp)
