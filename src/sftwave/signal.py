@@ -26,9 +26,9 @@ even.  Here:
 * With any other callable the rows are scipy's convolution (scipy's algorithm
   and cost).
 * :func:`find_peaks_cwt` runs scipy's ridge-line algorithm on that matrix,
-  the ridge lines followed a row at a time in numpy and the noise computed
-  only at the ridges that reach the length asked for; its peaks on scipy's
-  test signals are scipy's.
+  the ridge lines followed in one serial compiled pass (the CPU engine's
+  ``ridge_line_peaks``) and the noise computed only where a line long enough
+  ends; its peaks on scipy's test signals are scipy's.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from . import engines
 from ._checks.signal import (
-    PeaksCwtRequest,
     SignalCwtRequest,
     check_signal_data,
     check_wavelet_length,
@@ -157,9 +157,9 @@ def morlet2(M: float, s: float, w: float = 5) -> np.ndarray:
 
 def _grid_offset(width: Any, n: int) -> float:
     """Where scipy's kernel centres row ``width``: the output sample plus this offset."""
-    N = np.min([10 * width, n])
-    L = max(0, math.ceil(float(N)))
-    return (L - 1) // 2 - (float(N) - 1.0) / 2
+    N = float(min(10 * width, n))          # scipy's np.min([10 * width, n]), as a float
+    L = max(0, math.ceil(N))
+    return (L - 1) // 2 - (N - 1.0) / 2
 
 
 def _wavelet_at(wavelet: Callable, u: np.ndarray, width: float, kwargs: dict) -> np.ndarray:
@@ -212,26 +212,45 @@ def _interleaved(data: np.ndarray, half: float) -> tuple[np.ndarray, int]:
     return y, 0 if half < 0 else 1
 
 
-def _sft_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: float,
-              out: np.ndarray) -> None:
-    """Rows ``rows`` of :func:`cwt` centred on ``i + half`` (0 or +-1/2) by sftwave's transforms."""
+def _ricker_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: float,
+                 lead: int = 0) -> tuple[np.ndarray, int, np.ndarray]:
+    """Rows ``rows`` of the Ricker :func:`cwt` centred on ``i + half`` (0 or +-1/2), unscaled.
+
+    ``(W, first, scale)``: the rows are ``scale[:, None] * W[lead:, first:first + n]``;
+    with ``lead`` (float64 data only) ``W``'s first ``lead`` rows are left
+    for the caller to fill.
+    """
     y, first = _interleaved(data, half)
     up = 1 if half == 0 else 2
-    decim = up
-    n = req.n
     widths = np.asarray([float(req.widths[r]) for r in rows])
     sig = up * widths
     tol = DEFAULT_TOL if req.tol is None else req.tol
+    freqs = math.sqrt(2.5) / (2 * math.pi * sig)
+    if lead:
+        W = np.empty((lead + len(rows), -(-y.shape[0] // up)))
+        _sft_cwt(y, freqs, wavelet="dog2", mode="constant", tol=tol, decim=up, out=W[lead:])
+    else:
+        W = np.asarray(_sft_cwt(y, freqs, wavelet="dog2", mode="constant", tol=tol, decim=up))
+    A = 2 / (np.sqrt(3 * widths) * np.pi**0.25)
+    return W, first, A * _SQRT_GAMMA_5_2 * np.sqrt(sig)
+
+
+def _sft_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: float,
+              out: np.ndarray) -> None:
+    """Rows ``rows`` of :func:`cwt` centred on ``i + half`` (0 or +-1/2) by sftwave's transforms."""
+    n = req.n
     if req.wavelet is ricker:
-        freqs = math.sqrt(2.5) / (2 * math.pi * sig)
-        W = np.asarray(_sft_cwt(y, freqs, wavelet="dog2", mode="constant", tol=tol, decim=decim))
-        A = 2 / (np.sqrt(3 * widths) * np.pi**0.25)
-        scale = (A * _SQRT_GAMMA_5_2 * np.sqrt(sig))[:, None]
+        W, first, scale = _ricker_rows(data, req, rows, half)
         if rows == list(range(out.shape[0])) and out.dtype == W.dtype:
-            np.multiply(scale, W[:, first:first + n], out=out)
+            np.multiply(scale[:, None], W[:, first:first + n], out=out)
         else:
-            out[rows] = scale * W[:, first:first + n]
+            out[rows] = scale[:, None] * W[:, first:first + n]
         return
+    y, first = _interleaved(data, half)
+    decim = up = 1 if half == 0 else 2
+    widths = np.asarray([float(req.widths[r]) for r in rows])
+    sig = up * widths
+    tol = DEFAULT_TOL if req.tol is None else req.tol
     w = float(req.kwargs.get("w", 5))
     C, kappa = morlet_constants(w)
     W = np.asarray(_sft_cwt(y, w / (2 * math.pi * sig), xi=w, mode="constant", tol=tol,
@@ -244,16 +263,22 @@ def _sft_rows(data: np.ndarray, req: SignalCwtRequest, rows: list[int], half: fl
     out[rows] = rows_out
 
 
-def _fast_rows(data: np.ndarray, req: SignalCwtRequest, out: np.ndarray) -> None:
-    """Every row of :func:`cwt` with ``ricker`` or ``morlet2``: scipy's where short, else untruncated."""
-    from scipy.signal import convolve
+def _row_kinds(req: SignalCwtRequest) -> tuple[list[int], dict[float, list[int]],
+                                                list[tuple[int, float]]]:
+    """How :func:`_fast_rows` computes each row of ``req`` (``ricker`` or ``morlet2``).
 
+    ``(short, groups, direct)``: the rows whose scipy kernel is short
+    (scipy's convolution), those of sftwave's transforms by their
+    half-sample offset, and the others with their offset (the untruncated
+    wavelet summed directly).
+    """
+    short: list[int] = []
     groups: dict[float, list[int]] = {}
+    direct: list[tuple[int, float]] = []
     w = float(req.kwargs.get("w", 5))
     for r, width in enumerate(req.widths):
-        N = np.min([10 * width, req.n])
-        if N <= _SHORT:
-            out[r] = convolve(data, np.conj(req.wavelet(N, width, **req.kwargs)[::-1]), mode="same")
+        if min(10 * width, req.n) <= _SHORT:
+            short.append(r)
             continue
         offset = _grid_offset(width, req.n)
         half = round(2 * offset) / 2
@@ -266,9 +291,51 @@ def _fast_rows(data: np.ndarray, req: SignalCwtRequest, out: np.ndarray) -> None
         if fits:
             groups.setdefault(half, []).append(r)
         else:
-            out[r] = _direct_row(data, req.wavelet, float(width), offset, req.kwargs)
+            direct.append((r, offset))
+    return short, groups, direct
+
+
+def _short_row(data: np.ndarray, req: SignalCwtRequest, r: int) -> np.ndarray:
+    """Row ``r`` by scipy's convolution with its sampled (short) wavelet."""
+    from scipy.signal import convolve
+
+    width = req.widths[r]
+    N = np.min([10 * width, req.n])
+    return convolve(data, np.conj(req.wavelet(N, width, **req.kwargs)[::-1]), mode="same")
+
+
+def _fast_rows(data: np.ndarray, req: SignalCwtRequest, out: np.ndarray) -> None:
+    """Every row of :func:`cwt` with ``ricker`` or ``morlet2``: scipy's where short, else untruncated."""
+    short, groups, direct = _row_kinds(req)
+    for r in short:
+        out[r] = _short_row(data, req, r)
+    for r, offset in direct:
+        out[r] = _direct_row(data, req.wavelet, float(req.widths[r]), offset, req.kwargs)
     for half, rows in groups.items():
         _sft_rows(data, req, rows, half, out)
+
+
+def _peak_rows(data: np.ndarray, req: SignalCwtRequest) -> tuple[np.ndarray, int, np.ndarray] | None:
+    """The Ricker matrix of :func:`find_peaks_cwt` as ``(rows, first, scale)``, the products not formed.
+
+    ``scale[:, None] * rows[:, first:first + n]`` is :func:`_cwt_matrix`'s
+    matrix, number for number; the ridge lines' kernel forms each product as
+    it reads it.  None unless the data are float64 and the rows scipy's short
+    ones, then one block on sftwave's transforms.
+    """
+    if req.truncated or req.wavelet is not ricker or req.kwargs or data.dtype != np.float64:
+        return None
+    short, groups, direct = _row_kinds(req)
+    lead = len(short)
+    if direct or len(groups) != 1 or short != list(range(lead)):
+        return None
+    ((half, fast),) = groups.items()
+    if fast != list(range(lead, len(req.widths))):
+        return None
+    W, first, scale = _ricker_rows(data, req, fast, half, lead)
+    for r in short:
+        W[r, first:first + req.n] = _short_row(data, req, r)
+    return W, first, np.concatenate([np.ones(lead), scale])
 
 
 def _out_dtype(req: SignalCwtRequest) -> np.dtype:
@@ -350,102 +417,6 @@ def cwt(data: Any, wavelet: Callable, widths: Any, dtype: Any = None, *,
     return _cwt_matrix(arr, req)
 
 
-def _ridge_lines(matr: np.ndarray, max_distances: np.ndarray,
-                 gap_thresh: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """scipy's ``_identify_ridge_lines``, a row at a time: each entry's line, row and column.
-
-    The lines are numbered in the order scipy's list holds them; a line's
-    entries are in the order scipy appends them.
-    """
-    all_max = np.zeros(matr.shape, dtype=bool)         # scipy's relative maxima, edges excluded
-    inner = matr[:, 1:-1]
-    all_max[:, 1:-1] = (inner > matr[:, :-2]) & (inner > matr[:, 2:])
-    has_relmax = np.flatnonzero(all_max.any(axis=1))
-    empty = np.zeros(0, dtype=np.intp)
-    if len(has_relmax) == 0:
-        return empty, empty, empty
-    start = has_relmax[-1]
-    cols0 = np.flatnonzero(all_max[start])
-    live = np.arange(len(cols0))
-    last, gap = cols0.copy(), np.zeros(len(cols0), dtype=np.intp)
-    ids, rws, cls = [live], [np.full(len(cols0), start)], [cols0]
-    next_id = len(cols0)
-    for row in range(start - 1, -1, -1):
-        gap += 1
-        cols = np.flatnonzero(all_max[row])
-        if len(cols):
-            conn, pos = _closest(cols, last, max_distances[row])
-            tgt = pos[conn]
-            ids.append(live[tgt])
-            rws.append(np.full(len(tgt), row))
-            cls.append(cols[conn])
-            u, first = np.unique(tgt[::-1], return_index=True)
-            last[u] = cols[conn][::-1][first]
-            gap[tgt] = 0
-            new = cols[~conn]
-            new_ids = next_id + np.arange(len(new))
-            next_id += len(new)
-            ids.append(new_ids)
-            rws.append(np.full(len(new), row))
-            cls.append(new)
-            live = np.concatenate([live, new_ids])
-            last = np.concatenate([last, new])
-            gap = np.concatenate([gap, np.zeros(len(new), dtype=np.intp)])
-        keep = gap <= gap_thresh
-        live, last, gap = live[keep], last[keep], gap[keep]
-    return np.concatenate(ids), np.concatenate(rws), np.concatenate(cls)
-
-
-def _closest(cols: np.ndarray, last: np.ndarray,
-             max_distance: float) -> tuple[np.ndarray, np.ndarray]:
-    """For each column, scipy's line to join (the first nearest) and whether it is near enough."""
-    if len(last) == 0:
-        return np.zeros(len(cols), dtype=bool), np.zeros(len(cols), dtype=np.intp)
-    order = np.lexsort((np.arange(len(last)), last))
-    sl = last[order]
-    starts = np.r_[True, sl[1:] != sl[:-1]]
-    uv, upos = sl[starts], order[starts]
-    k = np.searchsorted(uv, cols)
-    kr = np.minimum(k, len(uv) - 1)
-    kl = np.maximum(k - 1, 0)
-    dl, dr = np.abs(cols - uv[kl]), np.abs(uv[kr] - cols)
-    d = np.minimum(dl, dr)
-    big = len(last)
-    pos = np.minimum(np.where(dl == d, upos[kl], big), np.where(dr == d, upos[kr], big))
-    return d <= max_distance, pos
-
-
-def _peaks(matr: np.ndarray, req: PeaksCwtRequest) -> np.ndarray:
-    """scipy's ``_filter_ridge_lines`` and peak list on the lines of :func:`_ridge_lines`."""
-    from scipy.stats import scoreatpercentile
-
-    ids, rws, cls = _ridge_lines(matr, req.max_distances, req.gap_thresh)
-    if len(ids) == 0:
-        return np.asarray([])
-    order = np.argsort(ids, kind="stable")
-    ids, rws, cls = ids[order], rws[order], cls[order]
-    bounds = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1], True])
-    row_one = matr[0, :]
-    hf_window, odd = divmod(req.window_size, 2)
-    locs = []
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        if b - a < req.min_length:
-            continue
-        sortargs = np.array(np.argsort(rws[a:b]))      # scipy's ordering of a line's points
-        rows, cols = np.zeros_like(sortargs), np.zeros_like(sortargs)
-        rows[sortargs] = rws[a:b]
-        cols[sortargs] = cls[a:b]
-        c = cols[0]
-        window = row_one[max(c - hf_window, 0):min(c + hf_window + odd, req.n)]
-        noise = np.empty_like(row_one[:1])
-        noise[0] = scoreatpercentile(window, per=req.noise_perc)
-        if abs(matr[rows[0], c] / noise[0]) >= req.min_snr:
-            locs.append(c)
-    max_locs = np.asarray(locs)
-    max_locs.sort()
-    return max_locs
-
-
 def find_peaks_cwt(vector: Any, widths: Any, wavelet: Callable | None = None,
                    max_distances: Any = None, gap_thresh: float | None = None,
                    min_length: int | None = None, min_snr: float = 1, noise_perc: float = 10,
@@ -458,8 +429,8 @@ def find_peaks_cwt(vector: Any, widths: Any, wavelet: Callable | None = None,
     rows, the lines kept that are long enough and whose coefficient stands
     ``min_snr`` above the noise of the first row.  The Ricker rows are
     sftwave's (untruncated, cost independent of the width), the ridge lines
-    followed a row at a time in numpy, and the noise computed only where a
-    long enough line starts.
+    followed in one compiled pass, and the noise computed only where a long
+    enough line ends (scipy's lines and noise, exactly, on that matrix).
 
     Parameters
     ----------
@@ -514,11 +485,16 @@ def find_peaks_cwt(vector: Any, widths: Any, wavelet: Callable | None = None,
                             min_snr, noise_perc, window_size, truncated, tol)
     cwt_req = signal_cwt_request(arr, ricker if req.wavelet is None else req.wavelet, req.widths,
                                  None, req.truncated, req.tol, {})
-    matr = _cwt_matrix(arr, cwt_req)
-    if np.iscomplexobj(matr):
-        from scipy.signal import find_peaks_cwt as scipy_find_peaks_cwt
+    rows = _peak_rows(arr, cwt_req)
+    if rows is None:
+        matr = _cwt_matrix(arr, cwt_req)
+        if np.iscomplexobj(matr):
+            from scipy.signal import find_peaks_cwt as scipy_find_peaks_cwt
 
-        return scipy_find_peaks_cwt(arr, req.widths, req.wavelet, req.max_distances,
-                                    req.gap_thresh, req.min_length, req.min_snr,
-                                    req.noise_perc, req.window_size)
-    return _peaks(matr, req)
+            return scipy_find_peaks_cwt(arr, req.widths, req.wavelet, req.max_distances,
+                                        req.gap_thresh, req.min_length, req.min_snr,
+                                        req.noise_perc, req.window_size)
+        rows = (matr, 0, None)
+    peaks = engines.operation(engines.resolve_engine(None, arr), "ridge_line_peaks")
+    return peaks(rows[0], req.max_distances, req.gap_thresh, req.min_length, req.window_size,
+                 req.min_snr, req.noise_perc, first=rows[1], n=req.n, scale=rows[2])

@@ -97,6 +97,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "tiles_transpose": (".tiles", "transpose"),
     "tiles_split_transpose": (".tiles", "split_transpose"),
     "tiles_combine": (".tiles", "combine"),
+    # scipy's find_peaks_cwt (sftwave.signal)
+    "ridge_line_peaks": (".ridge_lines", "ridge_line_peaks"),
     # ndimage (sftwave.ndimage)
     "hypot_into": (".filters", "hypot_into"),
     "thread_limit": (".pool", "limit"),
