@@ -8,7 +8,7 @@ to rounding, the polynomial through its values at a few dozen nodes.  So
 ``y = (x @ R.T) @ Q``, ``R`` the rows of ``K`` at the nodes
 (:func:`sftwave.plans.coherence.wide_nodes`) and ``Q`` the Lagrange
 polynomials of the nodes at every sample
-(:func:`sftwave.plans.coherence.interpolation_rows``): ``4 r`` multiply-adds
+(:func:`sftwave.plans.coherence.interpolation_rows`): ``4 r`` multiply-adds
 per sample for ``r`` nodes, against the FFTs of a line three times ``n``
 long.  :func:`sftwave.coherence.wct_pairs` smooths every pair's
 cross-spectrum so on such rows.
@@ -22,9 +22,18 @@ middle one and two random lines) within :data:`~sftwave.plans.coherence.WIDE_RTO
 of each probe's bound; else (a row that is not in the filter's exact limit,
 whose result then depends on the filter's own approximation) the row is left
 to the filter.
+
+The pairs ``(R, Q)`` are kept for the next calls (:data:`CACHE_VALUES` values
+at most, the least recently used dropped first): a function of the row's
+sigma, ``n``, mode, ``tol`` and engine alone, so a call finds the same bits
+whether they were built now or before (and a dask graph's tasks of pairs build
+them once per process).
 """
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -34,10 +43,18 @@ from .plans.coherence import WIDE_NODE_COUNTS, WIDE_RTOL, interpolation_rows, wi
 from .plans.fit import WidePlan
 from .plans.select import select_gaussian
 
-__all__ = ["wide_smoothers"]
+__all__ = ["wide_smoothers", "CACHE_VALUES"]
 
 #: The random probes' seed (the checks are the same on every call).
 _PROBE_SEED = 20_240_601
+#: The most values (of all the rows' ``R`` and ``Q`` together) kept between calls.
+CACHE_VALUES = 8_000_000
+
+#: The most rows kept (those without an interpolation included).
+_CACHE_ROWS = 256
+
+_cache: OrderedDict[tuple, tuple[np.ndarray, np.ndarray] | None] = OrderedDict()
+_cache_lock = threading.Lock()
 
 
 def wide_smoothers(sigmas: np.ndarray, n: int, mode: str, tol: float | None,
@@ -67,10 +84,34 @@ def wide_smoothers(sigmas: np.ndarray, n: int, mode: str, tol: float | None,
     for i, s in enumerate(np.asarray(sigmas, dtype=np.float64).tolist()):
         plan = select_gaussian(s, 0, tol=tol, n=n, fir_taps_per_order=cost, wide=True)
         if isinstance(plan, WidePlan):
-            found = _interpolated(s, n, mode, tol, engine)
+            found = _kept(s, n, mode, tol, name)
             if found is not None:
                 out[i] = found
     return out
+
+
+def _kept(sigma: float, n: int, mode: str, tol: float | None, engine: str
+          ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_interpolated`, from the cache where it holds the row (read-only arrays)."""
+    key = (sigma, n, mode, tol, engine)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    found = _interpolated(sigma, n, mode, tol, engine)
+    size = 0 if found is None else found[0].size + found[1].size
+    if size > CACHE_VALUES:
+        return found
+    if found is not None:
+        for a in found:
+            a.setflags(write=False)
+    with _cache_lock:
+        _cache[key] = found
+        total = sum(0 if v is None else v[0].size + v[1].size for v in _cache.values())
+        while total > CACHE_VALUES or len(_cache) > _CACHE_ROWS:
+            _, old = _cache.popitem(last=False)
+            total -= 0 if old is None else old[0].size + old[1].size
+    return found
 
 
 def _interpolated(sigma: float, n: int, mode: str, tol: float | None, engine: str | None
