@@ -391,3 +391,15 @@ def test_interpolation_rows_reproduce_polynomials():
         np.testing.assert_allclose(p[nodes] @ Q, p, rtol=0, atol=1e-12)
     p = np.polynomial.chebyshev.Chebyshev.basis(24)(u)      # one degree more: not reproduced
     assert np.max(np.abs(p[nodes] @ Q - p)) > 1e-3
+
+
+def test_wide_rows_same_bits_on_any_thread_count():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    x = _channels(4, 700, seed=7)
+    runs = []
+    for blas, workers in [(1, 1), (2, 2), (3, 1)]:
+        with threadpoolctl.threadpool_limits(limits=blas, user_api="blas"):
+            runs.append(wct_pairs(x, _WIDE_FREQS, workers=workers, return_cross=True))
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.cross, runs[0].cross)
+        np.testing.assert_array_equal(r.coherence, runs[0].coherence)

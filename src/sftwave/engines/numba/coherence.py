@@ -481,7 +481,8 @@ def interpolated_rows(v: np.ndarray, R: np.ndarray, Q: np.ndarray) -> None:
     (``R`` and ``Q`` ``(r, n)``: a smoothing through its values at ``r`` nodes); a line with a
     non-finite value becomes NaN throughout (as the FFT's convolution it stands for).
 
-    Two products of BLAS (``4 r`` multiply-adds per sample).
+    Two products by :func:`numpy.einsum` (``4 r`` multiply-adds per sample), not BLAS,
+    whose sums depend on its thread count: the same bits on any number of threads.
 
     Examples
     --------
@@ -490,8 +491,8 @@ def interpolated_rows(v: np.ndarray, R: np.ndarray, Q: np.ndarray) -> None:
     >>> v.tolist()
     [[2.0, 2.0, 2.0], [nan, nan, nan]]
     """
-    c = v @ R.T
-    np.matmul(c, Q, out=v)
+    c = np.einsum("ls,ks->lk", v, R)
+    np.einsum("lk,kt->lt", c, Q, out=v)
     bad = ~np.isfinite(c).all(axis=1)
     if bad.any():
         v[bad] = np.nan
