@@ -324,3 +324,82 @@ def test_default_order_is_mne_connectivitys_and_swapping_negates_the_phase():
         np.testing.assert_allclose(up.coherence[q], r.coherence[p], rtol=0, atol=1e-12)
         d = np.angle(np.exp(1j * (up.phase[q] + r.phase[p])))
         assert np.max(np.abs(d)) < 1e-9
+
+
+# Rows whose Gaussian is far wider than the record: the filter's exact limit, which
+# wct_pairs computes as the polynomial through a few nodes (sftwave._wide_rows).
+_WIDE_FREQS = 6.0 / (2 * np.pi * np.geomspace(3.0, 4000.0, 9))        # scales 3 .. 4000 samples
+
+
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
+def test_wide_rows_equal_wct(mode):
+    from sftwave._wide_rows import wide_smoothers
+    x = _channels(3, 700, seed=5)
+    req = coherence.wct_request(_WIDE_FREQS, fs=1.0, xi=6.0, smoothing="grinsted",
+                                scale_width=coherence.DELTAJ0, axis=-1, mode=mode, cval=0.0,
+                                tol=None, workers=None, nan_policy="propagate", engine="numba")
+    assert len(wide_smoothers(req.sigmas, 700, req.mode, None, "numba")) >= 2   # the path runs
+    r = wct_pairs(x, _WIDE_FREQS, mode=mode, return_cross=True)
+    for p, (i, j) in enumerate(zip(r.seeds, r.targets)):
+        _assert_pair(r, p, wct(x[i], x[j], _WIDE_FREQS, mode=mode))
+
+
+def test_wide_rows_nan_as_wct():
+    x = _channels(3, 700, seed=6)
+    x[2, 50] = np.nan
+    r = wct_pairs(x, _WIDE_FREQS, return_cross=True)
+    for p, (i, j) in enumerate(zip(r.seeds, r.targets)):
+        _assert_pair(r, p, wct(x[i], x[j], _WIDE_FREQS))
+    # a wide row: NaN throughout for the pairs of channel 2, as the FFT's convolution
+    assert np.isnan(r.coherence[1:, -2]).all() and not np.isnan(r.coherence[0, -2]).any()
+
+
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
+def test_wide_smoothers_are_the_filter(mode):
+    # The interpolated smoothing against the filter itself on lines it was not probed
+    # with: a step, an impulse near an end, noise; the error bound is the probes' (1e-14 of
+    # the kernel's largest value times the line's sum of absolute values), with a factor 10
+    # margin.
+    from sftwave._wide_rows import wide_smoothers
+    from sftwave.ndimage import gaussian_filter1d
+    n = 900
+    sigmas = np.array([2.0, 40.0, 3000.0, 60000.0])
+    ops = wide_smoothers(sigmas, n, mode, None, None)
+    assert sorted(ops) == [2, 3]                         # only the rows in the exact limit
+    lines = np.zeros((3, n))
+    lines[0, n // 3:] = 1.0
+    lines[1, 3] = 1.0
+    lines[2] = np.random.default_rng(9).standard_normal(n)
+    for i, (R, Q) in ops.items():
+        ref = gaussian_filter1d(lines, float(sigmas[i]), mode=mode)
+        got = lines.copy()
+        kernels.interpolated_rows(got, R, Q)
+        units = np.eye(n)[[0, n // 2, n - 1]]           # the kernel's largest value
+        peak = np.max(np.abs(gaussian_filter1d(units, float(sigmas[i]), mode=mode)))
+        bound = 1e-13 * peak * np.abs(lines).sum(axis=1)
+        assert np.all(np.max(np.abs(got - ref), axis=1) <= bound)
+
+
+def test_interpolation_rows_reproduce_polynomials():
+    n = 1000
+    nodes = plans_coherence.wide_nodes(n, 24)
+    assert nodes.size == 24 and nodes.min() >= 1 and nodes.max() <= n - 2
+    Q = plans_coherence.interpolation_rows(n, nodes)
+    u = np.linspace(-1.0, 1.0, n)
+    for degree in (0, 5, 23):                        # exact up to the nodes' count minus one
+        p = np.polynomial.chebyshev.Chebyshev.basis(degree)(u)
+        np.testing.assert_allclose(p[nodes] @ Q, p, rtol=0, atol=1e-12)
+    p = np.polynomial.chebyshev.Chebyshev.basis(24)(u)      # one degree more: not reproduced
+    assert np.max(np.abs(p[nodes] @ Q - p)) > 1e-3
+
+
+def test_wide_rows_same_bits_on_any_thread_count():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    x = _channels(4, 700, seed=7)
+    runs = []
+    for blas, workers in [(1, 1), (2, 2), (3, 1)]:
+        with threadpoolctl.threadpool_limits(limits=blas, user_api="blas"):
+            runs.append(wct_pairs(x, _WIDE_FREQS, workers=workers, return_cross=True))
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.cross, runs[0].cross)
+        np.testing.assert_array_equal(r.coherence, runs[0].coherence)

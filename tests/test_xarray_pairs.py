@@ -141,3 +141,27 @@ def test_bad_input_names_the_parameter():
         sx.wct_pairs(x.values, FREQS)
     with pytest.raises(TypeError, match="axis="):
         sx.wct_pairs(x, FREQS, axis=0)
+
+
+def test_indices_by_label_equal_indices_by_position():
+    x = _eeg(600)
+    by_label = sx.wct_pairs(x, FREQS, indices=(["Fz", "Oz", "Cz"], ["Pz", "Cz", "Cz"]))
+    by_position = sx.wct_pairs(x, FREQS, indices=([0, 3, 1], [2, 1, 1]))
+    assert by_label["seed"].values.tolist() == ["Fz", "Oz", "Cz"]
+    assert by_label["target"].values.tolist() == ["Pz", "Cz", "Cz"]
+    for name in ("coherence", "phase"):
+        np.testing.assert_array_equal(by_label[name].values, by_position[name].values)
+    mixed = sx.wct_pairs(x, FREQS, indices=(np.array(["Oz"]), [1]))   # labels, positions
+    np.testing.assert_array_equal(mixed["coherence"].values, by_position["coherence"][:, 1:2])
+
+
+def test_indices_by_label_refuse_unknown_and_ambiguous_labels():
+    x = _eeg(300)
+    with pytest.raises(ValueError, match=r"indices: 'T7' is not a label of the 'channel' coord"):
+        sx.wct_pairs(x, FREQS, indices=(["Fz", "T7"], ["Cz", "Pz"]))
+    with pytest.raises(ValueError, match=r"indices: 'Fz' names 2 channels"):
+        sx.wct_pairs(x.assign_coords(channel=["Fz", "Fz", "Pz", "Oz"]), FREQS,
+                     indices=(["Fz"], ["Pz"]))
+    bare = xr.DataArray(np.zeros((3, 200)), dims=("sensor", "time"))
+    with pytest.raises(ValueError, match=r"indices: 'a' is not a label .* has no coordinate"):
+        sx.wct_pairs(bare, FREQS, fs=FS, indices=(["a"], [0]))

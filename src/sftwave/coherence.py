@@ -97,6 +97,7 @@ from ._checks.coherence import (
 )
 from ._checks.coherence import checked_scales as checked_scales  # (sftwave.dask imports it here)
 from ._checks.wavelets import check_scalogram_rows
+from ._wide_rows import wide_smoothers
 from .analysis import DELTAJ0, cone_of_influence
 from .ndimage import gaussian_filter1d
 from .plans.cache import on_disk
@@ -549,7 +550,7 @@ def wct_pairs(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, *,
                         return_cross=return_cross, engine=engines.resolve_engine(engine, x))
     w = req.wct
     for op in ("coherence_pair_spectra", "coherence_powers", "coherence_pair_combine",
-               "coherence_band_rows"):
+               "coherence_band_rows", "coherence_interpolated_rows"):
         engines.operation(w.engine, op)                       # before any work
     v = check_channels(x, w.axis)
     seeds, targets = check_indices(indices, v.shape[-2])
@@ -583,23 +584,38 @@ def pair_channels(lines: np.ndarray, w: WctRequest) -> tuple[np.ndarray, np.ndar
 def pair_rows(W: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, w: WctRequest,
               keep_cross: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``R^2``, phase and (``keep_cross``) cross-spectrum ``(q, m, n)`` of the pairs of lines
-    ``(a, b)`` from :func:`pair_channels`' ``W`` and ``P``, a chunk of pairs at a time."""
+    ``(a, b)`` from :func:`pair_channels`' ``W`` and ``P``, a chunk of pairs at a time.
+
+    Each chunk's cross-spectra are written into one buffer and smoothed there in
+    place: by the Gaussian filter, or, on the rows where the filter takes its
+    exact wide limit, by that limit's interpolation (:mod:`sftwave._wide_rows`).
+    """
     pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
     combine = engines.operation(w.engine, "coherence_pair_combine")
+    interpolated = engines.operation(w.engine, "coherence_interpolated_rows")
     n, m, q = W.shape[-1], w.freqs.size, a.size
     inv = 1.0 / w.sigmas
     B = scale_weights(w.sigmas, w.smoothing, w.scale_width)
     r2 = np.empty((q, m, n))
     phase = np.empty((q, m, n))
     cross = np.empty((q, m, n), dtype=np.complex128) if keep_cross else None
-    for part in pair_chunks(q, m, n):
-        S = pair_spectra(W, a[part], b[part], inv)                # (m, 2, k, n)
-        k = S.shape[2]
-        S = _time_smooth(S.reshape(m, 2 * k, n), w.sigmas, w.mode, 0.0, w.tol,
-                         w.engine).reshape(m, 2, k, n)
+    parts = pair_chunks(q, m, n)
+    if not parts:
+        return r2, phase, cross
+    wide = wide_smoothers(w.sigmas, n, w.mode, w.tol, w.engine)
+    buffer = np.empty(m * 2 * max(p.stop - p.start for p in parts) * n)
+    for part in parts:
+        k = part.stop - part.start
+        S = pair_spectra(W, a[part], b[part], inv, out=buffer[:m * 2 * k * n].reshape(m, 2, k, n))
+        rows = S.reshape(m, 2 * k, n)
+        for i, s in enumerate(w.sigmas):
+            if i in wide:
+                interpolated(rows[i], *wide[i])
+            else:
+                gaussian_filter1d(rows[i], float(s), axis=-1, output=rows[i], mode=w.mode,
+                                  cval=0.0, tol=w.tol, engine=w.engine)
         with np.errstate(invalid="ignore", divide="ignore"):
             combine(S, P, a[part], b[part], B, part.start, r2, phase, cross)
-        del S
     return r2, phase, cross
 
 

@@ -209,6 +209,47 @@ def check_decim(decim: Any) -> int:
     return decim
 
 
+def channel_positions(indices: Any, labels: Any, channel: Hashable) -> Any:
+    """:func:`sftwave.xarray.wct_pairs`' ``indices`` with channel labels turned into positions.
+
+    Each of the two sequences is taken as it is when it holds integers
+    (positions along ``channel``, checked by :func:`sftwave.coherence.wct_pairs`),
+    else as values of the channel coordinate ``labels`` (None: the channels have
+    no coordinate), each of which must name exactly one channel.  Anything that
+    is not a pair of sequences is passed on for the array function to refuse.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> labels = np.array(["Fz", "Cz", "Pz"])
+    >>> seeds, targets = channel_positions((["Pz", "Cz"], [0, 0]), labels, "channel")
+    >>> seeds.tolist(), targets
+    ([2, 1], [0, 0])
+    """
+    if not isinstance(indices, (tuple, list)) or len(indices) != 2:
+        return indices
+    out = []
+    for v in indices:
+        a = np.asarray(v)
+        if a.ndim != 1 or a.size == 0 or a.dtype.kind in "iu":
+            out.append(v)                  # positions (or a shape the array function refuses)
+            continue
+        known = [] if labels is None else np.asarray(labels).tolist()
+        positions = []
+        for label in a.tolist():
+            hits = [i for i, k in enumerate(known) if k == label]
+            if len(hits) != 1:
+                what = "is not a label" if not hits else f"names {len(hits)} channels"
+                shown = known[:20] + (["..."] if len(known) > 20 else [])
+                raise ValueError(
+                    f"indices: {label!r} {what} of the {channel!r} coordinate"
+                    + (f" (its labels: {shown})" if known else
+                       f" (the {channel!r} dimension has no coordinate: give positions)"))
+            positions.append(hits[0])
+        out.append(np.asarray(positions, dtype=np.int64))
+    return tuple(out)
+
+
 def check_channel_dim(obj: Any, channel: Hashable | None, dim: Hashable) -> Hashable:
     """:func:`sftwave.xarray.wct_pairs`' channel dimension: ``channel``, else ``'channel'``, else
     the one dimension of ``obj`` besides ``dim``; other than ``dim``, of at least 2 channels, and

@@ -22,7 +22,8 @@ from .families import Morlet
 
 __all__ = ["scale_weights", "outside_coi", "coi_bounds", "mc_strides", "mc_nodes", "mc_weights",
            "MC_SAMPLES_PER_SCALE", "MC_MIN_NODES", "MC_END_DEGREE", "pair_lines", "pair_chunks", "pair_groups",
-           "ar1_groups", "PAIR_CHUNK_VALUES"]
+           "ar1_groups", "PAIR_CHUNK_VALUES", "WIDE_NODE_COUNTS", "WIDE_RTOL", "wide_nodes",
+           "interpolation_rows"]
 
 
 def scale_weights(sigmas: np.ndarray, smoothing: str, width: float = Morlet.DELTAJ0) -> np.ndarray:
@@ -226,3 +227,57 @@ def ar1_groups(alpha_a: np.ndarray, alpha_b: np.ndarray, decimals: int
         if math.isfinite(u) and math.isfinite(v):
             out.setdefault((u, v), []).append(i)
     return {k: np.asarray(v, dtype=np.int64) for k, v in out.items()}
+
+
+#: The node counts tried in turn for a row whose time smoothing is interpolated
+#: (:func:`wide_nodes`): the first whose probes pass is taken, none past one that gains
+#: less than a factor ten on the one before.
+WIDE_NODE_COUNTS = (24, 32, 48, 64)
+#: The interpolated smoothing of a row is taken where its error on every probe is at most
+#: this fraction of the probe's bound (the kernel's largest value times the probe's sum of
+#: absolute values).
+WIDE_RTOL = 1e-14
+
+
+def wide_nodes(n: int, count: int) -> np.ndarray:
+    """``count`` samples of ``0 .. n - 1`` near the Chebyshev points of the first kind (none at an
+    end: ``1 .. n - 2``), sorted; fewer where rounding merges some (``n`` small).
+
+    Examples
+    --------
+    >>> wide_nodes(100, 4).tolist()
+    [4, 31, 68, 95]
+    """
+    k = np.arange(count)
+    u = -np.cos((2 * k + 1) * np.pi / (2 * count))
+    t = np.round(0.5 * (u + 1.0) * (n - 1)).astype(np.int64)
+    return np.unique(np.clip(t, 1, max(1, n - 2)))
+
+
+def interpolation_rows(n: int, nodes: np.ndarray) -> np.ndarray:
+    """``(len(nodes), n)``: row ``k`` is the Lagrange polynomial of node ``k`` at ``0 .. n - 1``.
+
+    ``v @ Q`` is the polynomial of degree ``len(nodes) - 1`` through the values
+    ``v`` at the (distinct) nodes, at every sample: the barycentric formula,
+    the node's own value exactly at a node.
+
+    Examples
+    --------
+    >>> Q = interpolation_rows(5, np.array([0, 2, 4]))
+    >>> np.round(np.array([0.0, 4.0, 16.0]) @ Q, 12).tolist()      # t ** 2 through three nodes
+    [0.0, 1.0, 4.0, 9.0, 16.0]
+    """
+    scale = 2.0 / max(1, n - 1)
+    u = nodes * scale - 1.0
+    d = 2.0 * (u[:, None] - u[None, :])
+    np.fill_diagonal(d, 1.0)
+    logw = -np.sum(np.log(np.abs(d)), axis=1)
+    w = np.prod(np.sign(d), axis=1) * np.exp(logw - logw.max())    # the barycentric weights
+    D = (np.arange(n) * scale - 1.0)[None, :] - u[:, None]
+    at = D == 0.0
+    D[at] = 1.0
+    Q = w[:, None] / D
+    Q /= Q.sum(axis=0, keepdims=True)
+    hit = at.any(axis=0)
+    Q[:, hit] = at[:, hit]
+    return Q

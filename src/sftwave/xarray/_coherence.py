@@ -12,6 +12,7 @@ import xarray as xr
 
 from .._checks.xarray import (
     aligned,
+    channel_positions,
     check_channel_dim,
     check_dataarrays,
     check_dim,
@@ -185,9 +186,11 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
         The channel dimension; default ``'channel'`` when ``x`` has one, else
         ``x``'s one dimension besides ``dim``.
     indices : (seeds, targets), optional
-        The pairs, two sequences of channel positions (integers along
-        ``channel_dim``) of one length.  Default: every pair once in
-        mne-connectivity's order, each seed after its target
+        The pairs, two sequences of channels of one length, each either of
+        positions (integers along ``channel_dim``) or of labels (values of the
+        ``channel_dim`` coordinate, e.g. ``(["Fz", "Cz"], ["Pz", "Oz"])``); a
+        sequence of integers is always read as positions.  Default: every pair
+        once in mne-connectivity's order, each seed after its target
         (``numpy.tril_indices(n_channels, -1)``).
     xi : float, optional
         The Morlet's ``xi`` (one value).  Default 6.
@@ -215,9 +218,11 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
     Raises
     ------
     ValueError
-        If ``dim`` or ``channel_dim`` is not a dimension of ``x`` (naming it), ``x`` has
-        fewer than two channels, no channel dimension can be told, it already has a
-        ``'freq'`` or a ``'pair'``, or :func:`sftwave.coherence.wct_pairs` refuses an option.
+        If a label in ``indices`` names no channel or several (naming ``indices``
+        and the label), ``dim`` or ``channel_dim`` is not a dimension of ``x``
+        (naming it), ``x`` has fewer than two channels, no channel dimension can
+        be told, it already has a ``'freq'`` or a ``'pair'``, or
+        :func:`sftwave.coherence.wct_pairs` refuses an option.
     TypeError
         If ``x`` is not a ``DataArray``, or for ``axis=``.
 
@@ -244,6 +249,14 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
     >>> mean = r["coherence"].mean(("freq", "time"))
     >>> bool(mean[0] > mean[1]) and bool(mean[0] > mean[2])   # Cz-Fz: the coherent pair
     True
+
+    Pairs chosen by label (the same as by position, ``indices=([1, 2], [0, 1])``):
+
+    >>> some = wct_pairs(x, [2.0, 5.0], indices=(["Cz", "Pz"], ["Fz", "Cz"]))
+    >>> some["seed"].values.tolist(), some["target"].values.tolist()
+    (['Cz', 'Pz'], ['Fz', 'Cz'])
+    >>> bool(np.array_equal(some["coherence"][1], r["coherence"][2]))
+    True
     """
     from ..coherence import wct_pairs as batch_pairs
 
@@ -260,6 +273,8 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
         from ..dask import wct_pairs as lazy
 
         run = lazy
+    named = x[channel].values if channel in x.coords else None
+    indices = channel_positions(indices, named, channel)
     r = run(xt.data, f, fs, indices=indices, xi=xi, axis=-1, **kwargs)
     dims = (*xt.dims[:-2], "pair", "freq", dim)
     variables: dict[str, tuple] = {"coherence": (dims, r.coherence), "phase": (dims, r.phase)}
@@ -269,7 +284,7 @@ def wct_pairs(x: xr.DataArray, freqs: Any, fs: float | None = None, *,
         level = kwargs.get("level", signature(batch_pairs).parameters["level"].default)
         variables["significance"] = (dims[:-1], r.significance, {
             "long_name": f"Monte-Carlo {level:g} level of R^2", "units": "1"})
-    labels = x[channel].values if channel in x.coords else np.arange(x.sizes[channel])
+    labels = named if named is not None else np.arange(x.sizes[channel])
     coords = {name: c.variable for name, c in xt.coords.items() if channel not in c.dims}
     out = xr.Dataset(variables, coords=coords).assign_coords(
         seed=("pair", labels[r.seeds]), target=("pair", labels[r.targets]), freq=freq)

@@ -116,6 +116,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "coherence_powers": (".coherence", "powers"),
     "coherence_pair_combine": (".coherence", "pair_combine"),
     "coherence_band_rows": (".coherence", "band_rows"),
+    "coherence_interpolated_rows": (".coherence", "interpolated_rows"),
     # connectivity (sftwave.connectivity)
     "connectivity_cross_sums": (".connectivity_kernels", "cross_sums"),
     "connectivity_power_sums": (".connectivity_kernels", "power_sums"),

@@ -30,7 +30,8 @@ from ._jit import kernel
 from .pool import parallel_for, threads
 
 __all__ = ["spectra", "histogram", "combine", "cross", "apply_scale_weights", "FoldPlan", "fold_plan",
-           "folded_transforms", "pair_spectra", "powers", "pair_combine", "band_rows"]
+           "folded_transforms", "pair_spectra", "powers", "pair_combine", "band_rows",
+           "interpolated_rows"]
 
 
 class FoldPlan:
@@ -305,11 +306,13 @@ def _pair_spectra_rows(lo, hi, V, a, b, inv, out):
                 im[t] = (xi * yr - xr * yi) * w
 
 
-def pair_spectra(W: np.ndarray, a: np.ndarray, b: np.ndarray, inv: np.ndarray) -> np.ndarray:
+def pair_spectra(W: np.ndarray, a: np.ndarray, b: np.ndarray, inv: np.ndarray,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """``(m, 2, q, n)``: the real and imaginary parts of ``W[a] conj(W[b])``, rows scaled by ``inv``.
 
     ``W``: the transforms of the channels, ``(lines, m, n)`` complex; ``a`` and
     ``b`` the ``q`` pairs' lines.  The arithmetic of :func:`spectra`'s cross terms.
+    ``out``: where to write them (float64, C-contiguous, that shape), else a new array.
 
     Examples
     --------
@@ -318,7 +321,8 @@ def pair_spectra(W: np.ndarray, a: np.ndarray, b: np.ndarray, inv: np.ndarray) -
     [0.0, 1.0]
     """
     lines, m, n = W.shape
-    out = np.empty((m, 2, a.size, n))
+    if out is None:
+        out = np.empty((m, 2, a.size, n))
     V = np.ascontiguousarray(W).view(np.float64).reshape(lines, m, 2 * n)   # re, im interleaved
     parallel_for(_pair_spectra_rows, m, V, np.ascontiguousarray(a, dtype=np.int64),
                  np.ascontiguousarray(b, dtype=np.int64),
@@ -470,6 +474,28 @@ def band_rows(B: np.ndarray, v: np.ndarray) -> np.ndarray:
     parallel_for(_band_rows_kernel, v.shape[0], np.ascontiguousarray(v, dtype=np.float64), jlo,
                  jhi, weights, out, work=2.0 * weights.shape[1] * v.size)
     return out
+
+
+def interpolated_rows(v: np.ndarray, R: np.ndarray, Q: np.ndarray) -> None:
+    """Replace each line of ``v`` (``(lines, n)``, float64, C-contiguous) by ``(v @ R.T) @ Q``
+    (``R`` and ``Q`` ``(r, n)``: a smoothing through its values at ``r`` nodes); a line with a
+    non-finite value becomes NaN throughout (as the FFT's convolution it stands for).
+
+    Two products by :func:`numpy.einsum` (``4 r`` multiply-adds per sample), not BLAS,
+    whose sums depend on its thread count: the same bits on any number of threads.
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, 2.0, 3.0], [0.0, np.nan, 0.0]])
+    >>> interpolated_rows(v, np.ones((1, 3)) / 3, np.ones((1, 3)))
+    >>> v.tolist()
+    [[2.0, 2.0, 2.0], [nan, nan, nan]]
+    """
+    c = np.einsum("ls,ks->lk", v, R)
+    np.einsum("lk,kt->lt", c, Q, out=v)
+    bad = ~np.isfinite(c).all(axis=1)
+    if bad.any():
+        v[bad] = np.nan
 
 
 def cross(W: np.ndarray) -> np.ndarray:
