@@ -45,6 +45,12 @@ __all__ = [
 ]
 __version__ = "0.1.0.dev0"
 
+# threadpoolctl lists and limits sftwave's pool: registered now if threadpoolctl is
+# imported, else when it is (neither it nor numpy imported here)
+from . import _threadpoolctl_hook  # noqa: E402
+
+_threadpoolctl_hook.watch()
+
 #: Each public name and the module that defines it.  ``import sftwave`` imports none of
 #: them: a program that uses only the switch (``python -m sftwave.patch``) or one family
 #: loads only what it calls.

@@ -315,7 +315,7 @@ def _fast_rows(data: np.ndarray, req: SignalCwtRequest, out: np.ndarray) -> None
         _sft_rows(data, req, rows, half, out)
 
 
-def _peak_rows(data: np.ndarray, req: SignalCwtRequest) -> tuple[np.ndarray, int, np.ndarray] | None:
+def _peak_rows(data: np.ndarray, req: SignalCwtRequest) -> tuple[np.ndarray, int, np.ndarray | None] | None:
     """The Ricker matrix of :func:`find_peaks_cwt` as ``(rows, first, scale)``, the products not formed.
 
     ``scale[:, None] * rows[:, first:first + n]`` is :func:`_cwt_matrix`'s

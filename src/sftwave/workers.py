@@ -36,9 +36,17 @@ def _pool_engine() -> str:
     return next(name for name, caps in engines.CAPABILITIES.items() if caps.workers)
 
 
-# threadpoolctl must know sftwave's pool before a threadpool_limits block starts; this
-# registers it now if threadpoolctl is imported, else when it is (without importing it)
-engines.operation(_pool_engine(), "watch_threadpoolctl")()
+def register_pool() -> None:
+    """Register the engine's pool with threadpoolctl if threadpoolctl is imported.
+
+    ``import sftwave`` arranges for this to run when threadpoolctl is imported (it
+    must know sftwave's pool before a ``threadpool_limits`` block starts), without
+    importing threadpoolctl itself.
+    """
+    engines.operation(_pool_engine(), "watch_threadpoolctl")()
+
+
+register_pool()
 
 
 def get_workers() -> int:

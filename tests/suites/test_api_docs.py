@@ -100,7 +100,7 @@ def resolve(dotted: str):
         for part in attr.split("."):
             obj = getattr(obj, part)
         return obj
-    raise ImportError(dotted)
+    return importlib.import_module(dotted)               # a package itself (``sftwave``)
 
 
 def test_the_pages_and_the_snapshot_are_read():

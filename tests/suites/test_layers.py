@@ -437,6 +437,7 @@ BOOKKEEPING = {
     "sftwave.plans.blas": "the BLAS thread limit held while fitting (a speed setting)",
     "sftwave.plans.cache": "the plan cache's per-thread lock state",
     "sftwave.engines.numba.pool": "the pool's record of which thread is a worker",
+    "sftwave._threadpoolctl_hook": "the import finder's guard against asking itself again",
     "sftwave.engines.cuda.filters": "per-thread device buffers",
 }
 

@@ -68,6 +68,7 @@ PUBLIC = {
     "sftwave.connectivity": None,
     "sftwave.plot": "matplotlib",
     "sftwave.patch": None,
+    "sftwave.patch.work": None,
     "sftwave.signal": None,
 }
 

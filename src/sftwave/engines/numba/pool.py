@@ -64,7 +64,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 __all__ = ["threads", "limit", "parallel_for", "default_threads", "set_default_threads",
-           "register_with_threadpoolctl", "watch_threadpoolctl", "unwatch", "SERIAL_WORK"]
+           "register_with_threadpoolctl", "watch_threadpoolctl", "SERIAL_WORK"]
 
 #: Below this much work (in the caller's units, about one multiply-add each) a
 #: loop runs on the calling thread alone: handing chunks to other threads costs
@@ -339,76 +339,17 @@ def register_with_threadpoolctl() -> bool:
         return True
 
 
-class _RegisterWhenImported:
-    """A ``sys.meta_path`` finder that registers sftwave once threadpoolctl's module has run.
-
-    It finds nothing itself: for ``threadpoolctl`` it asks the other finders
-    for the module's spec and wraps its loader's ``exec_module``, then removes
-    itself from ``sys.meta_path``.  Any failure to register leaves
-    threadpoolctl's import as it would have been.
-    """
-
-    def __init__(self) -> None:
-        self._asking = threading.local()
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "threadpoolctl" or getattr(self._asking, "busy", False):
-            return None
-        import importlib.util
-
-        self._asking.busy = True
-        try:
-            spec = importlib.util.find_spec(fullname)
-        finally:
-            self._asking.busy = False
-        loader: Any = getattr(spec, "loader", None)
-        run = getattr(loader, "exec_module", None)
-        if run is None:
-            return None                      # let the import machinery do as it would
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            unwatch()
-            try:
-                register_with_threadpoolctl()
-            except Exception:  # pragma: no cover - never break threadpoolctl's import
-                pass
-
-        loader.exec_module = exec_module
-        return spec
-
-
-_watcher: _RegisterWhenImported | None = None
-
-
 def watch_threadpoolctl() -> None:
-    """Register with threadpoolctl now if it is imported, else when it is (without importing it).
+    """Register with threadpoolctl if it is imported (else nothing: ``import sftwave``
+    left a finder that registers when it is, without importing it).
 
-    Called by ``import sftwave``: threadpoolctl must know sftwave's controller
-    before a ``threadpool_limits`` block starts (it looks for libraries when a
-    limit is entered), and importing it with sftwave would slow ``import
-    sftwave`` measurably (docs/performance.md, *Figures behind the code's choices*).
+    threadpoolctl must know sftwave's controller before a ``threadpool_limits``
+    block starts (it looks for libraries when a limit is entered), and importing
+    it with sftwave would slow ``import sftwave`` measurably (docs/performance.md,
+    *Figures behind the code's choices*).
     """
-    global _watcher
     if "threadpoolctl" in sys.modules:
         try:
             register_with_threadpoolctl()
         except Exception:  # pragma: no cover - a broken threadpoolctl: nothing to control
             pass
-        return
-    with _lock:
-        if _watcher is None and not _registered:
-            _watcher = _RegisterWhenImported()
-            sys.meta_path.insert(0, _watcher)
-
-
-def unwatch() -> None:
-    """Remove :func:`watch_threadpoolctl`'s finder from ``sys.meta_path`` (if there)."""
-    global _watcher
-    with _lock:
-        if _watcher is not None:
-            try:
-                sys.meta_path.remove(_watcher)
-            except ValueError:
-                pass
-            _watcher = None
