@@ -3,7 +3,7 @@
 ``import sftwave`` imports neither threadpoolctl nor numpy; it calls :func:`watch`, which
 registers now if threadpoolctl is already imported and otherwise puts a finder on
 ``sys.meta_path`` that registers right after threadpoolctl's module has run (and then
-removes itself).  Registration goes through :mod:`sftwave.workers`, which knows the engine
+removes itself).  Registration goes through ``sftwave.workers``, which knows the engine
 whose pool the thread counts are for.
 """
 

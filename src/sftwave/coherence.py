@@ -588,7 +588,7 @@ def pair_rows(W: np.ndarray, P: np.ndarray, a: np.ndarray, b: np.ndarray, w: Wct
 
     Each chunk's cross-spectra are written into one buffer and smoothed there in
     place: by the Gaussian filter, or, on the rows where the filter takes its
-    exact wide limit, by that limit's interpolation (:mod:`sftwave._wide_rows`).
+    exact wide limit, by that limit's interpolation (``sftwave._wide_rows``).
     """
     pair_spectra = engines.operation(w.engine, "coherence_pair_spectra")
     combine = engines.operation(w.engine, "coherence_pair_combine")
