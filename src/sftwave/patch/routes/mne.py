@@ -28,10 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from ..._checks.connectivity import csd_request
-from ..._checks.spectral import MNE_MORLET, tfr_request
-from ...connectivity import csd_array_morlet as _sft_csd_array_morlet
-from ...mne import tfr_array_morlet as _sft_tfr_array_morlet
 from ..route import Route
 from ..work import CONVOLUTION_S, CONVOLVE_S, ELEMENT_S, WAVELET_CROSSOVER_S
 
@@ -131,6 +127,8 @@ def tfr_array_morlet(data: Any, sfreq: Any, freqs: Any, n_cycles: Any = 7.0, zer
     >>> tfr_array_morlet(x, 250.0, [10.0, 20.0], 5.0, output="itc").shape
     (1, 2, 500)
     """
+    from ...mne import tfr_array_morlet as _sft_tfr_array_morlet  # on a routed call only
+
     return _sft_tfr_array_morlet(data, sfreq, freqs, n_cycles, zero_mean, use_fft, decim, output,
                                  n_jobs, verbose=verbose)
 
@@ -166,6 +164,8 @@ output, return_weights, n_jobs, verbose
     >>> compute_tfr_array(x, [10.0], 250.0, output="power").shape
     (2, 1, 1, 500)
     """
+    from ...mne import tfr_array_morlet as _sft_tfr_array_morlet  # on a routed call only
+
     return _sft_tfr_array_morlet(epoch_data, sfreq, freqs, n_cycles,
                                  False if zero_mean is None else zero_mean, use_fft, decim, output,
                                  n_jobs, verbose=verbose)
@@ -198,6 +198,8 @@ verbose
     >>> csd_array_morlet(x, 250.0, [10.0, 20.0], n_cycles=5.0).get_data(10.0).shape
     (3, 3)
     """
+    from ...connectivity import csd_array_morlet as _sft_csd_array_morlet  # on a routed call only
+
     return _sft_csd_array_morlet(X, sfreq, frequencies, t0, tmin, tmax, ch_names, n_cycles, use_fft,
                                  decim, projs, n_jobs, verbose=verbose, output="object")
 
@@ -240,6 +242,8 @@ def _mne_types(a: dict[str, Any]) -> bool:
 
 
 def _tfr_in_scope(data: Any, a: dict[str, Any], zero_mean: Any) -> bool:
+    from ..._checks.spectral import tfr_request
+
     if not _real_epochs(data) or not _mne_types(a):
         return False
     if a["n_jobs"] is not None and not isinstance(a["n_jobs"], numbers.Integral):
@@ -305,6 +309,8 @@ def accepts_compute_tfr_array(*args: Any, **kwargs: Any) -> bool:
     ...     x, [10.0], 250.0, method="multitaper")
     (True, False)
     """
+    from ..._checks.spectral import MNE_MORLET
+
     a = _arguments(_COMPUTE_SIGNATURE, args, kwargs)
     if a is None or a["method"] != MNE_MORLET or a["time_bandwidth"] is not None:
         return False
@@ -336,6 +342,8 @@ def accepts_csd_array_morlet(*args: Any, **kwargs: Any) -> bool:
     ...                                                                            250.0, [10.0])
     (True, False)
     """
+    from ..._checks.connectivity import csd_request
+
     a = _arguments(_CSD_SIGNATURE, args, kwargs)
     if a is None or not _real_epochs(a["X"]):
         return False

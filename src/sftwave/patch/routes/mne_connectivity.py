@@ -19,8 +19,6 @@ import inspect
 import warnings
 from typing import Any
 
-from ..._checks.connectivity import epochs_request, time_request
-from ..._checks.connectivity_data import connectivity_data, is_one_shot
 from ..route import Route
 
 __all__ = ["routes", "accepts_epochs", "accepts_time"]
@@ -69,6 +67,8 @@ def accepts_epochs(*args: Any, **kwargs: Any) -> bool:
     >>> accepts_epochs(x, sfreq=250.0)              # the default mode: multitaper
     False
     """
+    from ..._checks.connectivity import epochs_request
+    from ..._checks.connectivity_data import connectivity_data, is_one_shot
     from ...connectivity import spectral_connectivity_epochs
 
     a = _bound(spectral_connectivity_epochs, args, kwargs)
@@ -96,6 +96,8 @@ def accepts_time(*args: Any, **kwargs: Any) -> bool:
     >>> accepts_time(x, freqs=[10.0], sfreq=250.0, mode="multitaper")
     False
     """
+    from ..._checks.connectivity import time_request
+    from ..._checks.connectivity_data import connectivity_data, is_one_shot
     from ...connectivity import spectral_connectivity_time
 
     a = _bound(spectral_connectivity_time, args, kwargs)

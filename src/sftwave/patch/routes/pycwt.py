@@ -7,7 +7,8 @@ in ``pycwt.helpers`` as well.  A call is routed only where
 :mod:`sftwave.pycwt`'s checks accept it: a NumPy series (or a list), one of
 pycwt's four mothers (by name, or pycwt's or sftwave's object), arguments
 the checks take; ``wct`` and ``wct_significance`` with the Morlet of
-``f0 = 6`` and pycwt's own keywords only.  Another mother object, a dask or
+``f0 = 6`` and pycwt's own keywords only.  ``ar1`` and ``ar1_spectrum`` are no
+faster in sftwave at any size: they are routed only with ``every_size=True``.  Another mother object, a dask or
 GPU array, or anything the checks refuse goes to pycwt unchanged.
 
 Not routed: ``rednoise`` (pycwt's returns white noise; sftwave's the AR(1)
@@ -20,13 +21,26 @@ replacing a class by a function would break ``isinstance`` and pycwt's
 from __future__ import annotations
 
 import inspect
+import math
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from ..._checks import pycwt as _chk
 from ..route import Route
-from ..work import WAVELET_CROSSOVER_S, fft_scales
+from ..work import ELEMENT_S, WAVELET_CROSSOVER_S, fft_scales
+
+#: sftwave's checks of pycwt's arguments, imported at the first call a predicate examines
+#: (a script that never calls pycwt does not pay for their import).
+_chk: Any = ModuleType("sftwave._checks.pycwt (not yet imported)")
+
+
+def _load_checks() -> None:
+    global _chk
+    from ..._checks import pycwt
+
+    _chk = pycwt
+
 
 __all__ = [
     "routes",
@@ -72,8 +86,9 @@ def routes() -> list[Route]:
     ]
     out.append(Route("pycwt", "wct_significance", _WHERE, "sftwave.pycwt:wct_significance",
                      f"{__name__}:accepts_wct_significance"))  # Monte Carlo: always long
-    out += [
-        Route("pycwt", n, _HELPERS, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}")
+    out += [  # as fast as pycwt's at every size: routed only with ``every_size=True``
+        Route("pycwt", n, _HELPERS, f"sftwave.pycwt:{n}", f"{__name__}:accepts_{n}",
+              work=f"{__name__}:work_{n}", crossover=math.inf)
         for n in ("ar1", "ar1_spectrum")
     ]
     return out
@@ -120,6 +135,18 @@ def work_significance(a: dict[str, Any]) -> float:
     return 0.2e-3 * (scales if a["sigma_test"] == 1 else 1)
 
 
+def work_ar1(a: dict[str, Any]) -> float:
+    """``ar1``: a few passes over the series (no faster in sftwave: the route's crossover
+    is infinite, so only ``every_size=True`` routes it)."""
+    return ELEMENT_S * float(np.size(a["x"]))
+
+
+def work_ar1_spectrum(a: dict[str, Any]) -> float:
+    """``ar1_spectrum``: one expression per frequency (as :func:`work_ar1`, never routed by
+    size)."""
+    return ELEMENT_S * float(np.size(a["freqs"]))
+
+
 def _plain(value: Any) -> bool:
     """A NumPy array, a number or a list/tuple: no dask, GPU or other array type."""
     if isinstance(value, (list, tuple, int, float, np.ndarray, np.generic)):
@@ -129,6 +156,8 @@ def _plain(value: Any) -> bool:
 
 def _call(name: str, args: tuple, kwargs: dict) -> dict[str, Any] | None:
     from ... import pycwt as sp
+
+    _load_checks()
 
     sig = inspect.signature(getattr(sp, name))
     if name == "wct_significance":  # ``seed`` is sftwave's, not pycwt's
