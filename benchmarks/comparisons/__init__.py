@@ -14,6 +14,8 @@
 * :mod:`.features`: the scale-space image features against scikit-image;
 * :mod:`.synchrosqueeze`: the synchrosqueezed transform against ssqueezepy;
 * :mod:`.superlet`: the superlet transform against Syncopy's;
+* :mod:`.peaks`: scipy.signal's ``find_peaks_cwt`` and scipy 1.14's ``cwt`` against
+  ``sftwave.signal``;
 * :mod:`.integrations`: MNE's ``tfr_array_morlet`` drop-in and its first call, the stream
   classes, dask on a local cluster, ``import sftwave``;
 * :mod:`.connectivity`: MNE-Connectivity's ``spectral_connectivity_time`` and
@@ -46,6 +48,7 @@ from . import (
     fresh_process,
     gaussian,
     integrations,
+    peaks,
     sizes,
     superlet,
     synchrosqueeze,
@@ -99,6 +102,8 @@ SECTIONS = {
                             "volume, the error per feature"),
     "synchrosqueeze": (synchrosqueeze.synchrosqueeze,
                        "ssq_cwt against ssqueezepy's ssq_cwt: time, ridges, peak memory"),
+    "peaks": (peaks.peaks,
+              "find_peaks_cwt (widths 1-200, 20,000 samples) and the Ricker cwt against scipy"),
     "superlet": (superlet.superlet,
                  "the adaptive superlet (orders 1-30) against Syncopy's, and the cost per order"),
     "connectivity": (connectivity.connectivity,
