@@ -53,6 +53,13 @@ MIN_TASKS = 32
 #: sets the column block of a vertical-only pass.
 RING_ELEMENTS = 1 << 17
 
+#: The pool counts work in scalar multiply-adds (``pool.SERIAL_WORK``); these passes run a
+#: tap on 8 float32 lanes at once (explicit vectors), so a sample's tap is this fraction of
+#: a unit.  Counted as scalar, 128 x 128 images at sigma 2 went to the threads and ran
+#: slower than on the calling thread alone (on 2 cores the threads pay from about 256 x 256
+#: to 384 x 384: docs/performance.md, *Small-sigma images*).
+VECTOR_LANES = 8
+
 
 @kernel(inline="always")
 def add16(a, b, one):
@@ -405,7 +412,7 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
             lo, hi = np.float32(info.min), np.float32(info.max)
         parallel_for(separable_rows, tasks, src, wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode],
                      float(cval), row_block, col_block, clip, lo, hi, dst,
-                     work=float(x.size) * (rv + rh + 2))
+                     work=float(x.size) * (rv + rh + 2) / VECTOR_LANES)
         if not last:
             src = bufs[p % 2].reshape(views[p + 1])
     if final is out:
