@@ -7,9 +7,10 @@ in ``pycwt.helpers`` as well.  A call is routed only where
 :mod:`sftwave.pycwt`'s checks accept it: a NumPy series (or a list), one of
 pycwt's four mothers (by name, or pycwt's or sftwave's object), arguments
 the checks take; ``wct`` and ``wct_significance`` with the Morlet of
-``f0 = 6`` and pycwt's own keywords only.  ``ar1`` and ``ar1_spectrum`` are no
-faster in sftwave at any size: they are routed only with ``every_size=True``.  Another mother object, a dask or
-GPU array, or anything the checks refuse goes to pycwt unchanged.
+``f0 = 6`` and pycwt's own keywords only.  Another mother object, a dask or
+GPU array, or anything the checks refuse goes to pycwt unchanged.  ``ar1`` and
+``ar1_spectrum`` are no faster in sftwave at any size: they are routed only
+with ``every_size=True``.
 
 Not routed: ``rednoise`` (pycwt's returns white noise; sftwave's the AR(1)
 noise pycwt documents, so routing it would change a script's draws) and the
