@@ -109,3 +109,42 @@ def test_the_small_memo_is_bounded():
     for k in range(sn._SMALL_MEMO_SIZE + 10):
         sn.gaussian_filter1d(x, 1.0 + k * 1e-3)
     assert 0 < len(sn._SMALL_MEMO) <= sn._SMALL_MEMO_SIZE
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
+def test_a_repeated_small_bank_call_is_the_whole_paths(dtype, mode):
+    """A small call whose one plan is a bank along the last axis keeps its kernel and
+    arguments (the engine's prepared filter): the first and the repeated call give the
+    whole path's bits (an ``output`` array takes the whole path), on any array of that shape
+    and dtype; a strided, non-finite or scaled input takes the whole path again."""
+    rng = np.random.default_rng(5)
+    x = np.cumsum(rng.standard_normal((3, 700)), axis=-1).astype(dtype)
+
+    def call(y, **kw):
+        return sn.gaussian_filter1d(y, 24.0, mode=mode, cval=0.5, **kw)   # float32: a FIR below
+
+    def whole(y):
+        return call(y, output=np.empty(y.shape, y.dtype))
+
+    _forget()
+    first = call(x)
+    assert len(sn._SMALL_MEMO) == 1
+    (run, _, _), = sn._SMALL_MEMO.values()
+    assert run.__qualname__.startswith("_prepared_run")
+    np.testing.assert_array_equal(first, whole(x))
+    np.testing.assert_array_equal(call(x), first)
+    other = x[::-1].copy()                                   # another array of the shape
+    np.testing.assert_array_equal(call(other), whole(other))
+    strided = np.cumsum(rng.standard_normal((3, 1400)), axis=-1).astype(dtype)[:, ::2]
+    np.testing.assert_array_equal(call(strided), whole(strided))
+    bad = x.copy()
+    bad[1, 300] = np.nan
+    screened = call(bad)
+    np.testing.assert_array_equal(screened, whole(bad))
+    assert np.isnan(screened[1, 300]) and np.isfinite(screened[1, 600]) and np.isfinite(screened[0]).all()
+    tiny = x * dtype(1e-30 if dtype == np.float32 else 1e-200)  # scaled by a power of two
+    np.testing.assert_array_equal(call(tiny), whole(tiny))
+    np.testing.assert_array_equal(call(x, workers=1), first)
+    np.testing.assert_array_equal(call(x, workers=1), first)
+    assert len(sn._SMALL_MEMO) == 2

@@ -127,12 +127,14 @@ def _engine_input(input: Any, engine: str | None, transform: str, bank_method: s
     return name, eng, eng.asarray(input, "input")
 
 
-#: Small calls' decisions: for a call of the small path (NumPy input of at most
-#: ``SMALL_FIR_SAMPLES`` samples, every plan a real FIR, no ``output``), the engine's
-#: ``filter_small`` and its steps, by every argument of the call with its type, the input's
-#: shape and dtype.  The same arguments were checked and planned the first time, so a
-#: repeated small call runs scipy's correlation at once; a call the memo's operation
-#: declines (non-finite samples) takes the whole path.  At most ``_SMALL_MEMO_SIZE`` entries.
+#: Small calls' decisions: for a call on a NumPy input of at most ``SMALL_FIR_SAMPLES``
+#: samples without ``output``, whose plans are all real FIRs (the engine's ``filter_small``)
+#: or one bank plan along the last axis (the engine's ``filter_prepared``: its kernel and
+#: arguments found once), that operation and the steps, by every argument of the call with
+#: its type, the input's shape and dtype.  The same arguments were checked and planned the
+#: first time, so a repeated small call runs its filter at once; a call the memo's
+#: operation declines (non-finite samples, another layout) takes the whole path.  At most
+#: ``_SMALL_MEMO_SIZE`` entries.
 _SMALL_MEMO: dict[tuple, tuple[Any, list[tuple[int, Any, str]], Any]] = {}
 _SMALL_MEMO_SIZE = 512
 
@@ -180,12 +182,39 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
             res = run(x, steps, cval=req.cval, output=output)
             if res is not None:       # else non-finite or far from one: the screened path
                 if key is not None:
-                    if len(_SMALL_MEMO) >= _SMALL_MEMO_SIZE:
-                        _SMALL_MEMO.clear()
-                    _SMALL_MEMO[key] = (run, steps, req.cval)
+                    _remember(key, run, steps, req.cval)
                 return res
+        if key is not None and req.nan_policy == "propagate" and "filter_prepared" in _offered(req.engine):
+            prepared = engines.operation(req.engine, "filter_prepared")(
+                x, steps, cval=req.cval, bank_method=bank_method)
+            if prepared is not None:
+                run = _prepared_run(eng, req.engine, req.workers, prepared)
+                if nonfinite.filtered_as_is(eng, x, steps, req.cval):
+                    _remember(key, run, steps, req.cval)
+                    return prepared(x)
         return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
+
+
+def _remember(key: tuple, run: Any, steps: list[tuple[int, Any, str]], cval: Any) -> None:
+    """Keep a small call's decision under ``key`` (:data:`_SMALL_MEMO`)."""
+    if len(_SMALL_MEMO) >= _SMALL_MEMO_SIZE:
+        _SMALL_MEMO.clear()
+    _SMALL_MEMO[key] = (run, steps, cval)
+
+
+def _prepared_run(eng: Any, name: str, workers: int | None, prepared: Any) -> Any:
+    """A memo's operation for the engine's prepared filter (``filter_prepared``): None (the
+    whole path) for input that is not finite or needs scaling, else the prepared filter's
+    result on the call's threads."""
+
+    def run(x: Any, steps: list[tuple[int, Any, str]], *, cval: Any, output: Any) -> Any:
+        if not nonfinite.filtered_as_is(eng, x, steps, cval):
+            return None
+        with worker_threads(name, workers):
+            return prepared(x)
+
+    return run
 
 
 #: The operations each engine offers (:func:`sftwave.engines.operations`), asked once.

@@ -61,7 +61,7 @@ from ..plans.spectral import FFTPlan
 from ._boundary import MODE_CODES, source_index
 
 __all__ = ["support", "positive", "filter_confined", "filter_omit", "scalogram_confined",
-           "scalogram_omit", "reach_counts", "NAN_POLICIES"]
+           "scalogram_omit", "reach_counts", "NAN_POLICIES", "filtered_as_is"]
 
 
 def support(plan: Any, n: int) -> tuple[int, int]:
@@ -232,6 +232,25 @@ def _screen(eng: Any, x: Any, cval: Any, constant: bool) -> int | None:
     if m == 0 or math.ldexp(1.0, bounds[0]) <= m < math.ldexp(1.0, bounds[1]):
         return 0
     return -math.frexp(m)[1]
+
+
+def filtered_as_is(eng: Any, x: Any, steps, cval: Any) -> bool:
+    """Whether :func:`filter_confined` hands ``x`` to ``eng.filter`` as it is: every sample
+    (and ``cval``, where a step's mode is ``'constant'``) finite, and no scaling by a power
+    of two needed (:data:`SAFE_EXPONENTS`).
+
+    Examples
+    --------
+    >>> from sftwave import engines
+    >>> from sftwave.plans import select_gaussian
+    >>> steps = [(0, select_gaussian(4.0, 0), "reflect")]
+    >>> filtered_as_is(engines.get("numba"), np.array([1.0, 2.0, 3.0]), steps, 0.0)
+    True
+    >>> filtered_as_is(engines.get("numba"), np.array([1.0, np.nan]), steps, 0.0)
+    False
+    """
+    constant = any(mode == "constant" for _, _, mode in steps)
+    return _screen(eng, x, cval, constant) == 0
 
 
 def _pow2_factors(k: int) -> list[float] | None:

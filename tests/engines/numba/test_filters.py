@@ -98,3 +98,37 @@ def test_transposed_blocks_take_one_block_of_memory():
     finally:
         tracemalloc.stop()
     assert peak < 0.5 * x.nbytes, peak / x.nbytes
+
+
+def test_prepared_filter_is_filter_axes_on_the_plain_bank_rows():
+    """The prepared filter runs what ``filter_axes`` runs, bit for bit, and only where
+    that is the bank's plain rows along the last axis of a C-ordered float array."""
+    from sftwave.engines.numba import filters
+    from sftwave.plans import select_gaussian
+
+    rng = np.random.default_rng(7)
+    x = np.cumsum(rng.standard_normal((4, 500)), axis=-1)
+    bank_plan = select_gaussian(6.0, 0)
+    for dtype in (np.float64, np.float32):
+        for mode, method in (("reflect", "auto"), ("constant", "iir2"), ("mirror", "window")):
+            y = x.astype(dtype)
+            steps = [(1, bank_plan, mode)]
+            run = filters.prepared_filter(y, steps, cval=2.0, bank_method=method)
+            want = filters.filter_axes(y, steps, cval=2.0, bank_method=method)
+            got = run(y)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+            assert run(np.asfortranarray(y)) is None
+    deriv = select_gaussian(6.0, 1)
+    assert filters.prepared_filter(x, [(1, deriv, "constant")], cval=0.0) is not None
+    declined = [
+        (x, [(1, deriv, "reflect")]),                         # each line's offset comes off first
+        (x, [(0, bank_plan, "reflect")]),                     # not the last axis
+        (x, [(1, select_gaussian(1.0, 0), "reflect")]),       # a FIR
+        (x, [(0, bank_plan, "reflect"), (1, bank_plan, "reflect")]),
+        (x.astype(np.int32), [(1, bank_plan, "reflect")]),
+        (x.astype(complex), [(1, bank_plan, "reflect")]),
+        (np.asfortranarray(x), [(1, bank_plan, "reflect")]),
+        (np.cumsum(rng.standard_normal(40_000)), [(0, bank_plan, "reflect")]),   # the pieces
+    ]
+    for y, steps in declined:
+        assert filters.prepared_filter(y, steps, cval=0.0) is None

@@ -24,7 +24,7 @@ import sftwave
 from sftwave.engines.numba import bank, filters, pieces
 from sftwave.plans.gaussian import gaussian_plan
 
-N = 70_000      # two groups of 16 pieces need N + L - 1 >= 2 * 16 * MIN_PIECE ... one needs 65,536
+N = 70_000      # one group of 16 pieces needs N + L - 1 >= 16 * MIN_PIECE (16,384); here 4 groups
 
 MODES = ("reflect", "mirror", "nearest", "wrap", "constant")
 

@@ -39,6 +39,7 @@ SFT, :math:`\alpha > 0` the ASFT.  The methods:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -48,7 +49,7 @@ from . import bank_kernels as _numba
 from . import pool as _pool
 from .pool import parallel_for
 
-__all__ = ["METHODS", "resolve_method", "apply", "components"]
+__all__ = ["METHODS", "resolve_method", "apply", "apply_runner", "runner", "components"]
 
 #: Bank methods and their kernel codes.
 METHODS = {
@@ -175,17 +176,34 @@ def run(
     n = out.shape[1]
     if n == 0 or nrows == 0:
         return out
+    return runner(nrows, n, omegas, alpha, L, pad_before, coef, mode=mode, cval=cval,
+                  method=method, whole_rows=whole_rows)(x2d, out)
+
+
+def runner(nrows: int, n: int, omegas: np.ndarray, alpha: float, L: int, pad_before: int,
+           coef: np.ndarray, *, mode: str, cval: float, method: str,
+           whole_rows: bool = False) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """:func:`run` for ``nrows`` rows of ``n`` outputs, its arguments prepared: ``go(x2d, out)``.
+
+    The kernel, its tables and work items are found once; each call of
+    ``go`` runs the same kernel with the same arguments as :func:`run` would
+    (so the same results), at the cost of the pool's dispatch alone.
+    """
     omegas = np.ascontiguousarray(omegas, dtype=np.float64)
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     code = METHODS[method]
     tables = _bank_tables(omegas, float(alpha), int(L), coef, code)
     rows, starts, counts = _work_items_cached(nrows, n, int(L), not whole_rows)
     work = float(counts.sum() + L * counts.size) * (omegas.size + 1)
-    parallel_for(
-        _numba.RUN_BANK[code], rows.size, x2d, rows, starts, counts, int(pad_before), int(L),
-        MODE_CODES[mode], float(cval), code, *tables, out, work=work,
-    )
-    return out
+    head = (rows, starts, counts, int(pad_before), int(L), MODE_CODES[mode], float(cval), code)
+    kern = _numba.RUN_BANK[code]
+    items = rows.size
+
+    def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
+        parallel_for(kern, items, x2d, *head, *tables, out, work=work)
+        return out
+
+    return go
 
 
 #: The bank's per-plan tables and the work items per shape, kept for the next call with the
@@ -241,12 +259,24 @@ def _work_items_cached(nrows: int, n: int, L: int, split: bool) -> tuple[np.ndar
 def apply(plan: SFTPlan, x2d: np.ndarray, out: np.ndarray, *, mode: str, cval: float,
           method: str, whole_rows: bool = False) -> np.ndarray:
     """Filter every row of ``x2d`` with a real plan into ``out`` (rows, n, outputs); see :func:`run`."""
+    return run(x2d, plan.omegas, plan.alpha, plan.length, plan.pad_before, _real_coef(plan), out,
+               mode=mode, cval=cval, method=method, whole_rows=whole_rows)
+
+
+def apply_runner(plan: SFTPlan, nrows: int, n: int, *, mode: str, cval: float,
+                 method: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """:func:`apply` for ``nrows`` rows of ``n`` samples, prepared once (:func:`runner`)."""
+    return runner(nrows, n, plan.omegas, plan.alpha, plan.length, plan.pad_before,
+                  _real_coef(plan), mode=mode, cval=cval, method=method)
+
+
+def _real_coef(plan: SFTPlan) -> np.ndarray:
+    """The plan's coefficients as real channels (channels, 2, P)."""
     coef = plan.coef
     if np.iscomplexobj(coef):
         # complex target: real and imaginary parts are two real channels
         coef = np.stack([coef.real, coef.imag], axis=1).reshape(-1, 2, coef.shape[-1])
-    return run(x2d, plan.omegas, plan.alpha, plan.length, plan.pad_before, coef, out,
-               mode=mode, cval=cval, method=method, whole_rows=whole_rows)
+    return coef
 
 
 def components(x_ext: np.ndarray, omegas, alpha: float, L: int, method: str = "iir1") -> np.ndarray:

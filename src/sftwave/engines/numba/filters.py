@@ -702,3 +702,55 @@ def filter_axes(x: np.ndarray, steps, *, cval, output=None, bank_method: str = "
     is filtered as real and imaginary parts, extended with ``cval``'s parts.
     """
     return _dispatch(x, output, steps, cval, bank.resolve_method(bank_method))
+
+
+def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
+    """:func:`filter_axes` of arrays like ``x`` (no ``output``), prepared once, or None.
+
+    Where the steps are one bank plan along the last axis of a C-contiguous
+    float32 or float64 array, and the path :func:`filter_axes` takes for that
+    shape is the bank's plain rows (not the pieces, the lanes or the transposed
+    blocks; no line offset removed), returns ``run(y)``: for an array ``y`` of
+    ``x``'s shape and dtype, exactly what ``filter_axes(y, steps, cval=cval,
+    bank_method=bank_method)`` returns (the same kernel with the same
+    arguments), the plan's tables and work items found once; ``run`` returns
+    None for a ``y`` that is not C-contiguous.  Every other case: None.  The
+    caller screens ``y`` for non-finite samples first (as ``filter_axes``'s
+    callers do).  What a repeated small call costs is then little more than
+    the kernel's dispatch.
+
+    Examples
+    --------
+    >>> from sftwave.plans import select_gaussian
+    >>> x = np.cumsum(np.random.default_rng(0).standard_normal(500))
+    >>> steps = [(0, select_gaussian(8.0, 0), "reflect")]
+    >>> run = prepared_filter(x, steps, cval=0.0)
+    >>> bool(np.array_equal(run(x), filter_axes(x, steps, cval=0.0)))
+    True
+    """
+    if (type(x) is not np.ndarray or x.dtype not in (np.float32, np.float64) or x.ndim == 0
+            or x.size == 0 or not x.flags.c_contiguous or len(steps) != 1
+            or isinstance(cval, complex)):
+        return None
+    axis, plan, mode = steps[0]
+    if type(plan) is not SFTPlan or axis not in (-1, x.ndim - 1) or np.iscomplexobj(plan.coef):
+        return None
+    if mode != "constant" and zero_sum(plan):
+        return None                   # each line's offset is taken off first (_run_axes)
+    method = bank.resolve_method(bank_method)
+    shape, dtype = x.shape, x.dtype
+    n = shape[-1]
+    x2d = x.reshape(-1, n)
+    if _rows_transposed_pay(x2d, plan, method) or (
+            method == "iir1" and (_pieces_pay(x2d, plan) or _lanes_pay(x2d, plan))):
+        return None
+    go = bank.apply_runner(plan, x2d.shape[0], n, mode=mode, cval=cval, method=method)
+
+    def run(y: np.ndarray) -> np.ndarray | None:
+        if not y.flags.c_contiguous:
+            return None
+        out = np.empty(shape, dtype)
+        go(y.reshape(-1, n), out.reshape(-1, n, 1))
+        return out
+
+    return run
