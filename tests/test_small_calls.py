@@ -151,3 +151,36 @@ def test_a_repeated_small_bank_call_is_the_whole_paths(dtype, mode):
     np.testing.assert_array_equal(call(x, workers=1), first)
     np.testing.assert_array_equal(call(x, workers=1), first)
     assert len(sn._SMALL_MEMO) == 2
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_a_repeated_small_image_call_is_the_whole_paths(dtype):
+    """A small float32 or 8-bit image whose plans are FIRs (the engine's float32 rows) keeps
+    its passes: the first and the repeated call give the whole path's bits, on any image of
+    that shape and dtype; a strided or non-finite input takes the whole path again."""
+    rng = np.random.default_rng(6)
+    x = (rng.random((40, 48)) * 250).astype(dtype)
+
+    def call(y, **kw):
+        return sn.gaussian_filter(y, 2.0, **kw)
+
+    def whole(y):
+        return call(y, output=np.empty(y.shape, y.dtype))
+
+    _forget()
+    first = call(x)
+    assert len(sn._SMALL_MEMO) == 1
+    (run, _, _), = sn._SMALL_MEMO.values()
+    assert run.__qualname__.startswith("_prepared_run")
+    np.testing.assert_array_equal(first, whole(x))
+    np.testing.assert_array_equal(call(x), first)
+    other = (rng.random((40, 48)) * 250).astype(dtype)
+    np.testing.assert_array_equal(call(other), whole(other))
+    strided = (rng.random((40, 96)) * 250).astype(dtype)[:, ::2]
+    np.testing.assert_array_equal(call(strided), whole(strided))
+    if dtype == np.float32:
+        bad = x.copy()
+        bad[10, 20] = np.nan
+        screened = call(bad)
+        np.testing.assert_array_equal(screened, whole(bad))
+        assert np.isnan(screened[10, 20]) and np.isfinite(screened[35, 5])

@@ -132,3 +132,28 @@ def test_prepared_filter_is_filter_axes_on_the_plain_bank_rows():
     ]
     for y, steps in declined:
         assert filters.prepared_filter(y, steps, cval=0.0) is None
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])
+def test_prepared_filter_is_filter_axes_on_the_float32_rows(dtype):
+    """FIR plans on float32 and 8/16-bit images: the prepared passes of the float32 rows are
+    ``filter_axes``'s, bit for bit, along any axes (a volume's too)."""
+    from sftwave.engines.numba import filters
+    from sftwave.plans import select_gaussian
+
+    rng = np.random.default_rng(8)
+    fir1, fir2 = select_gaussian(1.0, 0, method="fir"), select_gaussian(2.0, 0, method="fir")
+    for shape, steps in (((40, 50), [(0, fir2, "reflect"), (1, fir1, "nearest")]),
+                         ((40, 50), [(1, fir2, "constant")]),
+                         ((6, 20, 30), [(0, fir1, "wrap"), (1, fir2, "mirror"), (2, fir2, "reflect")]),
+                         ((30, 20, 3), [(0, fir2, "reflect"), (1, fir2, "reflect")])):
+        y = (rng.random(shape) * 200).astype(dtype)
+        run = filters.prepared_filter(y, steps, cval=3.0)
+        want = filters.filter_axes(y, steps, cval=3.0)
+        got = run(y)
+        assert got.dtype == want.dtype == y.dtype and np.array_equal(got, want)
+        other = (rng.random(shape) * 200).astype(dtype)
+        assert np.array_equal(run(other), filters.filter_axes(other, steps, cval=3.0))
+        assert run(np.asfortranarray(y)) is None or y.ndim == 1
+    img = (rng.random((40, 50)) * 200).astype(dtype)
+    assert filters.prepared_filter(img, [(0, fir2, "reflect"), (0, fir2, "reflect")], cval=0.0) is None

@@ -707,17 +707,19 @@ def filter_axes(x: np.ndarray, steps, *, cval, output=None, bank_method: str = "
 def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
     """:func:`filter_axes` of arrays like ``x`` (no ``output``), prepared once, or None.
 
-    Where the steps are one bank plan along the last axis of a C-contiguous
-    float32 or float64 array, and the path :func:`filter_axes` takes for that
-    shape is the bank's plain rows (not the pieces, the lanes or the transposed
-    blocks; no line offset removed), returns ``run(y)``: for an array ``y`` of
-    ``x``'s shape and dtype, exactly what ``filter_axes(y, steps, cval=cval,
-    bank_method=bank_method)`` returns (the same kernel with the same
-    arguments), the plan's tables and work items found once; ``run`` returns
-    None for a ``y`` that is not C-contiguous.  Every other case: None.  The
-    caller screens ``y`` for non-finite samples first (as ``filter_axes``'s
-    callers do).  What a repeated small call costs is then little more than
-    the kernel's dispatch.
+    Two paths are prepared: the float32 FIR over rows (``fir_rows``: FIR plans
+    on float32 and 8/16-bit images, as :func:`filter_axes` takes them), and
+    one bank plan along the last axis of a float32 or float64 array where the
+    path :func:`filter_axes` takes for that shape is the bank's plain rows (not
+    the pieces, the lanes or the transposed blocks; no line offset removed).
+    For those, returns ``run(y)``: for a C-contiguous array ``y`` of ``x``'s
+    shape and dtype, exactly what ``filter_axes(y, steps, cval=cval,
+    bank_method=bank_method)`` returns (the same kernels with the same
+    arguments), the plan's tables, passes and work items found once; ``run``
+    returns None for a ``y`` that is not C-contiguous.  Every other case:
+    None.  The caller screens ``y`` for non-finite samples first (as
+    ``filter_axes``'s callers do).  What a repeated small call costs is then
+    little more than the kernels' dispatch.
 
     Examples
     --------
@@ -728,9 +730,26 @@ def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
     >>> bool(np.array_equal(run(x), filter_axes(x, steps, cval=0.0)))
     True
     """
-    if (type(x) is not np.ndarray or x.dtype not in (np.float32, np.float64) or x.ndim == 0
-            or x.size == 0 or not x.flags.c_contiguous or len(steps) != 1
-            or isinstance(cval, complex)):
+    if (type(x) is not np.ndarray or x.ndim == 0 or x.size == 0 or not x.flags.c_contiguous
+            or not steps or isinstance(cval, complex)):
+        return None
+    shape, dtype = x.shape, x.dtype
+    if dtype in ROWS_INPUT_DTYPES and dtype in ROWS_OUTPUT_DTYPES:
+        fast = _rows_steps(steps)
+        if fast is not None:
+            from . import fir_rows
+
+            rows = fir_rows.rows_runner(shape, fast, cval, dtype)
+            if rows is None:
+                return None
+
+            def run_rows(y: np.ndarray) -> np.ndarray | None:
+                if not y.flags.c_contiguous:
+                    return None
+                return rows(y, np.empty(shape, dtype))
+
+            return run_rows
+    if dtype not in (np.float32, np.float64) or len(steps) != 1:
         return None
     axis, plan, mode = steps[0]
     if type(plan) is not SFTPlan or axis not in (-1, x.ndim - 1) or np.iscomplexobj(plan.coef):
@@ -738,7 +757,6 @@ def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
     if mode != "constant" and zero_sum(plan):
         return None                   # each line's offset is taken off first (_run_axes)
     method = bank.resolve_method(bank_method)
-    shape, dtype = x.shape, x.dtype
     n = shape[-1]
     x2d = x.reshape(-1, n)
     if _rows_transposed_pay(x2d, plan, method) or (

@@ -349,12 +349,69 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
     not suit (an axis twice, an input numpy cannot reshape without a copy):
     the caller takes its own path, nothing was written.
     """
-    from .._boundary import MODE_CODES
-    from .pool import parallel_for
+    go = rows_runner(x.shape, steps, cval, out.dtype)
+    if go is None or _view(x, go.in_shape) is None:
+        return None
+    final = out
+    out3 = None if np.may_share_memory(out, x) else _view(out, go.out_shape)
+    if out3 is None:
+        final = np.empty(x.shape, dtype=out.dtype)
+    go(x, final)
+    if final is out:
+        return out
+    cast_into(out, final)
+    return out
 
-    shape = x.shape
+
+class _RowsRun:
+    """:func:`filter_rows`'s passes for one shape, steps and output dtype, found once.
+
+    ``run(x, out)`` filters ``x`` (viewable as :attr:`in_shape` without a copy) into
+    ``out`` (of the shape and the output dtype, viewable as :attr:`out_shape`, not
+    overlapping ``x``).
+    """
+
+    def __init__(self, shape, passes, views, calls, cval):
+        self.shape = shape
+        self.in_shape = views[0]
+        self.out_shape = views[-1]
+        self._views = views
+        self._calls = calls
+        self._cval = cval
+        self._npasses = len(passes)
+
+    def __call__(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        from .pool import parallel_for
+
+        src = x.reshape(self._views[0])
+        bufs: list[np.ndarray] = []
+        last_pass = self._npasses - 1
+        for p, (tasks, head, tail, work) in enumerate(self._calls):
+            if p == last_pass:
+                dst = out.reshape(self._views[p])
+            else:
+                if len(bufs) < 2:
+                    bufs.append(np.empty(self.shape, dtype=np.float32))
+                dst = bufs[p % 2].reshape(self._views[p])
+            parallel_for(separable_rows, tasks, src, *head, self._cval, *tail, dst, work=work)
+            if p != last_pass:
+                src = bufs[p % 2].reshape(self._views[p + 1])
+        return out
+
+
+def rows_runner(shape: tuple[int, ...], steps, cval: float, out_dtype) -> _RowsRun | None:
+    """:func:`filter_rows`'s passes for arrays of ``shape`` into ``out_dtype``, prepared once.
+
+    None where :func:`filter_rows` declines whatever the layout (an axis
+    twice, no samples, an output dtype outside :data:`OUTPUT_DTYPES`).  The
+    same kernels with the same arguments as :func:`filter_rows`, so the same
+    bits.
+    """
+    from .._boundary import MODE_CODES
+
     by_axis = {ax: (w, mode) for ax, w, mode in steps}
-    if len(by_axis) != len(steps) or x.size == 0:
+    size = _prod(shape)
+    if len(by_axis) != len(steps) or size == 0 or np.dtype(out_dtype) not in OUTPUT_DTYPES:
         return None
     passes = plan_passes(shape, list(by_axis))
     views = []
@@ -369,28 +426,12 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
             s3 = (_prod(shape[:va]), shape[va], _prod(shape[va + 1:]))
             steps_.append(1)
         views.append(s3)
-    src = _view(x, views[0])
-    if src is None:
-        return None
-    final = out
-    if out.dtype not in OUTPUT_DTYPES:
-        return None
-    out3 = None if np.may_share_memory(out, x) else _view(out, views[-1])
-    if out3 is None:
-        final = np.empty(shape, dtype=out.dtype)
-        out3 = final.reshape(views[-1])
-    bufs: list[np.ndarray] = []
+    calls = []
     for p, (va, ha) in enumerate(passes):
-        last = p == len(passes) - 1
-        if last:
-            dst = out3
-        else:
-            if len(bufs) < 2:
-                bufs.append(np.empty(shape, dtype=np.float32))
-            dst = bufs[p % 2].reshape(views[p])
+        dst_dtype = np.dtype(out_dtype) if p == len(passes) - 1 else np.dtype(np.float32)
         wv, vmode = by_axis[va] if va is not None else (_ONE, "reflect")
         wh, hmode = by_axis[ha] if ha is not None else (_ONE, "reflect")
-        outer, H, L = dst.shape
+        outer, H, L = views[p]
         W = L // steps_[p]
         rv = wv.size // 16 - 1
         rh = wh.size // 16 - 1
@@ -405,17 +446,12 @@ def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -
             # input row once (row blocks would read their 2 R halo rows twice)
             row_block = H
         tasks = outer * -(-H // row_block) * -(-W // col_block)
-        clip = dst.dtype.kind in "iu"
+        clip = dst_dtype.kind in "iu"
         lo = hi = np.float32(0)
         if clip:
-            info = np.iinfo(dst.dtype)
+            info = np.iinfo(dst_dtype)
             lo, hi = np.float32(info.min), np.float32(info.max)
-        parallel_for(separable_rows, tasks, src, wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode],
-                     float(cval), row_block, col_block, clip, lo, hi, dst,
-                     work=float(x.size) * (rv + rh + 2) / VECTOR_LANES)
-        if not last:
-            src = bufs[p % 2].reshape(views[p + 1])
-    if final is out:
-        return out
-    cast_into(out, final)
-    return out
+        calls.append((tasks, (wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode]),
+                      (row_block, col_block, clip, lo, hi),
+                      float(size) * (rv + rh + 2) / VECTOR_LANES))
+    return _RowsRun(tuple(shape), passes, views, calls, float(cval))
