@@ -108,3 +108,18 @@ def test_public_filter_takes_the_pieces_and_filters_in_place():
     sftwave.gaussian_filter1d(z, 50.0, output=z)
     assert np.array_equal(y, z)
     assert rel_rmse(y, exact_gaussian_filter1d(x, 50.0)) < 1e-4
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_short_lines_with_long_windows(mode):
+    """A line shorter than 16 pieces whose window makes the extended line long enough (n
+    12,000, window 9,889 samples at sigma 1000) takes the pieces: the bank's values within
+    rounding, the exact filter within the plan's tolerance."""
+    x = np.cumsum(np.random.default_rng(9).standard_normal((1, 12_000)), axis=1)
+    plan = sftwave.plans.select_gaussian(1000.0, 0, n=12_000, fir_taps_per_order=2.75, wide=True)
+    assert type(plan).__name__ == "SFTPlan" and filters._pieces_pay(x, plan)
+    assert x.shape[1] < pieces.WIDTH * pieces.MIN_PIECE <= x.shape[1] + plan.length - 1
+    out = np.empty_like(x)
+    pieces.run(x, plan, mode, 1.5, out)
+    check_close(out, bank_rows(x, plan, mode, 1.5), x)
+    assert rel_rmse(out[0], exact_gaussian_filter1d(x[0], 1000.0, mode=mode, cval=1.5)) < 1e-4
