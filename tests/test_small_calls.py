@@ -184,3 +184,36 @@ def test_a_repeated_small_image_call_is_the_whole_paths(dtype):
         screened = call(bad)
         np.testing.assert_array_equal(screened, whole(bad))
         assert np.isnan(screened[10, 20]) and np.isfinite(screened[35, 5])
+
+
+def test_scaled_plans_and_lane_tables_are_kept_and_change_no_bit():
+    """MNE's rows (plans scaled by their wavelets' norms) are made once per plan and factor,
+    and the lane engine's per-plan tables once per set of plans: a repeated transform gives
+    the bits of one made from empty memos, on other data too."""
+    from sftwave import wavelets
+    from sftwave.engines.numba import lanes
+    from sftwave.mne import tfr_array_morlet
+
+    rng = np.random.default_rng(10)
+    a, b = rng.standard_normal((2, 2, 3, 600))
+    freqs = np.linspace(6.0, 30.0, 7)
+
+    def call(x):
+        return tfr_array_morlet(x, 250.0, freqs, n_cycles=5.0, output="complex")
+
+    def forget():
+        wavelets._SCALED.clear()
+        lanes._PLAN_ROWS.clear()
+
+    forget()
+    first = call(a)
+    assert wavelets._SCALED and lanes._PLAN_ROWS
+    kept = dict(wavelets._SCALED)
+    np.testing.assert_array_equal(call(a), first)
+    assert all(wavelets._SCALED[k][1] is v[1] for k, v in kept.items())  # the same objects
+    warm = call(b)
+    forget()
+    np.testing.assert_array_equal(warm, call(b))
+    plan = next(iter(kept.values()))[0]
+    assert wavelets._scaled_plan(plan, 2.0) is wavelets._scaled_plan(plan, 2.0)
+    assert wavelets._scaled_plan(plan, 2.0) is not wavelets._scaled_plan(plan, 3.0)

@@ -331,13 +331,29 @@ def _plan_scalogram(x: Any, scales_of: ScalesOf, *, engine: str | None = None,
     return eng, arr, plans, run
 
 
+#: Scaled plans made so far, by the plan's identity and the factor (each entry holds its plan,
+#: so the identity stays its own): a repeated call gets the same scaled plan object, whose
+#: tables (its poles, window sums) are then computed once.  At most ``_SCALED_SIZE`` entries.
+_SCALED: dict[tuple[int, float], tuple[Any, Any]] = {}
+_SCALED_SIZE = 4096
+
+
 def _scaled_plan(plan: Any, factor: float) -> Any:
     """``plan`` with its output multiplied by ``factor`` (a new plan: the selectors' are shared)."""
+    key = (id(plan), factor)
+    hit = _SCALED.get(key)
+    if hit is not None and hit[0] is plan:
+        return hit[1]
     if isinstance(plan, SFTPlan):
-        return dataclasses.replace(plan, coef=plan.coef * factor)
-    if isinstance(plan, FIRPlan):
-        return dataclasses.replace(plan, kernel=plan.kernel * factor)
-    raise TypeError(f"no scaled form of {type(plan).__name__}")
+        scaled = dataclasses.replace(plan, coef=plan.coef * factor)
+    elif isinstance(plan, FIRPlan):
+        scaled = dataclasses.replace(plan, kernel=plan.kernel * factor)
+    else:
+        raise TypeError(f"no scaled form of {type(plan).__name__}")
+    if len(_SCALED) >= _SCALED_SIZE:
+        _SCALED.clear()
+    _SCALED[key] = (plan, scaled)
+    return scaled
 
 
 def scaled_cwt(x: Any, freqs: np.ndarray, fs: float, *, xi: Any, output: str, factors: np.ndarray,

@@ -185,11 +185,34 @@ def _coefficients(plan: SFTPlan, kind: str) -> tuple[np.ndarray, ...]:
     return c[0].real, c[1].real, c[0].imag, c[1].imag
 
 
+#: :func:`_plan_rows` of the plans seen so far, by the plans' identities, the kind and P (each
+#: entry holds its plans, so the identities stay theirs; the arrays are read-only).  At most
+#: ``_PLAN_ROWS_SIZE`` entries.
+_PLAN_ROWS: dict[tuple, tuple[tuple, tuple[np.ndarray, ...]]] = {}
+_PLAN_ROWS_SIZE = 256
+
+
 def _plan_rows(plans, kind: str, P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per plan, padded with zeros to P components: w, w^L, the weights (ar, br, ai, bi) and dc.
 
-    ``dc`` is the output's kernel sum, the factor of the row mean added back.
+    ``dc`` is the output's kernel sum, the factor of the row mean added back.  Kept for
+    the next call with the same plan objects (:data:`_PLAN_ROWS`).
     """
+    key = (tuple(id(p) for p in plans), kind, P)
+    hit = _PLAN_ROWS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], plans)):
+        return hit[1]  # type: ignore[return-value]
+    rows = _plan_rows_of(plans, kind, P)
+    for a in rows:
+        a.flags.writeable = False
+    if len(_PLAN_ROWS) >= _PLAN_ROWS_SIZE:
+        _PLAN_ROWS.clear()
+    _PLAN_ROWS[key] = (tuple(plans), rows)
+    return rows
+
+
+def _plan_rows_of(plans, kind: str, P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_plan_rows`, computed."""
     U = len(plans)
     w = np.zeros((U, P), np.complex128)
     wL = np.zeros((U, P), np.complex128)
