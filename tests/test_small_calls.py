@@ -217,3 +217,20 @@ def test_scaled_plans_and_lane_tables_are_kept_and_change_no_bit():
     plan = next(iter(kept.values()))[0]
     assert wavelets._scaled_plan(plan, 2.0) is wavelets._scaled_plan(plan, 2.0)
     assert wavelets._scaled_plan(plan, 2.0) is not wavelets._scaled_plan(plan, 3.0)
+
+
+def test_mne_wavelets_are_kept_read_only():
+    """MNE's wavelet norms, kept per sampling rate, frequencies, cycles and zero mean, are the
+    same values as made afresh, and read-only (no call may change a kept one)."""
+    from sftwave.mne import _array
+
+    req = _array.tfr_request(np.zeros((1, 1, 500)), 250.0, np.linspace(6.0, 30.0, 5), 5.0, True,
+                             True, 1, "power", None, None)
+    _array._WAVELETS.clear()
+    kept = _array._wavelets(req)
+    assert _array._wavelets(req) is kept
+    _array._WAVELETS.clear()
+    fresh = _array._wavelets(req)
+    for a, b in zip(kept, fresh):
+        np.testing.assert_array_equal(a, b)
+        assert not a.flags.writeable

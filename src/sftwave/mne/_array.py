@@ -98,12 +98,30 @@ class _Wavelets(NamedTuple):
     kappa: np.ndarray
 
 
+#: :func:`_wavelets` by its request's sampling rate, frequencies, cycles and zero mean (the
+#: arrays read-only), for the next call with the same wavelets.  At most ``_WAVELETS_SIZE``.
+_WAVELETS: dict[tuple, _Wavelets] = {}
+_WAVELETS_SIZE = 256
+
+
 def _wavelets(req: TfrRequest) -> _Wavelets:
+    freqs = np.asarray(req.freqs, dtype=np.float64)
+    n_cycles = np.asarray(req.n_cycles, dtype=np.float64)
+    key = (float(req.sfreq), freqs.tobytes(), n_cycles.tobytes(), bool(req.zero_mean))
+    hit = _WAVELETS.get(key)
+    if hit is not None:
+        return hit
     A, gsum, _ = _mne_wavelet_norms(req.sfreq, req.freqs, req.n_cycles, req.zero_mean)
     sigma = req.n_cycles * req.sfreq / (2.0 * math.pi * req.freqs)        # samples
     scale = A / _sftwave_norm(sigma, req.n_cycles)              # MNE's W = scale * psi (+ offset)
     kappa = np.exp(-0.5 * req.n_cycles * req.n_cycles)          # sftwave's wavelet's offset
-    return _Wavelets(A, gsum, sigma, scale, kappa)
+    found = _Wavelets(A, gsum, sigma, scale, kappa)
+    for a in found:
+        a.flags.writeable = False
+    if len(_WAVELETS) >= _WAVELETS_SIZE:
+        _WAVELETS.clear()
+    _WAVELETS[key] = found
+    return found
 
 
 class _Decim(NamedTuple):
