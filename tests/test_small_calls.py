@@ -188,8 +188,8 @@ def test_a_repeated_small_image_call_is_the_whole_paths(dtype):
 
 def test_scaled_plans_and_lane_tables_are_kept_and_change_no_bit():
     """MNE's rows (plans scaled by their wavelets' norms) are made once per plan and factor,
-    and the lane engine's per-plan tables once per set of plans: a repeated transform gives
-    the bits of one made from empty memos, on other data too."""
+    and the lane engine's per-plan tables and lane layouts once per set of plans and table: a
+    repeated transform gives the bits of one made from empty memos, on other data too."""
     from sftwave import wavelets
     from sftwave.engines.numba import lanes
     from sftwave.mne import tfr_array_morlet
@@ -204,10 +204,11 @@ def test_scaled_plans_and_lane_tables_are_kept_and_change_no_bit():
     def forget():
         wavelets._SCALED.clear()
         lanes._PLAN_ROWS.clear()
+        lanes._LAYOUTS.clear()
 
     forget()
     first = call(a)
-    assert wavelets._SCALED and lanes._PLAN_ROWS
+    assert wavelets._SCALED and lanes._PLAN_ROWS and lanes._LAYOUTS
     kept = dict(wavelets._SCALED)
     np.testing.assert_array_equal(call(a), first)
     assert all(wavelets._SCALED[k][1] is v[1] for k, v in kept.items())  # the same objects
@@ -234,3 +235,34 @@ def test_mne_wavelets_are_kept_read_only():
     for a, b in zip(kept, fresh):
         np.testing.assert_array_equal(a, b)
         assert not a.flags.writeable
+
+
+@pytest.mark.parametrize("kind", ["complex", "power", "sum_power"])
+def test_a_kept_lane_layout_gives_a_fresh_ones_bits(kind):
+    """The lane engine's layout of a small table, kept between calls, gives the bits of one
+    laid out afresh, on other rows and into another output; another length is its own."""
+    from sftwave.engines.numba import lanes
+    from sftwave.plans.gaussian import gaussian_plan
+
+    plans = [gaussian_plan(s, 0, 1e-5, "sft") for s in (3.0, 7.0, 12.0)]
+    rng = np.random.default_rng(11)
+    channels = lanes.SUM_CHANNELS.get(kind, 2 if kind == "complex" else 1)
+
+    def go(x):
+        rows = 1 if kind in lanes.SUM_CHANNELS else 2 * len(plans)
+        out = np.zeros((rows, x.shape[1], channels))
+        table = lanes.LaneTable.grid(plans, rows=2, n=x.shape[1])
+        if kind in lanes.SUM_CHANNELS:
+            table = lanes.LaneTable(table.plans, table.plan, table.in_row,
+                                    np.zeros_like(table.out_row), table.n_lo, table.n_hi)
+        return lanes.run(x, table, out, kind=kind, mode="reflect", cval=0.0)
+
+    x, y = rng.standard_normal((2, 2, 400))
+    lanes._LAYOUTS.clear()
+    go(x)
+    assert len(lanes._LAYOUTS) == 1
+    kept = go(y)
+    lanes._LAYOUTS.clear()
+    np.testing.assert_array_equal(kept, go(y))
+    go(rng.standard_normal((2, 300)))
+    assert len(lanes._LAYOUTS) == 2

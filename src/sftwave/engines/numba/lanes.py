@@ -23,6 +23,7 @@ tolerances; see docs/design.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -305,13 +306,126 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         out[written] = tmp[written]
         return out
     dtype = np.dtype(dtype)
-    R, N = x2d.shape
+    N = x2d.shape[1]
     code = KINDS[kind]
     # Only the outputs n < N that are multiples of decim are written, so any decim >= N
     # writes the same (n = 0) as decim = N: bounding it bounds the front room and the
     # idle steps below by the signal's length, whatever decim the caller asked for.
     decim = max(1, min(int(decim), N))
+    lay = _layout(table, N, decim, kind, dtype, width)
+    # (x2d[rows_used] would copy the rows first: 15 MB for the EEG epochs)
+    centre = row_centres(x2d, lay.rows_used)
+    # one plan on its rows (a filter): the vector kernel reads C-contiguous float rows as
+    # they are, extending them where a lane reads beyond them, one pass over the samples
+    # fewer.  Otherwise (many plans share the copy; strided or integer rows; an output that
+    # may overlap them, filtering in place) they are copied once, extended and minus their
+    # centre, into xe.
+    direct = (lay.vector and lay.nplans <= _DIRECT_PLANS and x2d.flags.c_contiguous
+              and x2d.dtype in (np.float32, np.float64) and not np.may_share_memory(x2d, out))
+    if direct:
+        xe = np.empty((lay.rows_used.size, 0), dtype=dtype)
+    else:
+        xe = np.empty((lay.rows_used.size, lay.front + lay.length + decim + 1), dtype=dtype)
+        # few long rows are extended in pieces, about two for each of up to 16 threads (a
+        # copy: the pieces change no value, but they too are cut by the shape alone)
+        pieces = max(1, min(-(-_EXTEND_PIECES // lay.rows_used.size), xe.shape[1] // 65536))
+        parallel_for(_k.extend_rows, lay.rows_used.size * pieces, x2d, lay.rows_used, -lay.pad_l,
+                     lay.length, lay.front, MODE_CODES[mode], float(cval), centre.astype(dtype), xe,
+                     pieces, work=xe.size)
+    base = centre[lay.row] * lay.dc_u
+    base_r = lay.lanes_of(base.real.astype(dtype), 0)
+    base_i = lay.lanes_of(base.imag.astype(dtype), 0)
+    args: tuple = (lay.task_groups, xe, lay.lane_row_g, lay.lane_shift, lay.lane_L,
+                   lay.lane_start, lay.lane_off, lay.lane_out, lay.lane_nlo, lay.lane_nhi,
+                   lay.m_lo, lay.m_hi, lay.m_steady, lay.m_stop, lay.phase, lay.group_P,
+                   lay.group_coefs, lay.coefs, base_r, base_i, decim, code, out)
+    if lay.vector:
+        xs = x2d if direct else None   # None: a specialisation without the direct reads
+        args += (direct, xs, lay.rows_used, centre.astype(dtype), -lay.pad_l, lay.front,
+                 lay.length, MODE_CODES[mode], float(cval), lay.m_in_lo, lay.m_in_hi)
+    parallel_for(lay.run_groups, lay.ntasks, *args, work=lay.work, chunks=lay.ntasks)
+    return out
 
+
+class _Layout:
+    """How :func:`run` lays a table's lanes out in groups, for rows of ``N`` samples: every
+    array the kernels read but the samples, their centres and the output (attributes named
+    as :func:`run` names them)."""
+
+    G: int
+    width: int
+    real: np.ndarray
+    work: float
+    ntasks: int
+    nplans: int
+    pad_l: int
+    front: int
+    length: int
+    vector: bool
+    run_groups: Any
+    rows_used: np.ndarray
+    row: np.ndarray
+    dc_u: np.ndarray
+    task_groups: np.ndarray
+    lane_row_g: np.ndarray
+    lane_shift: np.ndarray
+    lane_L: np.ndarray
+    lane_start: np.ndarray
+    lane_off: np.ndarray
+    lane_out: np.ndarray
+    lane_nlo: np.ndarray
+    lane_nhi: np.ndarray
+    m_lo: np.ndarray
+    m_hi: np.ndarray
+    m_steady: np.ndarray
+    m_stop: np.ndarray
+    phase: np.ndarray
+    group_P: np.ndarray
+    group_coefs: np.ndarray
+    coefs: np.ndarray
+    m_in_lo: np.ndarray
+    m_in_hi: np.ndarray
+
+    def lanes_of(self, values, fill=None):
+        """Per-place values as (G, width); the free places' set to ``fill`` (else their lane's)."""
+        a = np.array(values)
+        if fill is not None:
+            a[~self.real] = fill
+        return a.reshape(self.G, self.width)
+
+
+#: :func:`_layout` of small tables (at most ``_LAYOUT_LANES`` lanes), by the plans' identities,
+#: the table's arrays and the other arguments (each entry holds its plans, so the identities
+#: stay theirs): a repeated small transform lays its lanes out once.  The kernels only read
+#: the arrays.  At most ``_LAYOUTS_SIZE`` entries.
+_LAYOUTS: dict[tuple, tuple[tuple, _Layout]] = {}
+_LAYOUTS_SIZE = 64
+_LAYOUT_LANES = 4096
+
+
+def _layout(table: LaneTable, N: int, decim: int, kind: str, dtype: np.dtype,
+            width: int) -> _Layout:
+    """The lanes' layout (:class:`_Layout`), kept for small tables (:data:`_LAYOUTS`)."""
+    if len(table) > _LAYOUT_LANES:
+        return _layout_of(table, N, decim, kind, dtype, width)
+    key = (tuple(id(p) for p in table.plans), table.plan.tobytes(), table.in_row.tobytes(),
+           table.out_row.tobytes(), table.n_lo.tobytes(), table.n_hi.tobytes(), N, decim, kind,
+           dtype.str, width)
+    hit = _LAYOUTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], table.plans)):
+        return hit[1]
+    lay = _layout_of(table, N, decim, kind, dtype, width)
+    if len(_LAYOUTS) >= _LAYOUTS_SIZE:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = (tuple(table.plans), lay)
+    return lay
+
+
+def _layout_of(table: LaneTable, N: int, decim: int, kind: str, dtype: np.dtype,
+               width: int) -> _Layout:
+    """:func:`_layout`, computed."""
+    lay = _Layout()
+    summing = kind in SUM_CHANNELS
     used, lane_plan = np.unique(table.plan, return_inverse=True)
     plans = [table.plans[u] for u in used.tolist()]
     plan_L = np.array([p.length for p in plans], np.int64)
@@ -321,28 +435,9 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     front = decim  # room for the lanes' alignment shifts
     length = N + pad_l + pad_r
     rows_used, lane_row = np.unique(table.in_row, return_inverse=True)
-    # (x2d[rows_used] would copy the rows first: 15 MB for the EEG epochs)
-    centre = row_centres(x2d, rows_used)
     vector = width == _k.WIDTH and vector_kernel_runs(dtype)
     # the explicit-vector kernel of this output kind alone (each compiles only its own output code)
-    run_groups = _k.RUN_LANES_16[code] if vector else _k.run_lanes
-    # one plan on its rows (a filter): the vector kernel reads C-contiguous float rows as
-    # they are, extending them where a lane reads beyond them, one pass over the samples
-    # fewer.  Otherwise (many plans share the copy; strided or integer rows; an output that
-    # may overlap them, filtering in place) they are copied once, extended and minus their
-    # centre, into xe.
-    direct = (vector and used.size <= _DIRECT_PLANS and x2d.flags.c_contiguous
-              and x2d.dtype in (np.float32, np.float64) and not np.may_share_memory(x2d, out))
-    if direct:
-        xe = np.empty((rows_used.size, 0), dtype=dtype)
-    else:
-        xe = np.empty((rows_used.size, front + length + decim + 1), dtype=dtype)
-        # few long rows are extended in pieces, about two for each of up to 16 threads (a
-        # copy: the pieces change no value, but they too are cut by the shape alone)
-        pieces = max(1, min(-(-_EXTEND_PIECES // rows_used.size), xe.shape[1] // 65536))
-        parallel_for(_k.extend_rows, rows_used.size * pieces, x2d, rows_used, -pad_l, length,
-                     front, MODE_CODES[mode], float(cval), centre.astype(dtype), xe, pieces,
-                     work=xe.size)
+    run_groups = _k.RUN_LANES_16[KINDS[kind]] if vector else _k.run_lanes
 
     # group lanes of as many components and a similar window, so that a group's
     # components and common range waste little
@@ -382,14 +477,8 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     c0 = (C - p0)[first] % decim                      # each group's phase
     q = (np.repeat(c0, width)[:nl] - C + p0) % decim
     shift = p0 - q
-    base = centre[row] * dc[u]
-
-    def lanes_of(values, fill=None):
-        """Per-place values as (G, width); the free places' set to ``fill`` (else their lane's)."""
-        a = np.array(values)
-        if fill is not None:
-            a[~real] = fill
-        return a.reshape(G, width)
+    lay.G, lay.width, lay.real = G, width, real
+    lanes_of = lay.lanes_of
 
     # groups whose places run the same plans share one block of coefficients (most groups
     # are one plan's lanes: building a block per group cost a fifth of an EEG job's time)
@@ -409,8 +498,6 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     # (K, P, 8, W): each component's w, w^L and output weights side by side (lane_kernels.WR ..)
     coefs = np.ascontiguousarray(np.stack(
         [components(v) for v in (w.real, w.imag, wL.real, wL.imag, *weights)], axis=2))
-    base_r = lanes_of(base.real.astype(dtype), 0)
-    base_i = lanes_of(base.imag.astype(dtype), 0)
     lane_off = lanes_of(C - shift, 0)
     lane_out = lanes_of(table.out_row[order], 0)
     lane_nlo = lanes_of(n_lo, 0)
@@ -426,21 +513,21 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
     # from the first lane's last output on, the reads are checked (lanes of a group
     # differ in window and range, and none reads beyond what its own outputs need)
     m_stop = (C - shift + n_hi).reshape(G, width).min(axis=1)
-    phase = c0
     group_P = plan_P[u].reshape(G, width).max(axis=1)
-    work = float(np.sum((m_hi - m_lo) * group_P)) * width
-    ntasks = task_groups.size - 1
-    args: tuple = (task_groups, xe, lane_row_g, lane_shift, lane_L, lane_start, lane_off, lane_out,
-                   lane_nlo, lane_nhi, m_lo, m_hi, m_steady, m_stop, phase, group_P, group_coefs,
-                   coefs, base_r, base_i, decim, code, out)
+    lay.work = float(np.sum((m_hi - m_lo) * group_P)) * width
+    lay.ntasks = task_groups.size - 1
     if vector:
         # xe's column s is row sample s - front - pad_l: the steps from m_in_lo to m_in_hi
         # read inside the rows (the sample leaving the window and the one entering it)
         first_in = front + pad_l
-        m_in_lo = np.max(first_in - lane_shift + lane_L, axis=1)
-        m_in_hi = np.min(first_in + N - lane_shift, axis=1)
-        xs = x2d if direct else None   # None: a specialisation without the direct reads
-        args += (direct, xs, rows_used, centre.astype(dtype), -pad_l, front, length,
-                 MODE_CODES[mode], float(cval), m_in_lo, m_in_hi)
-    parallel_for(run_groups, ntasks, *args, work=work, chunks=ntasks)
-    return out
+        lay.m_in_lo = np.max(first_in - lane_shift + lane_L, axis=1)
+        lay.m_in_hi = np.min(first_in + N - lane_shift, axis=1)
+    lay.nplans, lay.pad_l, lay.front, lay.length = used.size, pad_l, front, length
+    lay.rows_used, lay.row, lay.dc_u = rows_used, row, dc[u]
+    lay.vector, lay.run_groups = vector, run_groups
+    lay.task_groups, lay.lane_row_g, lay.lane_shift, lay.lane_L = task_groups, lane_row_g, lane_shift, lane_L
+    lay.lane_start, lay.lane_off, lay.lane_out = lane_start, lane_off, lane_out
+    lay.lane_nlo, lay.lane_nhi, lay.m_lo, lay.m_hi = lane_nlo, lane_nhi, m_lo, m_hi
+    lay.m_steady, lay.m_stop, lay.phase, lay.group_P = m_steady, m_stop, c0, group_P
+    lay.group_coefs, lay.coefs = group_coefs, coefs
+    return lay
