@@ -344,6 +344,7 @@ def _scaled_plan(plan: Any, factor: float) -> Any:
     hit = _SCALED.get(key)
     if hit is not None and hit[0] is plan:
         return hit[1]
+    scaled: Any
     if isinstance(plan, SFTPlan):
         scaled = dataclasses.replace(plan, coef=plan.coef * factor)
     elif isinstance(plan, FIRPlan):
