@@ -114,6 +114,22 @@ def test_the_small_memo_is_bounded():
     np.testing.assert_array_equal(sn.gaussian_filter1d(x, 1.0, mode="constant", cval=float(k)), y)
 
 
+def _prepared_and_whole(call, whole, x, other, strided):
+    """From empty memos, ``call(x)`` keeps the engine's prepared filter in the small memo, and
+    it, the repeated call and calls on ``other`` (same shape) and ``strided`` (a strided view)
+    give the whole path's bits (``whole``); the first result."""
+    _forget()
+    first = call(x)
+    assert len(sn._SMALL_MEMO) == 1
+    (run, _, _), = sn._SMALL_MEMO.values()
+    assert run.__qualname__.startswith("_prepared_run")
+    np.testing.assert_array_equal(first, whole(x))
+    np.testing.assert_array_equal(call(x), first)
+    np.testing.assert_array_equal(call(other), whole(other))
+    np.testing.assert_array_equal(call(strided), whole(strided))
+    return first
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
 def test_a_repeated_small_bank_call_is_the_whole_paths(dtype, mode):
@@ -130,17 +146,8 @@ def test_a_repeated_small_bank_call_is_the_whole_paths(dtype, mode):
     def whole(y):
         return call(y, output=np.empty(y.shape, y.dtype))
 
-    _forget()
-    first = call(x)
-    assert len(sn._SMALL_MEMO) == 1
-    (run, _, _), = sn._SMALL_MEMO.values()
-    assert run.__qualname__.startswith("_prepared_run")
-    np.testing.assert_array_equal(first, whole(x))
-    np.testing.assert_array_equal(call(x), first)
-    other = x[::-1].copy()                                   # another array of the shape
-    np.testing.assert_array_equal(call(other), whole(other))
     strided = np.cumsum(rng.standard_normal((3, 1400)), axis=-1).astype(dtype)[:, ::2]
-    np.testing.assert_array_equal(call(strided), whole(strided))
+    first = _prepared_and_whole(call, whole, x, x[::-1].copy(), strided)
     bad = x.copy()
     bad[1, 300] = np.nan
     screened = call(bad)
@@ -167,17 +174,8 @@ def test_a_repeated_small_image_call_is_the_whole_paths(dtype):
     def whole(y):
         return call(y, output=np.empty(y.shape, y.dtype))
 
-    _forget()
-    first = call(x)
-    assert len(sn._SMALL_MEMO) == 1
-    (run, _, _), = sn._SMALL_MEMO.values()
-    assert run.__qualname__.startswith("_prepared_run")
-    np.testing.assert_array_equal(first, whole(x))
-    np.testing.assert_array_equal(call(x), first)
     other = (rng.random((40, 48)) * 250).astype(dtype)
-    np.testing.assert_array_equal(call(other), whole(other))
-    strided = (rng.random((40, 96)) * 250).astype(dtype)[:, ::2]
-    np.testing.assert_array_equal(call(strided), whole(strided))
+    _prepared_and_whole(call, whole, x, other, (rng.random((40, 96)) * 250).astype(dtype)[:, ::2])
     if dtype == np.float32:
         bad = x.copy()
         bad[10, 20] = np.nan
