@@ -143,7 +143,7 @@ def _small_key(input: Any, output: Any, args: tuple) -> tuple | None:
     """The memo's key of a call, or None where the call cannot be a memo's (no key)."""
     if output is not None or type(input) is not np.ndarray or input.size > SMALL_FIR_SAMPLES:
         return None
-    key = (input.shape, input.dtype.str, tuple((type(a), a) for a in args))
+    key = (input.shape, input.dtype.str, args, tuple(map(type, args)))
     try:
         hash(key)
     except TypeError:  # a list of sigmas, an array: checked on the whole path every time
@@ -188,9 +188,10 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
             prepared = engines.operation(req.engine, "filter_prepared")(
                 x, steps, cval=req.cval, bank_method=bank_method)
             if prepared is not None:
-                run = _prepared_run(eng, req.engine, req.workers, prepared)
-                if nonfinite.filtered_as_is(eng, x, steps, req.cval):
-                    _remember(key, run, steps, req.cval)
+                screen = nonfinite.as_is_screen(eng, steps, req.cval, x.dtype)
+                if screen(x):
+                    _remember(key, _prepared_run(screen, req.engine, req.workers, prepared),
+                              steps, req.cval)
                     return prepared(x)
         return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
@@ -203,13 +204,13 @@ def _remember(key: tuple, run: Any, steps: list[tuple[int, Any, str]], cval: Any
     _SMALL_MEMO[key] = (run, steps, cval)
 
 
-def _prepared_run(eng: Any, name: str, workers: int | None, prepared: Any) -> Any:
+def _prepared_run(screen: Any, name: str, workers: int | None, prepared: Any) -> Any:
     """A memo's operation for the engine's prepared filter (``filter_prepared``): None (the
-    whole path) for input that is not finite or needs scaling, else the prepared filter's
-    result on the call's threads."""
+    whole path) for input that is not finite or needs scaling (``screen``), else the prepared
+    filter's result on the call's threads."""
 
     def run(x: Any, steps: list[tuple[int, Any, str]], *, cval: Any, output: Any) -> Any:
-        if not nonfinite.filtered_as_is(eng, x, steps, cval):
+        if not screen(x):
             return None
         with worker_threads(name, workers):
             return prepared(x)

@@ -469,3 +469,24 @@ def test_cwt_omit_rows_are_the_1d_omit_of_each_line(gappy_rows):
                            equal_nan=True), r
         if r not in gappy_rows:
             assert np.isfinite(got.reshape(4, 2, -1)[r]).all()
+
+
+def test_as_is_screen_is_the_screens_answer():
+    """The screen a repeated small call keeps answers as the whole path's screen does (the
+    input handed to the engine as it is): finite or not, within the safe exponents or not,
+    with ``cval`` read by 'constant' or not, every dtype."""
+    from sftwave.plans import select_gaussian
+
+    eng = engines.get("numba")
+    plan = select_gaussian(4.0, 0)
+    arrays = [np.array([1.0, -3.0]), np.array([0.0, 0.0]), np.array([1.0, np.nan]),
+              np.array([np.inf]), np.array([1e-200, 2e-200]), np.array([1e300]),
+              np.array([1.0, 2.0], np.float32), np.array([1e-30], np.float32),
+              np.array([3, 4], np.uint8), np.array([1 + 2j, 3j]), np.array([1e-200j])]
+    for mode in ("reflect", "constant"):
+        steps = [(0, plan, mode)]
+        for cval in (0.0, 2.5, 1e-200, float("nan"), 1e300):
+            for x in arrays:
+                constant = mode == "constant"
+                want = nonfinite._screen(eng, x, cval, constant) == 0
+                assert nonfinite.as_is_screen(eng, steps, cval, x.dtype)(x) == want, (mode, cval, x)

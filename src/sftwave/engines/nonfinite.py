@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -61,7 +62,7 @@ from ..plans.spectral import FFTPlan
 from ._boundary import MODE_CODES, source_index
 
 __all__ = ["support", "positive", "filter_confined", "filter_omit", "scalogram_confined",
-           "scalogram_omit", "reach_counts", "NAN_POLICIES", "filtered_as_is"]
+           "scalogram_omit", "reach_counts", "NAN_POLICIES", "as_is_screen"]
 
 
 def support(plan: Any, n: int) -> tuple[int, int]:
@@ -234,23 +235,42 @@ def _screen(eng: Any, x: Any, cval: Any, constant: bool) -> int | None:
     return -math.frexp(m)[1]
 
 
-def filtered_as_is(eng: Any, x: Any, steps, cval: Any) -> bool:
-    """Whether :func:`filter_confined` hands ``x`` to ``eng.filter`` as it is: every sample
-    (and ``cval``, where a step's mode is ``'constant'``) finite, and no scaling by a power
-    of two needed (:data:`SAFE_EXPONENTS`).
+def as_is_screen(eng: Any, steps, cval: Any, dtype: Any) -> Callable[[Any], bool]:
+    """Whether :func:`filter_confined` hands an array of ``dtype`` to ``eng.filter`` as it is,
+    for these steps and ``cval``, as ``screen(x)``: every sample (and ``cval``, where a step's
+    mode is ``'constant'``) finite, and no scaling by a power of two needed
+    (:data:`SAFE_EXPONENTS`).  Its constants are found once (what a repeated small call
+    asks first).
 
     Examples
     --------
     >>> from sftwave import engines
     >>> from sftwave.plans import select_gaussian
     >>> steps = [(0, select_gaussian(4.0, 0), "reflect")]
-    >>> filtered_as_is(engines.get("numba"), np.array([1.0, 2.0, 3.0]), steps, 0.0)
-    True
-    >>> filtered_as_is(engines.get("numba"), np.array([1.0, np.nan]), steps, 0.0)
-    False
+    >>> screen = as_is_screen(engines.get("numba"), steps, 0.0, np.float64)
+    >>> screen(np.array([1.0, 2.0])), screen(np.array([1.0, np.inf])), screen(np.array([1e-200]))
+    (True, False, False)
     """
     constant = any(mode == "constant" for _, _, mode in steps)
-    return _screen(eng, x, cval, constant) == 0
+    dtype = np.dtype(dtype)
+    bounds = SAFE_EXPONENTS.get(np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype)
+    if (getattr(eng, "name", None) != "numba" or bounds is None
+            or (constant and _cval_class(cval) != (0, 0, 0))):
+        return lambda x: _screen(eng, x, cval, constant) == 0
+    from .numba.filters import magnitude
+
+    lo, hi = math.ldexp(1.0, bounds[0]), math.ldexp(1.0, bounds[1])
+    c = complex(cval) if constant else 0j
+    floor = max(abs(c.real), abs(c.imag))        # cval, read by 'constant' (else 0)
+
+    def screen(x: Any) -> bool:
+        finite, m = magnitude(x)
+        if not finite:
+            return False
+        m = max(m, floor)
+        return m == 0 or lo <= m < hi
+
+    return screen
 
 
 def _pow2_factors(k: int) -> list[float] | None:

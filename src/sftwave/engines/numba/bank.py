@@ -199,9 +199,14 @@ def runner(nrows: int, n: int, omegas: np.ndarray, alpha: float, L: int, pad_bef
     kern = _numba.RUN_BANK[code]
     items = rows.size
 
-    def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
-        parallel_for(kern, items, x2d, *head, *tables, out, work=work)
-        return out
+    if work < _pool.SERIAL_WORK:
+        def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
+            kern(0, items, x2d, *head, *tables, out)   # what parallel_for does with this work
+            return out
+    else:
+        def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
+            parallel_for(kern, items, x2d, *head, *tables, out, work=work)
+            return out
 
     return go
 
