@@ -381,7 +381,7 @@ class _RowsRun:
         self._npasses = len(passes)
 
     def __call__(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
-        from .pool import parallel_for
+        from .pool import SERIAL_WORK, parallel_for
 
         src = x.reshape(self._views[0])
         bufs: list[np.ndarray] = []
@@ -393,7 +393,10 @@ class _RowsRun:
                 if len(bufs) < 2:
                     bufs.append(np.empty(self.shape, dtype=np.float32))
                 dst = bufs[p % 2].reshape(self._views[p])
-            parallel_for(separable_rows, tasks, src, *head, self._cval, *tail, dst, work=work)
+            if work < SERIAL_WORK:      # what parallel_for does with this work, without its call
+                separable_rows(0, tasks, src, *head, self._cval, *tail, dst)
+            else:
+                parallel_for(separable_rows, tasks, src, *head, self._cval, *tail, dst, work=work)
             if p != last_pass:
                 src = bufs[p % 2].reshape(self._views[p + 1])
         return out
