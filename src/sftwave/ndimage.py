@@ -129,8 +129,9 @@ def _engine_input(input: Any, engine: str | None, transform: str, bank_method: s
 
 #: Small calls' decisions: for a call on a NumPy input of at most ``SMALL_FIR_SAMPLES``
 #: samples without ``output``, whose plans are all real FIRs (the engine's ``filter_small``)
-#: or one bank plan along the last axis (the engine's ``filter_prepared``: its kernel and
-#: arguments found once), that operation and the steps, by every argument of the call with
+#: or take one of the paths the engine prepares (``filter_prepared``: one bank plan along the
+#: last axis, or FIR plans on the float32 rows of float32 and 8/16-bit arrays; the kernels and
+#: their arguments found once), that operation and the steps, by every argument of the call with
 #: its type, the input's shape and dtype.  The same arguments were checked and planned the
 #: first time, so a repeated small call runs its filter at once; a call the memo's
 #: operation declines (non-finite samples, another layout) takes the whole path.  At most
