@@ -139,7 +139,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "cast_into": (".filters", "cast_into"),
     # small inputs whose axes are all FIR plans, by scipy.ndimage (no numba; sftwave.ndimage)
     "filter_small": (".small_fir", "filter_small"),
-    # a small call's one bank plan, its kernel and arguments prepared once (sftwave.ndimage)
+    # a small call's bank rows or float32 FIR rows, their kernels and arguments prepared once
+    # (sftwave.ndimage)
     "filter_prepared": (".filters", "prepared_filter"),
     # kernel cache (sftwave compile)
     "precompile": (".precompile", "precompile"),

@@ -47,7 +47,6 @@ from ...plans.fit import SFTPlan, window_sums
 from .._boundary import MODE_CODES
 from . import bank_kernels as _numba
 from . import pool as _pool
-from .pool import parallel_for
 
 __all__ = ["METHODS", "resolve_method", "apply", "apply_runner", "runner", "components"]
 
@@ -196,17 +195,11 @@ def runner(nrows: int, n: int, omegas: np.ndarray, alpha: float, L: int, pad_bef
     rows, starts, counts = _work_items_cached(nrows, n, int(L), not whole_rows)
     work = float(counts.sum() + L * counts.size) * (omegas.size + 1)
     head = (rows, starts, counts, int(pad_before), int(L), MODE_CODES[mode], float(cval), code)
-    kern = _numba.RUN_BANK[code]
-    items = rows.size
+    loop = _pool.prepared_for(_numba.RUN_BANK[code], rows.size, work=work)
 
-    if work < _pool.SERIAL_WORK:
-        def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
-            kern(0, items, x2d, *head, *tables, out)   # what parallel_for does with this work
-            return out
-    else:
-        def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
-            parallel_for(kern, items, x2d, *head, *tables, out, work=work)
-            return out
+    def go(x2d: np.ndarray, out: np.ndarray) -> np.ndarray:
+        loop(x2d, *head, *tables, out)
+        return out
 
     return go
 

@@ -371,32 +371,25 @@ class _RowsRun:
     overlapping ``x``).
     """
 
-    def __init__(self, shape, passes, views, calls, cval):
+    def __init__(self, shape, views, calls):
         self.shape = shape
         self.in_shape = views[0]
         self.out_shape = views[-1]
         self._views = views
-        self._calls = calls
-        self._cval = cval
-        self._npasses = len(passes)
+        self._calls = calls      # per pass: (its loop, the arguments before and after the arrays)
 
     def __call__(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
-        from .pool import SERIAL_WORK, parallel_for
-
         src = x.reshape(self._views[0])
         bufs: list[np.ndarray] = []
-        last_pass = self._npasses - 1
-        for p, (tasks, head, tail, work) in enumerate(self._calls):
+        last_pass = len(self._calls) - 1
+        for p, (loop, head, tail) in enumerate(self._calls):
             if p == last_pass:
                 dst = out.reshape(self._views[p])
             else:
                 if len(bufs) < 2:
                     bufs.append(np.empty(self.shape, dtype=np.float32))
                 dst = bufs[p % 2].reshape(self._views[p])
-            if work < SERIAL_WORK:      # what parallel_for does with this work, without its call
-                separable_rows(0, tasks, src, *head, self._cval, *tail, dst)
-            else:
-                parallel_for(separable_rows, tasks, src, *head, self._cval, *tail, dst, work=work)
+            loop(src, *head, *tail, dst)
             if p != last_pass:
                 src = bufs[p % 2].reshape(self._views[p + 1])
         return out
@@ -411,6 +404,7 @@ def rows_runner(shape: tuple[int, ...], steps, cval: float, out_dtype) -> _RowsR
     bits.
     """
     from .._boundary import MODE_CODES
+    from .pool import prepared_for
 
     by_axis = {ax: (w, mode) for ax, w, mode in steps}
     size = _prod(shape)
@@ -454,7 +448,7 @@ def rows_runner(shape: tuple[int, ...], steps, cval: float, out_dtype) -> _RowsR
         if clip:
             info = np.iinfo(dst_dtype)
             lo, hi = np.float32(info.min), np.float32(info.max)
-        calls.append((tasks, (wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode]),
-                      (row_block, col_block, clip, lo, hi),
-                      float(size) * (rv + rh + 2) / VECTOR_LANES))
-    return _RowsRun(tuple(shape), passes, views, calls, float(cval))
+        loop = prepared_for(separable_rows, tasks, work=float(size) * (rv + rh + 2) / VECTOR_LANES)
+        calls.append((loop, (wv, wh, steps_[p], MODE_CODES[vmode], MODE_CODES[hmode], float(cval)),
+                      (row_block, col_block, clip, lo, hi)))
+    return _RowsRun(tuple(shape), views, calls)

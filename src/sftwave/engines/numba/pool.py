@@ -64,7 +64,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 __all__ = ["threads", "limit", "parallel_for", "default_threads", "set_default_threads",
-           "register_with_threadpoolctl", "watch_threadpoolctl", "SERIAL_WORK"]
+           "register_with_threadpoolctl", "watch_threadpoolctl", "SERIAL_WORK", "prepared_for"]
 
 #: Below this much work (in the caller's units, about one multiply-add each) a
 #: loop runs on the calling thread alone: handing chunks to other threads costs
@@ -204,6 +204,29 @@ def _forget_pool_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_after_fork)
+
+
+def prepared_for(kernel: Callable, ntasks: int, *, work: float) -> Callable[..., None]:
+    """:func:`parallel_for` of ``kernel`` over ``ntasks`` with this ``work``, decided once:
+    ``go(*args)``.
+
+    Below :data:`SERIAL_WORK`, ``go`` calls ``kernel(0, ntasks, *args)`` itself, as
+    :func:`parallel_for` would, without its per-call Python (what a repeated small call
+    saves); otherwise it calls :func:`parallel_for`.
+
+    Examples
+    --------
+    >>> calls = []
+    >>> go = prepared_for(lambda lo, hi, tag: calls.append((lo, hi, tag)), 4, work=10.0)
+    >>> go("a"); calls
+    [(0, 4, 'a')]
+    """
+    ntasks = int(ntasks)
+    if work < SERIAL_WORK:
+        if ntasks <= 0:
+            return lambda *args: None
+        return lambda *args: kernel(0, ntasks, *args)
+    return lambda *args: parallel_for(kernel, ntasks, *args, work=work)
 
 
 def parallel_for(kernel: Callable, ntasks: int, *args, work: float | None = None,
