@@ -36,6 +36,8 @@ def fir_taps(plan):
 def path_error(sigma, order, **kw):
     """Kernel error (relative RMSE vs the exact kernel) of the plan ndimage runs (CPU engine)."""
     plan = numba_gaussian_plan(sigma, order, **kw)
+    if kind(plan) == "wide":
+        return 1e-12       # the exact limit of a kernel far wider than the line: rounding only
     if kind(plan) == "fir":
         # computed here, independently of sftwave.plans
         return kernel_rel_error(fir_taps(plan), sigma, order)
@@ -387,7 +389,7 @@ def test_axis_equals_along_axis(axis, method, bank_method):
         # the same plan on the same lines: identical up to the order of rounding
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-13 * np.abs(ref).max())
         ex = exact_gaussian_filter1d(a, sigma, order, "mirror", axis=axis)
-        assert rel_rmse(got, ex) <= 3 * path_error(sigma, order)
+        assert rel_rmse(got, ex) <= 3 * path_error(sigma, order, n=a.shape[axis], method=method)
 
 
 def test_gaussian_filter_per_axis_sequences():

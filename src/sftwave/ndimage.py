@@ -178,24 +178,68 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
                               dtypes=(getattr(x, "dtype", None), output, len(x.shape)),
                               scipy_arithmetic=req.scipy_arithmetic)
             steps.append((ax, plan, m))
-        if small and small_fir(steps):
+        fir = small and small_fir(steps)
+        # a call that may repeat, where the engine's kernels are loaded: its FIR kernels (the
+        # same sums as scipy's, faster) prepared before scipy's loop
+        early = fir and key is not None and _kernels_loaded(req.engine)
+        if early:
+            res = _prepared(eng, x, steps, req, key, bank_method)
+            if res is not None:
+                return res
+        if fir:
             run = engines.operation(req.engine, "filter_small")
             res = run(x, steps, cval=req.cval, output=output)
             if res is not None:       # else non-finite or far from one: the screened path
                 if key is not None:
-                    _remember(key, run, steps, req.cval)
-                return res
-        if key is not None and req.nan_policy == "propagate" and "filter_prepared" in _offered(req.engine):
-            prepared = engines.operation(req.engine, "filter_prepared")(
-                x, steps, cval=req.cval, bank_method=bank_method)
-            if prepared is not None:
-                screen = nonfinite.as_is_screen(eng, steps, req.cval, x.dtype)
-                if screen(x):
-                    _remember(key, _prepared_run(screen, req.engine, req.workers, prepared),
+                    _remember(key, run if early else _until_loaded(eng, req, key, bank_method, run),
                               steps, req.cval)
-                    return prepared(x)
+                return res
+        if key is not None and not early:
+            res = _prepared(eng, x, steps, req, key, bank_method)
+            if res is not None:
+                return res
         return _run(eng, x, steps, cval=req.cval, output=output, bank_method=bank_method,
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
+
+
+def _kernels_loaded(name: str) -> bool:
+    """Whether the engine's kernels are at hand without loading its compiler (``kernels_loaded``)."""
+    return "kernels_loaded" in _offered(name) and engines.operation(name, "kernels_loaded")()
+
+
+def _until_loaded(eng: Any, req: GaussianRequest, key: tuple, bank_method: str, run: Any) -> Any:
+    """A memo's operation: scipy's loop (``run``) until the engine's kernels are loaded, then
+    once the prepared FIR kernels (:func:`_prepared`, which replaces the memo's entry)."""
+    tried = False
+
+    def small(x: Any, steps: list[tuple[int, Any, str]], *, cval: Any, output: Any) -> Any:
+        nonlocal tried
+        if not tried and _kernels_loaded(req.engine):
+            tried = True
+            res = _prepared(eng, x, steps, req, key, bank_method)
+            if res is not None:
+                return res
+        return run(x, steps, cval=cval, output=output)
+
+    return small
+
+
+def _prepared(eng: Any, x: Any, steps: list[tuple[int, Any, str]], req: GaussianRequest,
+              key: tuple, bank_method: str) -> Any:
+    """The engine's prepared filter of a small call (``filter_prepared``), kept under ``key``,
+    and its result; None where the engine prepares none for these steps or ``x`` needs the
+    screened path."""
+    if req.nan_policy != "propagate" or "filter_prepared" not in _offered(req.engine):
+        return None
+    prepared = engines.operation(req.engine, "filter_prepared")(
+        x, steps, cval=req.cval, bank_method=bank_method)
+    if prepared is None:
+        return None
+    screen = nonfinite.as_is_screen(eng, steps, req.cval, x.dtype)
+    if not screen(x):
+        return None
+    _remember(key, _prepared_run(screen, req.engine, req.workers, prepared), steps, req.cval)
+    return prepared(x)
 
 
 def _remember(key: tuple, run: Any, steps: list[tuple[int, Any, str]], cval: Any) -> None:

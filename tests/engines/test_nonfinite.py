@@ -35,7 +35,8 @@ MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
 def _gaussian_plan(sigma, order, n, engine="numba", **kw):
     eng = engines.get(engine)
     return _plan_axis(eng, engine, sigma, order, n, truncate=kw.get("truncate", 4.0),
-                      radius=None, method="auto", transform="auto", tol=None)
+                      radius=None, method="auto", transform="auto", tol=None,
+                      dtypes=(np.dtype(np.float64), None, 1))     # float64 signals and images
 
 
 def expected_hits(n, bad, left, right, mode):

@@ -123,7 +123,6 @@ def test_prepared_filter_is_filter_axes_on_the_plain_bank_rows():
     declined = [
         (x, [(1, deriv, "reflect")]),                         # each line's offset comes off first
         (x, [(0, bank_plan, "reflect")]),                     # not the last axis
-        (x, [(1, select_gaussian(1.0, 0), "reflect")]),       # a FIR
         (x, [(0, bank_plan, "reflect"), (1, bank_plan, "reflect")]),
         (x.astype(np.int32), [(1, bank_plan, "reflect")]),
         (x.astype(complex), [(1, bank_plan, "reflect")]),
@@ -132,6 +131,44 @@ def test_prepared_filter_is_filter_axes_on_the_plain_bank_rows():
     ]
     for y, steps in declined:
         assert filters.prepared_filter(y, steps, cval=0.0) is None
+
+
+def test_prepared_filter_is_filter_axes_on_fir_plans():
+    """Real FIR plans on float64 arrays (and on float32 ones the float32 rows decline: a
+    derivative's kernel, scipy's arithmetic): the prepared kernels are ``filter_axes``'s
+    (scipy's sums) bit for bit, along any axes, on lines longer than one block of outputs,
+    in every mode; declined where a derivative's lines lose their offset first."""
+    import dataclasses
+
+    from sftwave.engines.numba import filters
+    from sftwave.engines.numba.fir_kernels import LINE_BLOCK
+    from sftwave.plans import select_gaussian
+
+    rng = np.random.default_rng(9)
+    fir1, fir2 = select_gaussian(1.0, 0, method="fir"), select_gaussian(4.0, 0, method="fir")
+    deriv = select_gaussian(3.0, 1, method="fir")
+    scipys = dataclasses.replace(fir2, scipy_arithmetic=True)
+    cases = [((3 * LINE_BLOCK + 17,), [(0, fir2, "reflect")], np.float64),
+             ((40, 50), [(0, fir2, "mirror"), (1, fir1, "nearest")], np.float64),
+             ((6, 20, 30), [(0, fir1, "wrap"), (2, fir2, "constant"), (1, fir2, "reflect")],
+              np.float64),
+             ((5, 2 * LINE_BLOCK + 3), [(1, deriv, "constant"), (0, fir1, "wrap")], np.float32),
+             ((40, 50), [(1, scipys, "reflect")], np.float32)]
+    for shape, steps, dtype in cases:
+        y = rng.standard_normal(shape).astype(dtype)
+        run = filters.prepared_filter(y, steps, cval=0.5)
+        want = filters.filter_axes(y, steps, cval=0.5)
+        got = run(y)
+        assert got.dtype == want.dtype == y.dtype and np.array_equal(got, want)
+        other = rng.standard_normal(shape).astype(dtype)
+        assert np.array_equal(run(other), filters.filter_axes(other, steps, cval=0.5))
+        assert run(np.asfortranarray(y)) is None or y.ndim == 1
+    x = rng.standard_normal((8, 60))
+    designed = select_gaussian(3.0, 1, method="fir", tol=1e-6)     # a zero-sum kernel
+    assert filters.prepared_filter(x, [(1, designed, "reflect")], cval=0.0) is None
+    assert filters.prepared_filter(x, [(1, designed, "constant")], cval=0.0) is not None
+    gabor = dataclasses.replace(fir1, kernel=fir1.kernel * (1 + 1j))
+    assert filters.prepared_filter(x, [(1, gabor, "reflect")], cval=0.0) is None
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])

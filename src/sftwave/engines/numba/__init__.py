@@ -139,6 +139,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "cast_into": (".filters", "cast_into"),
     # small inputs whose axes are all FIR plans, by scipy.ndimage (no numba; sftwave.ndimage)
     "filter_small": (".small_fir", "filter_small"),
+    # whether numba is loaded: a repeated small call then runs the FIR kernels instead
+    "kernels_loaded": (".small_fir", "kernels_loaded"),
     # a small call's bank rows or float32 FIR rows, their kernels and arguments prepared once
     # (sftwave.ndimage)
     "filter_prepared": (".filters", "prepared_filter"),

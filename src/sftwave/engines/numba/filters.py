@@ -362,8 +362,10 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
     code = MODE_CODES[mode]
     work = float(x.size) * weights.size
     if inner == 1:
-        parallel_for(_fir.fir_lines, outer, x.reshape(-1, n), weights, sym, code, float(cval),
-                     res.reshape(-1, n), work=work)
+        block = _fir.line_block(n, np.may_share_memory(x, res))
+        parallel_for(_fir.fir_lines, outer * -(-n // block), x.reshape(-1, n), weights, sym,
+                     code, float(cval), res.reshape(-1, n), block,
+                     work=work / _fir.LINE_TAPS_PER_UNIT)
     else:
         tasks = outer * -(-inner // _fir.INNER_BLOCK)
         parallel_for(_fir.fir_inner, tasks, x.reshape(outer, n, inner), weights, sym, code,
@@ -398,6 +400,46 @@ _OFFSET_PICKS = _small.OFFSET_PICKS
 #: an offset (five samples of noise) is practically never taken for one (which would
 #: cost a pass over the data for nothing).
 _OFFSET_RATIO = _small.OFFSET_RATIO
+
+
+def _fir_runner(shape: tuple[int, ...], dtype: np.dtype, steps, cval: float):
+    """:func:`prepared_filter`'s FIR plans on float32/float64 arrays of ``shape``: each
+    step's kernel, weights and tasks found once, run as :func:`_run_axes` runs them (the
+    first axis into a new array, each later one in place in it), or None where a plan is
+    complex or a derivative whose lines' offsets :func:`_run_axes` would take off."""
+    from .pool import prepared_for
+
+    size = math.prod(shape)
+    calls = []
+    for i, (axis, plan, mode) in enumerate(steps):
+        if np.iscomplexobj(plan.kernel) or (mode != "constant" and zero_sum(plan)):
+            return None
+        weights = np.ascontiguousarray(plan.kernel[::-1])
+        axis = axis % len(shape)
+        n = shape[axis]
+        outer, inner = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
+        args = (weights, _symmetry(weights), MODE_CODES[mode], float(cval))
+        work = float(size) * weights.size
+        if inner == 1:
+            block = _fir.line_block(n, i > 0)
+            go = prepared_for(_fir.fir_lines, outer * -(-n // block),
+                              work=work / _fir.LINE_TAPS_PER_UNIT)
+            calls.append((go, (outer, n), args + (block,)))
+        else:
+            go = prepared_for(_fir.fir_inner, outer * -(-inner // _fir.INNER_BLOCK), work=work)
+            calls.append((go, (outer, n, inner), args))
+
+    def run(y: np.ndarray) -> np.ndarray | None:
+        if not y.flags.c_contiguous:
+            return None
+        buf = np.empty(shape, dtype)
+        src = y
+        for go, view, args in calls:
+            go(src.reshape(view), *args[:4], buf.reshape(view), *args[4:])
+            src = buf
+        return buf
+
+    return run
 
 
 @kernel(nogil=True)
@@ -707,8 +749,11 @@ def filter_axes(x: np.ndarray, steps, *, cval, output=None, bank_method: str = "
 def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
     """:func:`filter_axes` of arrays like ``x`` (no ``output``), prepared once, or None.
 
-    Two paths are prepared: the float32 FIR over rows (``fir_rows``: FIR plans
-    on float32 and 8/16-bit images, as :func:`filter_axes` takes them), and
+    Three paths are prepared: the float32 FIR over rows (``fir_rows``: FIR plans
+    on float32 and 8/16-bit images, as :func:`filter_axes` takes them), the FIR
+    kernels in scipy's sums (real FIR plans on float32 and float64 arrays the
+    float32 rows do not take, but for a derivative's plan whose lines' offsets
+    are taken off first), and
     one bank plan along the last axis of a float32 or float64 array where the
     path :func:`filter_axes` takes for that shape is the bank's plain rows (not
     the pieces, the lanes or the transposed blocks; no line offset removed).
@@ -749,7 +794,11 @@ def prepared_filter(x: np.ndarray, steps, *, cval, bank_method: str = "auto"):
                 return rows(y, np.empty(shape, dtype))
 
             return run_rows
-    if dtype not in (np.float32, np.float64) or len(steps) != 1:
+    if dtype not in (np.float32, np.float64):
+        return None
+    if all(type(plan) is FIRPlan for _, plan, _ in steps):
+        return _fir_runner(shape, dtype, steps, cval)
+    if len(steps) != 1:
         return None
     axis, plan, mode = steps[0]
     if type(plan) is not SFTPlan or axis not in (-1, x.ndim - 1) or np.iscomplexobj(plan.coef):

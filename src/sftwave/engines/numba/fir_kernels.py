@@ -8,8 +8,8 @@ otherwise.  These kernels do the same operations, in the same order, for
 every output sample, so their results are identical to scipy's bit for bit;
 they only arrange the loops so that independent outputs are computed side by
 side (along a line, or across the contiguous inner dimension when the axis is
-not the last).  The kernels are serial over a range of tasks (rows, or blocks
-of inner elements); :func:`sftwave.engines.numba.pool.parallel_for` runs them on all threads.
+not the last).  The kernels are serial over a range of tasks (blocks of a row's outputs,
+or blocks of inner elements); :func:`sftwave.engines.numba.pool.parallel_for` runs them on all threads.
 """
 
 from __future__ import annotations
@@ -39,59 +39,91 @@ def symmetry(weights: np.ndarray) -> int:
     return GENERAL
 
 
+#: outputs of a line computed together in one task of :func:`fir_lines` (where the output
+#: is not the input): the extended block and its sums (2 x 8 KiB in float64, with a window of
+#: up to 2,048 taps) stay in the first-level cache, and a long line is shared by the threads
+LINE_BLOCK = 1024
+
+
+#: Taps of :func:`fir_lines` per unit of the pool's work (``pool.SERIAL_WORK``): its loops
+#: run four float64 outputs at a time and a symmetric kernel's taps in pairs (measured: a line
+#: of sigma 4, 33 taps, gains from a second thread from about 60,000 samples on)
+LINE_TAPS_PER_UNIT = 8.0
+
+
+def line_block(n: int, in_place: bool) -> int:
+    """The outputs per task of :func:`fir_lines` on lines of ``n`` samples: the whole line
+    where it is filtered in place (a task reads its line whole before it writes it)."""
+    return max(1, n) if in_place else LINE_BLOCK
+
+
 @kernel(nogil=True)
-def fir_lines(lo_row, hi_row, x2d, w, sym, mode, cval, out2d):
-    """Correlate rows ``lo_row <= r < hi_row`` of x2d with the weights w (scipy's order)."""
+def fir_lines(lo_task, hi_task, x2d, w, sym, mode, cval, out2d, block):
+    """Correlate blocks ``lo_task <= t < hi_task`` of x2d's rows with the weights w (scipy's order).
+
+    Task ``t`` is block ``t % blocks`` of row ``t // blocks``, ``block`` outputs
+    (:func:`line_block`; ``rows * blocks`` tasks in all).  Each output is summed as scipy
+    sums it, whatever the block.  ``out2d`` may be ``x2d`` where ``block`` is the whole row.
+    """
     rows, n = x2d.shape
+    blocks = -(-n // block)
     c = w.shape[0] // 2
     size2 = w.shape[0] - c - 1
-    buf = np.empty(n + c + size2)
-    acc = np.empty(n)
+    buf = np.empty(block + c + size2)
+    acc = np.empty(block)
     # The tap loops read through slices, indexed from 0: with an index like
     # ``i + c + j`` (j < 0) numba cannot prove it non-negative, keeps its
     # negative-index test in the loop, and the loop does not vectorise
     # (docs/performance.md, *Figures behind the code's choices*).
-    for r in range(lo_row, hi_row):
+    for task in range(lo_task, hi_task):
+        r = task // blocks
+        s = (task - r * blocks) * block
+        m = min(block, n - s)
         x = x2d[r]
-        for t in range(c):
-            jj = source_index(t - c, n, mode)
+        # buf[t] holds the extended line at s - c + t, t < m + c + size2
+        ext = m + c + size2
+        left = min(ext, max(0, c - s))              # positions before the line
+        right = max(left, min(ext, n - s + c))      # ... and the first one after it
+        for t in range(left):
+            jj = source_index(s - c + t, n, mode)
             buf[t] = cval if jj < 0 else x[jj]
-        for k in range(n):
-            buf[c + k] = x[k]
-        for t in range(n + c, buf.shape[0]):
-            jj = source_index(t - c, n, mode)
+        inside = x[s - c + left:s - c + right]
+        for t in range(right - left):
+            buf[left + t] = inside[t]
+        for t in range(right, ext):
+            jj = source_index(s - c + t, n, mode)
             buf[t] = cval if jj < 0 else x[jj]
-        o = out2d[r]
+        o = out2d[r, s:s + m]
         if sym == 1:
-            centre = buf[c:c + n]
-            for i in range(n):
+            centre = buf[c:c + m]
+            for i in range(m):
                 acc[i] = centre[i] * w[c]
             for j in range(-c, 0):
                 wj = w[c + j]
-                b1 = buf[c + j:c + j + n]
-                b2 = buf[c - j:c - j + n]
-                for i in range(n):
+                b1 = buf[c + j:c + j + m]
+                b2 = buf[c - j:c - j + m]
+                for i in range(m):
                     acc[i] += (b1[i] + b2[i]) * wj
         elif sym == -1:
-            centre = buf[c:c + n]
-            for i in range(n):
+            centre = buf[c:c + m]
+            for i in range(m):
                 acc[i] = centre[i] * w[c]
             for j in range(-c, 0):
                 wj = w[c + j]
-                b1 = buf[c + j:c + j + n]
-                b2 = buf[c - j:c - j + n]
-                for i in range(n):
+                b1 = buf[c + j:c + j + m]
+                b2 = buf[c - j:c - j + m]
+                for i in range(m):
                     acc[i] += (b1[i] - b2[i]) * wj
         else:
-            last = buf[c + size2:c + size2 + n]
-            for i in range(n):
+            last = buf[c + size2:c + size2 + m]
+            for i in range(m):
                 acc[i] = last[i] * w[c + size2]
             for j in range(-c, size2):
                 wj = w[c + j]
-                b1 = buf[c + j:c + j + n]
-                for i in range(n):
+                b1 = buf[c + j:c + j + m]
+                for i in range(m):
                     acc[i] += b1[i] * wj
-        for i in range(n):
+        for i in range(m):
             o[i] = acc[i]
 
 
