@@ -612,26 +612,28 @@ def nonfinite(quick: bool) -> dict:
 def crossover(quick: bool) -> dict:
     """Direct FIR vs the 'iir1' bank at small sigma: cost per tap and per bank order.
 
-    The bank is timed with numba's default thread count and with one thread
-    (scipy's direct FIR always runs on one).
+    Both are timed with numba's default thread count and with one thread (the
+    FIR shares a line's blocks of outputs among the threads, the bank its pieces).
     """
     n = 100_000 if quick else 1_000_000
     reps = 5 if quick else 15
     threads = sftwave.get_workers()
     x = random_walk(n, seed=2)
     rows = []
-    sigmas = (0.5, 2.0, 4.0) if quick else (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0)
+    sigmas = (0.5, 2.0, 4.0) if quick else (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
     for sigma in sigmas:
         for order in (0, 1, 2):
             taps = _plan(sigma, order, method="fir").size
             row = {"sigma": sigma, "order": order, "taps": taps,
                    "auto_path": _path_name(sigma, order)}
             ref = reference(x, sigma, order)
-            d, yd = timed_ms(partial(sftwave.gaussian_filter1d, x, sigma, order=order,
-                                     method="fir"), repeats=reps)
-            row["direct_ms"] = d["median_ms"]
+            direct = partial(sftwave.gaussian_filter1d, x, sigma, order=order, method="fir")
+            d, yd = timed_ms(direct, repeats=reps)
+            d1 = timed_1thread(direct, repeats=reps)
             row["direct_rel_rmse"] = rel_rmse(yd, ref)
-            row["direct_ns_per_sample_per_tap"] = 1e6 * d["median_ms"] / (n * taps)
+            for suffix, td in (("", d), ("_1thread", d1)):
+                row[f"direct{suffix}_ms"] = td["median_ms"]
+                row[f"direct{suffix}_ns_per_sample_per_tap"] = 1e6 * td["median_ms"] / (n * taps)
             try:
                 plan = _plan(sigma, order, method="bank")
             except ValueError as exc:
@@ -648,7 +650,8 @@ def crossover(quick: bool) -> dict:
                 row.update({
                     f"bank{suffix}_ms": tb["median_ms"],
                     f"bank{suffix}_ns_per_sample_per_order": 1e6 * tb["median_ms"] / (n * orders),
-                    f"faster{suffix}": "direct" if d["median_ms"] < tb["median_ms"] else "bank",
+                    f"faster{suffix}": ("direct" if row[f"direct{suffix}_ms"] < tb["median_ms"]
+                                        else "bank"),
                 })
             rows.append(row)
     both = [r for r in rows if "bank_ms" in r]
@@ -669,16 +672,17 @@ def break_even(rows: list[dict], suffix: str) -> dict:
     least, ``best_D`` its midpoint (its lower end if it is open above).
     ``cost_ratio_D`` is the plain cost model: median bank time per sample per
     order over median direct time per sample per tap.  ``suffix`` selects the
-    bank timings ('' or '_1thread'); the current rule's D is
+    timings of both paths ('' or '_1thread'); the current rule's D is
     ``FIR_TAPS_PER_ORDER``, the same for every thread count (plans never depend on it).
     """
     bank = f"bank{suffix}_ms"
+    direct = f"direct{suffix}_ms"
     faster = f"faster{suffix}"
     ratios = sorted({r["taps_per_order"] for r in rows})
     cands = [0.0] + ratios
 
     def total(D):
-        return sum(r["direct_ms"] if r["taps_per_order"] <= D else r[bank] for r in rows)
+        return sum(r[direct] if r["taps_per_order"] <= D else r[bank] for r in rows)
 
     costs = [total(D) for D in cands]
     best = min(costs)
@@ -688,7 +692,7 @@ def break_even(rows: list[dict], suffix: str) -> dict:
     hi = cands[i + 1] if i + 1 < len(cands) else None
     direct_wins = [r["taps_per_order"] for r in rows if r[faster] == "direct"]
     bank_wins = [r["taps_per_order"] for r in rows if r[faster] == "bank"]
-    per_tap = statistics.median(r["direct_ns_per_sample_per_tap"] for r in rows)
+    per_tap = statistics.median(r[f"direct{suffix}_ns_per_sample_per_tap"] for r in rows)
     per_order = statistics.median(r[f"bank{suffix}_ns_per_sample_per_order"] for r in rows)
     return {
         "best_D": lo if hi is None else 0.5 * (lo + hi),

@@ -289,7 +289,7 @@ def section_crossover(c: dict) -> str:
             num(r["sigma"]), str(r["order"]), str(r["taps"]),
             str(r["bank_orders"]) if bank else "–",
             f"{r['taps_per_order']:.2f}" if bank else "–",
-            ms(r["direct_ms"]),
+            ms(r["direct_ms"]), ms(r["direct_1thread_ms"]),
             ms(r["bank_ms"]) if bank else "no plan",
             ms(r["bank_1thread_ms"]) if bank else "no plan",
             f"{r['direct_ns_per_sample_per_tap']:.3f}",
@@ -302,24 +302,28 @@ def section_crossover(c: dict) -> str:
     return "\n".join([
         "## Crossover: direct FIR vs the bank at small sigma",
         "",
-        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='fir'` (one thread: "
-        "scipy's FIR for orders 0 and 1, the moment-corrected kernel for order 2; taps = its "
-        "length) and `method='bank', bank_method='iir1'` (bank orders = number of frequencies in "
-        "the plan plus one, the fixed work per sample, as the 'auto' rule counts them), the "
-        f"bank on {nt} threads and on 1. 'no plan': the bank cannot reach the default "
+        f"N = {c['n']:,} {c['dtype']}, both paths forced: `method='fir'` (scipy's FIR for "
+        "orders 0 and 1, the moment-corrected kernel for order 2; taps = its length; the line's "
+        "blocks of outputs shared among the threads) and `method='bank', bank_method='iir1'` "
+        "(bank orders = number of frequencies in the plan plus one, the fixed work per sample, "
+        "as the 'auto' rule counts them; the line's pieces shared among the threads), each on "
+        f"{nt} threads and on 1. 'no plan': the bank cannot reach the default "
         "accuracy there. 'auto picks' is the current rule: direct if taps <= "
         f"`FIR_TAPS_PER_ORDER` = {num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))} "
-        "per bank order (the two-thread break-even, the same on every machine: a plan never "
-        "depends on the thread count). Errors are against the exact reference.",
+        "per bank order (the same on every machine: a plan never depends on the thread "
+        "count; held below the speed break-even for accuracy: at the default truncation the "
+        "FIR is scipy's own kernel, less accurate than the bank, docs/design.md, *The direct "
+        "path*). Errors are against the exact reference.",
         "",
-        table(["sigma", "order", "taps", "bank orders", "taps / order", "direct ms",
-               f"bank ms ({nt} thr)", "bank ms (1 thr)", "direct ns / sample / tap",
+        table(["sigma", "order", "taps", "bank orders", "taps / order", f"direct ms ({nt} thr)",
+               "direct ms (1 thr)",
+               f"bank ms ({nt} thr)", "bank ms (1 thr)", f"direct ns / sample / tap ({nt} thr)",
                f"bank ns / sample / order ({nt} thr)", "bank ns / sample / order (1 thr)",
                f"faster ({nt} thr)", "faster (1 thr)", "auto picks", "direct error",
                "bank error"], rows),
         "",
-        _break_even_text(c["break_even"], f"Break-even, bank on {nt} threads"),
-        _break_even_text(c["break_even_1thread"], "Break-even, bank on 1 thread"),
+        _break_even_text(c["break_even"], f"Break-even, both on {nt} threads"),
+        _break_even_text(c["break_even_1thread"], "Break-even, both on 1 thread"),
     ])
 
 
@@ -707,7 +711,7 @@ def reading(res: dict) -> str:
                    f"{err(max(r['bank_rel_rmse'] for r in cr2))}.")
         out.append(
             f"* **Crossover:** the measured break-even is D = {be['best_D']:.2f} taps per bank "
-            f"order with the bank on {c['numba_threads']} threads and D = {be1['best_D']:.2f} on "
+            f"order with both paths on {c['numba_threads']} threads and D = {be1['best_D']:.2f} on "
             "one (current rule: D = `FIR_TAPS_PER_ORDER` = "
             f"{num(c.get('current_effective_D', c['current_DIRECT_TAPS_PER_ORDER']))}).{acc}"
         )
