@@ -264,3 +264,47 @@ def test_a_kept_lane_layout_gives_a_fresh_ones_bits(kind):
     np.testing.assert_array_equal(kept, go(y))
     go(rng.standard_normal((2, 300)))
     assert len(lanes._LAYOUTS) == 2
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(output="power", decim=3), dict(mode="wrap"),
+                                dict(xi=np.array([5.0, 6.0, 7.0]), output="abs"),
+                                dict(wavelet="mexh", output="real"), dict(dtype=np.complex64)])
+def test_a_repeated_cwt_is_a_fresh_ones(kw):
+    """A kept request and plans (``wavelets._CWT_MEMO``) give a fresh call's bits, for this
+    input and another of its shape; a call with ``out``, a list of frequencies or a large
+    input is not kept; a bad argument is refused every time."""
+    import sftwave
+    from sftwave import wavelets
+
+    rng = np.random.default_rng(11)
+    freqs = np.array([0.05, 0.1, 0.2])
+    x, other = rng.standard_normal(300), rng.standard_normal(300)
+    wavelets._CWT_MEMO.clear()
+    fresh = [sftwave.cwt(v, freqs, 1.0, **kw) for v in (x, other)]
+    assert len(wavelets._CWT_MEMO) == 1
+    for v, want in zip((x, other, x), (*fresh, fresh[0])):
+        got = sftwave.cwt(v, freqs, 1.0, **kw)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert len(wavelets._CWT_MEMO) == 1
+    wavelets._CWT_MEMO.clear()
+    out = np.empty_like(fresh[0])
+    if "decim" not in kw and "dtype" not in kw:
+        sftwave.cwt(x, freqs, 1.0, out=out, **kw)
+        assert np.array_equal(out, fresh[0])
+    sftwave.cwt(x, list(freqs), 1.0, **kw)
+    sftwave.cwt(rng.standard_normal(1 << 16), freqs, 1.0, **kw)
+    assert not wavelets._CWT_MEMO
+    for _ in range(2):
+        with pytest.raises(ValueError, match="fs"):
+            sftwave.cwt(x, freqs, -1.0, **kw)
+
+
+def test_the_cwt_memo_is_bounded():
+    import sftwave
+    from sftwave import wavelets
+
+    x = np.random.default_rng(12).standard_normal(64)
+    wavelets._CWT_MEMO.clear()
+    for i in range(wavelets._CWT_MEMO_SIZE + 3):
+        sftwave.cwt(x, np.array([0.1]), 1.0, cval=float(i), mode="constant")
+    assert 0 < len(wavelets._CWT_MEMO) <= wavelets._CWT_MEMO_SIZE

@@ -182,7 +182,7 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
         # a call that may repeat, where the engine's kernels are loaded: its FIR kernels (the
         # same sums as scipy's, faster) prepared before scipy's loop
         early = fir and key is not None and _kernels_loaded(req.engine)
-        if early:
+        if early and key is not None:
             res = _prepared(eng, x, steps, req, key, bank_method)
             if res is not None:
                 return res

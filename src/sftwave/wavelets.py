@@ -740,8 +740,51 @@ def cwt(
 
 
 def _cwt(x: Any, freqs: Any, fs: Any = 1.0, **kwargs: Any) -> Array:
-    """:func:`cwt`'s work (the arguments of :func:`_checked_call`)."""
-    return _transform(*_checked_call(x, freqs, fs, **kwargs))
+    """:func:`cwt`'s work (the arguments of :func:`_checked_call`); a small call's request,
+    engine and plans kept under its arguments (:data:`_CWT_MEMO`)."""
+    key = _cwt_key(x, freqs, fs, kwargs)
+    kept = None if key is None else _CWT_MEMO.get(key)
+    if kept is not None:
+        req, eng, plans, run = kept
+        return _compute(req, eng, eng.asarray(x, "x"), plans, run)
+    req, eng, arr = _checked_call(x, freqs, fs, **kwargs)
+    plans, run = _plan(req, eng)
+    if key is not None:
+        if len(_CWT_MEMO) >= _CWT_MEMO_SIZE:
+            _CWT_MEMO.clear()
+        _CWT_MEMO[key] = (req, eng, plans, run)
+    return _compute(req, eng, arr, plans, run)
+
+
+#: Small calls' requests: for a :func:`cwt` of a NumPy input of at most ``_CWT_MEMO_SAMPLES``
+#: samples without ``out``, its checked request, engine, plans and run arguments, by every
+#: argument with its type (arrays by their dtype, shape and bytes) and the input's shape and
+#: dtype.  They depend on nothing else (the plans on the arguments alone), so a repeated
+#: call skips the checks and the planning and computes at once.  At most ``_CWT_MEMO_SIZE``.
+_CWT_MEMO: dict[tuple, tuple[CwtRequest, Any, list, dict[str, Any]]] = {}
+_CWT_MEMO_SIZE = 256
+_CWT_MEMO_SAMPLES = 1 << 15
+
+
+def _arg_key(v: Any) -> Any:
+    """A hashable stand-in for an argument: an array by its dtype, shape and bytes."""
+    if type(v) is np.ndarray:
+        return (np.ndarray, v.dtype.str, v.shape, v.tobytes())
+    return (type(v), v)
+
+
+def _cwt_key(x: Any, freqs: Any, fs: Any, kwargs: dict[str, Any]) -> tuple | None:
+    """The memo's key of a :func:`cwt` call, or None where it cannot be one."""
+    if (type(x) is not np.ndarray or x.size > _CWT_MEMO_SAMPLES or kwargs.get("out") is not None
+            or (type(freqs) is np.ndarray and freqs.size > _CWT_MEMO_SAMPLES)):
+        return None
+    key = (x.shape, x.dtype.str, _arg_key(freqs), _arg_key(fs),
+           tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items())))
+    try:
+        hash(key)
+    except TypeError:       # a list, another array-like: checked on the whole path every time
+        return None
+    return key
 
 
 def windowed_cwt(x: ArrayLike, freqs: ArrayLike, fs: float = 1.0, **kwargs: Any) -> Array:

@@ -17,6 +17,7 @@ one array of the working dtype and every later axis filters it in place.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -410,7 +411,7 @@ def _fir_runner(shape: tuple[int, ...], dtype: np.dtype, steps, cval: float):
     from .pool import prepared_for
 
     size = math.prod(shape)
-    calls = []
+    calls: list[tuple[Any, tuple[int, ...], tuple[Any, ...]]] = []
     for i, (axis, plan, mode) in enumerate(steps):
         if np.iscomplexobj(plan.kernel) or (mode != "constant" and zero_sum(plan)):
             return None
