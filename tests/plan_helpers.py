@@ -1,12 +1,14 @@
 """The plans the public functions select on the CPU engine, for tests that look at them.
 
 ``numba_gaussian_plan(sigma, order, **kw)`` is what ``sftwave.gaussian_filter1d``
-(engine 'numba') runs along an axis of ``n`` samples: the selector with the
-CPU engine's cost figure and its wide-kernel path.  ``kind(plan)`` names the
+(engine 'numba') runs along an axis of ``n`` samples of a float64 array: the
+selector with the CPU engine's cost figures and its wide-kernel path.  ``kind(plan)`` names the
 plan's type as the tests speak of it.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from sftwave.engines.numba import ENGINE
 from sftwave.plans import FIRPlan, SFTPlan, WidePlan, select_gaussian, select_morlet
@@ -14,7 +16,9 @@ from sftwave.plans import FIRPlan, SFTPlan, WidePlan, select_gaussian, select_mo
 
 def numba_gaussian_plan(sigma, order, *, transform="auto", **kw):
     return select_gaussian(sigma, order, transform="sft" if transform == "auto" else transform,
-                           fir_taps_per_order=ENGINE.fir_taps_per_order(), wide=True, **kw)
+                           fir_taps_per_order=ENGINE.fir_taps_per_order(), wide=True,
+                           design_taps_per_order=ENGINE.design_taps_per_order_for(
+                               np.float64, None, order), **kw)
 
 
 def numba_morlet_plan(sigma, xi, tol, *, transform="auto", **kw):

@@ -2,7 +2,8 @@
 array type out.
 
 The Gaussian filters run on the 'xp' engine. Where it takes the same plan as the CPU
-engine (every case here but the small sigmas of scipy's truncate=4, see the DoG test), its
+engine (every case here but the small sigmas of scipy's truncate=4, see the DoG test, and the
+FIR the CPU engine designs to the bank's error for float64 from sigma about 2.5 to 4.7), its
 SFT differs from the CPU engine's recursions only by rounding (its tests bound it), and
 the eigenvalues come from the library's ``eigvalsh`` rather than the closed forms: within
 1e-9 of the numpy result's largest magnitude in float64, 2e-4 in float32.
@@ -46,11 +47,15 @@ def test_hessian_matrix_and_eigvals(dtype, gd, mode):
     """With Gaussian derivatives the default accuracy is tol=1e-7, which the two engines may
     meet by different plans (the CPU engine's can be attenuated ones): each pass within
     1e-7 of the exact kernel, two passes per element, so the elements agree within 20 tol of
-    their largest magnitude (the bound tests/test_feature.py uses against the exact filter)."""
+    their largest magnitude (the bound tests/test_feature.py uses against the exact filter).
+    Without them, at sigma 3, the CPU engine smooths a float64 image by a FIR designed to the
+    bank's error and the 'xp' engine by the bank: each within the kernel-error contract (about
+    5e-6 of the kernel), their second differences within 1e-3 of the largest (as the DoG test)."""
     img = _image((40, 52), dtype)
     t = torch.from_numpy(img)
-    rel = max(REL[dtype], 20 * 1e-7) if gd else REL[dtype]
     for sigma in (1.0, 3.0):
+        rel = (max(REL[dtype], 20 * 1e-7) if gd
+               else 1e-3 if sigma > 2 and dtype == np.float64 else REL[dtype])
         H = feature.hessian_matrix(t, sigma, mode=mode, cval=0.5, use_gaussian_derivatives=gd)
         ref = feature.hessian_matrix(img, sigma, mode=mode, cval=0.5, use_gaussian_derivatives=gd)
         for h, r in zip(H, ref, strict=True):

@@ -109,9 +109,14 @@ def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncat
     by_dtype = getattr(eng, "fir_taps_per_order_for", None)
     cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
             if by_dtype is not None and dtypes is not None else eng.fir_taps_per_order())
+    # and its figure for a FIR as accurate as the bank (the CPU engine's float64 FIR)
+    designed = getattr(eng, "design_taps_per_order_for", None)
+    design = (designed(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
+              if designed is not None and dtypes is not None else None)
     plan = select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
-                           fir_taps_per_order=cost, wide=engines.CAPABILITIES[name].wide)
+                           fir_taps_per_order=cost, wide=engines.CAPABILITIES[name].wide,
+                           design_taps_per_order=design)
     if scipy_arithmetic and isinstance(plan, FIRPlan):
         plan = dataclasses.replace(plan, scipy_arithmetic=True)
     return plan

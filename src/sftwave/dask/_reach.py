@@ -31,10 +31,13 @@ __all__ = ["gaussian_reach", "filter_reach", "add_reach", "max_reach", "hessian_
 
 def gaussian_reach(sigma: float, order: int, n: int, *, truncate: float, radius: int | None = None,
                    method: str = "auto", transform: str = "auto", tol: float | None = None,
-                   cost: float | None = None, engine: str = "numba") -> int | None:
+                   cost: float | None = None, engine: str = "numba",
+                   design: float | None = None) -> int | None:
     """The half-window of the plan :func:`sftwave.gaussian_filter1d` selects for ``n`` samples
     (``cost``: the engine's FIR-versus-bank figure for the call's dtypes; None: its generic
-    one); None where it is the exact wide-kernel limit.
+    one; ``design``: its figure for a FIR as accurate as the bank, whose half-window is at
+    most the bank's, so that without it the reach is the bank's, enough either way); None
+    where it is the exact wide-kernel limit.
 
     Examples
     --------
@@ -45,7 +48,7 @@ def gaussian_reach(sigma: float, order: int, n: int, *, truncate: float, radius:
     plan = select_gaussian(float(sigma), int(order), truncate=truncate, radius=radius, method=method,
                            transform="asft" if transform == "asft" else "sft", tol=tol, n=n,
                            fir_taps_per_order=eng.fir_taps_per_order() if cost is None else cost,
-                           wide=engines.CAPABILITIES[engine].wide)
+                           wide=engines.CAPABILITIES[engine].wide, design_taps_per_order=design)
     if isinstance(plan, WidePlan):
         return None
     return max(nonfinite.support(plan, n))

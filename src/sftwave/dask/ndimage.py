@@ -60,10 +60,15 @@ def gaussian_filter1d(call: Call) -> da.Array:
     if n == 0 or x.size == 0:
         return x.astype(dtype)
     name = check_engine_options(call.args, x)
-    cost = engines.get(name).fir_taps_per_order_for(x.dtype, output, int(call["order"]), x.ndim)
+    eng = engines.get(name)
+    cost = eng.fir_taps_per_order_for(x.dtype, output, int(call["order"]), x.ndim)
+    designed = getattr(eng, "design_taps_per_order_for", None)
+    design = (designed(x.dtype, output, int(call["order"]), x.ndim) if designed is not None
+              else None)
     reach = gaussian_reach(call["sigma"], call["order"], n, truncate=call["truncate"],
                            radius=call["radius"], method=call["method"],
-                           transform=call["transform"], tol=call["tol"], cost=cost, engine=name)
+                           transform=call["transform"], tol=call["tol"], cost=cost, engine=name,
+                           design=design)
     if reach is None or reach >= n:
         x = x.rechunk({axis: n})                        # the whole axis in one chunk
         reach = 0

@@ -95,9 +95,10 @@ class Engine(Protocol):  # numpydoc ignore=PR01
     """What every engine object offers (the protocol above, as a type).
 
     ``magnitude`` is called only where the engine's capabilities have
-    ``epoch_sums``, and ``fft_point_cost`` and ``fir_taps_per_order_for`` only
-    where the engine has them (absent: no FFT path, one cost figure for every
-    dtype); every other computation is an :func:`operation`.
+    ``epoch_sums``, and ``fft_point_cost``, ``fir_taps_per_order_for`` and
+    ``design_taps_per_order_for`` only where the engine has them (absent: no
+    FFT path, one cost figure for every dtype, no FIR designed to the bank's
+    accuracy); every other computation is an :func:`operation`.
 
     See Also
     --------
@@ -126,6 +127,9 @@ class Engine(Protocol):  # numpydoc ignore=PR01
 
     def fir_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
                                scipy_arithmetic: bool = False) -> float: ...
+
+    def design_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
+                                  scipy_arithmetic: bool = False) -> float | None: ...
 
     def bank_method(self, bank_method: str, lanes: int) -> str: ...
 

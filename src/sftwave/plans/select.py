@@ -206,7 +206,8 @@ MAX_SFT_ORDER = 2
 def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: int | None = None,
                     method: str = "auto", transform: str = "sft", tol: float | None = None,
                     n: int | None = None, fir_taps_per_order: float | None = None,
-                    wide: bool = False) -> SFTPlan | FIRPlan | WidePlan:
+                    wide: bool = False,
+                    design_taps_per_order: float | None = None) -> SFTPlan | FIRPlan | WidePlan:
     """The plan for one axis of a Gaussian filter (or its derivative of any order).
 
     The FIR is scipy's own kernel for orders 0 and 1 without ``tol``
@@ -254,6 +255,12 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
         :class:`WidePlan`, chosen from ``sigma`` and ``n`` alone, before any
         design, wherever every plan's window would exceed it and no FIR could
         be cheaper (so the cost of the choice is bounded by the signal).
+    design_taps_per_order : float, optional
+        The engine's figure for a FIR as accurate as the bank: where
+        ``'auto'`` does not take the FIR above, it takes the moment-corrected
+        kernel that meets the bank plan's own error
+        (``sftwave.plans.gaussian.fir_kernel``) where that has at most this
+        many taps per bank order (plus one); without it, never.
 
     Returns
     -------
@@ -279,7 +286,8 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
     >>> select_gaussian(1e20, 0, n=300, wide=True)       # no design: the exact limit
     WidePlan(sigma=1e+20, order=0)
     """
-    args = (sigma, order, truncate, radius, method, transform, tol, n, fir_taps_per_order, wide)
+    args = (sigma, order, truncate, radius, method, transform, tol, n, fir_taps_per_order, wide,
+            design_taps_per_order)
     try:
         hash(args)
     except TypeError:       # an unhashable argument: checked (and refused) without the cache
@@ -289,7 +297,7 @@ def select_gaussian(sigma: float, order: int, *, truncate: float = 4.0, radius: 
 
 def _select_gaussian(sigma: Any, order: Any, truncate: Any, radius: Any, method: Any,
                      transform: Any, tol: Any, n: Any, fir_taps_per_order: Any,
-                     wide: Any) -> SFTPlan | FIRPlan | WidePlan:
+                     wide: Any, design_taps_per_order: Any = None) -> SFTPlan | FIRPlan | WidePlan:
     """:func:`select_gaussian`'s checks and choice (a pure function of its arguments)."""
     sigma = check_sigma(sigma)
     _check_sigma_range(sigma)
@@ -301,6 +309,7 @@ def _select_gaussian(sigma: Any, order: Any, truncate: Any, radius: Any, method:
     tol = check_tol(tol)
     n = _check_n(n)
     fir_taps_per_order = _check_cost(fir_taps_per_order)
+    design_taps_per_order = _check_cost(design_taps_per_order, "design_taps_per_order")
     if (radius is None or tol is not None) and order <= MAX_SFT_ORDER:
         # the kernel's size (FIR) or window (bank) grows with sigma from here on
         if (wide and n is not None and method == "auto" and order <= MAX_SFT_ORDER
@@ -345,6 +354,10 @@ def _select_gaussian(sigma: Any, order: Any, truncate: Any, radius: Any, method:
                 short = fir()
                 if short.size <= max_taps:
                     return short
+        if design_taps_per_order is not None:
+            designed = _designed_fir(sigma, order, plan, design_taps_per_order)
+            if designed is not None:
+                return designed
         if wide and n is not None and plan.length > WIDE_FACTOR * n:
             return WidePlan(float(sigma), int(order))
     return plan
@@ -455,6 +468,19 @@ def _finest(sigma: float, order: int, transform: str, tol: float | None, r_scipy
     if n_wide is not None and plan.length > WIDE_FACTOR * n_wide:
         return WidePlan(float(sigma), int(order))
     return plan
+
+
+def _designed_fir(sigma: float, order: int, plan: SFTPlan, taps_per_order: float) -> FIRPlan | None:
+    """The moment-corrected kernel meeting ``plan``'s error, where it has at most
+    ``taps_per_order`` taps per order of ``plan`` (plus one), else None (decided at that
+    radius before any kernel is built)."""
+    max_taps = taps_per_order * (plan.omegas.size + 1)
+    radius = int(max_taps) // 2
+    error = max(float(plan.error), 1e-15)
+    if radius < 1 or fir_error(float(sigma), int(order), radius) > error:
+        return None
+    kernel = fir_kernel(float(sigma), int(order), error)
+    return FIRPlan(kernel, error) if kernel.size <= max_taps else None
 
 
 def _gaussian_fir_may_fit(sigma: float, order: int, target: float, tol: float | None,

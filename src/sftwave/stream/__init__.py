@@ -613,8 +613,11 @@ class GaussianFilter1D(_Stream):
         self._kw: dict[str, Any] = dict(truncate=req.truncate, tol=req.tol, method=req.method,
                                         transform=req.transform)
         eng = engines.get(req.engine)
+        # the plan of gaussian_filter1d on a line (the figures of a 1-D float64 input)
+        designed = getattr(eng, "design_taps_per_order_for", None)
+        design = designed(np.float64, None, self.order, 1) if designed is not None else None
         plan = select_gaussian(self.sigma, self.order, fir_taps_per_order=eng.fir_taps_per_order(),
-                               **self._kw)
+                               design_taps_per_order=design, **self._kw)
         super().__init__([plan], mode=req.mode, cval=req.cval, engine=req.engine)
 
     def _shape(self, rows: np.ndarray, lead: tuple, dtype: np.dtype) -> np.ndarray:

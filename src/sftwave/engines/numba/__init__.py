@@ -39,7 +39,7 @@ from ..._checks import check_input_array
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER
 
 __all__ = ["ENGINE", "NumbaEngine", "OPERATIONS", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
-           "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "FFT_POINT_COST"]
+           "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "DESIGN_TAPS_PER_ORDER", "FFT_POINT_COST"]
 
 #: The bank costs, per sample, about its number of frequencies plus one (the
 #: fixed work: filling the line, the loop, writing the output) "orders"; one
@@ -65,6 +65,15 @@ REFERENCE_THREADS = 2
 #: The engine's cost figure for the plan selectors: the FIR is chosen where its
 #: taps are at most this many per bank order (5.5 / 2 = 2.75).
 FIR_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER / REFERENCE_THREADS
+
+#: The figure for a FIR designed to the bank's accuracy (the Gaussian selector's
+#: ``design_taps_per_order``), where the float64 FIR runs the plan: that FIR shares a
+#: line's blocks of outputs among the threads as the bank shares its rows and pieces, so
+#: the one-thread break-even holds on any thread count (the crossover section of
+#: docs/benchmarks.md: 5.50 on one thread, 4.88 on two); below 16,384 samples a line's
+#: bank runs on one thread, where the FIR is faster still.  scipy's own kernel keeps
+#: :data:`FIR_TAPS_PER_ORDER`: it is less accurate than the bank.
+DESIGN_TAPS_PER_ORDER = DIRECT_TAPS_PER_ORDER
 
 #: The FFT's cost figure for the Morlet selector: one point-level of the FFT path
 #: (:func:`sftwave.plans.spectral.fft_work`) costs as much as this many component
@@ -241,6 +250,25 @@ class NumbaEngine:
         from .vectors import usable
 
         return ROWS_TAPS_PER_ORDER if usable(np.float32) else FIR_TAPS_PER_ORDER
+
+    def design_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
+                                  scipy_arithmetic: bool = False) -> float | None:
+        """The figure for a FIR designed to the bank's accuracy on one axis of an ``ndim``-D
+        array of ``dtype`` into ``output``: :data:`DESIGN_TAPS_PER_ORDER` where the float64
+        FIR runs it (where :meth:`fir_taps_per_order_for` is :data:`FIR_TAPS_PER_ORDER`),
+        None where the float32 FIR over rows takes FIRs up to its own figure.
+
+        Examples
+        --------
+        >>> from sftwave.engines.numba import ENGINE
+        >>> ENGINE.design_taps_per_order_for(np.float64, None, 0, 1)
+        5.5
+        >>> ENGINE.design_taps_per_order_for(np.uint8, None, 0) is None
+        True
+        """
+        cost = self.fir_taps_per_order_for(dtype, output, order, ndim,
+                                           scipy_arithmetic=scipy_arithmetic)
+        return DESIGN_TAPS_PER_ORDER if cost == FIR_TAPS_PER_ORDER else None
 
     def bank_method(self, bank_method: str, lanes: int) -> str:
         from . import scalogram
