@@ -104,9 +104,11 @@ def test_image(size: int) -> tuple[np.ndarray, str]:
 
 
 def _plan(sigma: float, order: int, **kw):
-    """The plan sftwave's CPU engine selects for one axis (the FIR or the bank; no signal
-    length given, so never the wide-kernel limit)."""
-    return select_gaussian(sigma, order, fir_taps_per_order=ENGINE.fir_taps_per_order(), **kw)
+    """The plan sftwave's CPU engine selects for one axis of float64 data (the FIR or the
+    bank; no signal length given, so never the wide-kernel limit)."""
+    return select_gaussian(sigma, order, fir_taps_per_order=ENGINE.fir_taps_per_order(),
+                           design_taps_per_order=ENGINE.design_taps_per_order_for(
+                               np.float64, None, order), **kw)
 
 
 def _path_name(sigma: float, order: int, **kw) -> str:

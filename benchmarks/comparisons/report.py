@@ -313,7 +313,9 @@ def section_crossover(c: dict) -> str:
         "per bank order (the same on every machine: a plan never depends on the thread "
         "count; held below the speed break-even for accuracy: at the default truncation the "
         "FIR is scipy's own kernel, less accurate than the bank, docs/design.md, *The direct "
-        "path*). Errors are against the exact reference.",
+        "path*), else, on float64, the FIR designed to the bank's error (a few more taps than "
+        "the 'taps' column) if it has at most `DESIGN_TAPS_PER_ORDER` = 5.5 per bank order. "
+        "Errors are against the exact reference.",
         "",
         table(["sigma", "order", "taps", "bank orders", "taps / order", f"direct ms ({nt} thr)",
                "direct ms (1 thr)",
