@@ -17,7 +17,6 @@ one array of the working dtype and every later axis filters it in place.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -30,7 +29,7 @@ from . import fir_kernels as _fir
 from . import small_fir as _small
 from ._jit import kernel
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
-from .pool import parallel_for
+from .pool import parallel_for, prepared_for
 from .small_fir import cast_into, zero_sum
 
 __all__ = ["filter_axes", "fir_axis", "cast_into", "zero_sum"]
@@ -356,25 +355,33 @@ def fir_axis(x: np.ndarray, axis: int, weights: np.ndarray, mode: str, cval: flo
     if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous:
         return None
     res = out if out is not None and _writable_in_place(x, out) else np.empty(x.shape, dtype=x.dtype)
-    n = x.shape[axis]
-    outer = math.prod(x.shape[:axis])
-    inner = math.prod(x.shape[axis + 1:])
-    sym = _symmetry(weights)
-    code = MODE_CODES[mode]
-    work = float(x.size) * weights.size
-    if inner == 1:
-        block = _fir.line_block(n, np.may_share_memory(x, res))
-        parallel_for(_fir.fir_lines, outer * -(-n // block), x.reshape(-1, n), weights, sym,
-                     code, float(cval), res.reshape(-1, n), block,
-                     work=work / _fir.LINE_TAPS_PER_UNIT)
-    else:
-        tasks = outer * -(-inner // _fir.INNER_BLOCK)
-        parallel_for(_fir.fir_inner, tasks, x.reshape(outer, n, inner), weights, sym, code,
-                     float(cval), res.reshape(outer, n, inner), work=work)
+    _fir_call(x.shape, axis, weights, mode, cval, np.may_share_memory(x, res))(x, res)
     if out is None or res is out:
         return res
     cast_into(out, res)
     return out
+
+
+def _fir_call(shape: tuple[int, ...], axis: int, weights: np.ndarray, mode: str, cval: float,
+              in_place: bool):
+    """One FIR pass along ``axis`` (non-negative) over C-contiguous arrays of ``shape``, its
+    weights' symmetry, arguments and tasks found once: ``call(src, dst)`` (``dst`` may be
+    ``src`` where ``in_place``): the lines in blocks of outputs (:func:`.fir_kernels.fir_lines`)
+    or the inner elements side by side (:func:`.fir_kernels.fir_inner`), on the threads."""
+    n = shape[axis]
+    outer, inner = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
+    args = (weights, _symmetry(weights), MODE_CODES[mode], float(cval))
+    work = float(math.prod(shape)) * weights.size
+    if inner == 1:
+        block = _fir.line_block(n, in_place)
+        go = prepared_for(_fir.fir_lines, outer * -(-n // block),
+                          work=work / _fir.LINE_TAPS_PER_UNIT)
+        view: tuple[int, ...] = (outer, n)
+        tail: tuple[int, ...] = (block,)
+    else:
+        go = prepared_for(_fir.fir_inner, outer * -(-inner // _fir.INNER_BLOCK), work=work)
+        view, tail = (outer, n, inner), ()
+    return lambda src, dst: go(src.reshape(view), *args, dst.reshape(view), *tail)
 
 
 #: scipy's symmetry test of the FIR weights met before, by their bytes (at most 256 kept).
@@ -408,35 +415,20 @@ def _fir_runner(shape: tuple[int, ...], dtype: np.dtype, steps, cval: float):
     step's kernel, weights and tasks found once, run as :func:`_run_axes` runs them (the
     first axis into a new array, each later one in place in it), or None where a plan is
     complex or a derivative whose lines' offsets :func:`_run_axes` would take off."""
-    from .pool import prepared_for
-
-    size = math.prod(shape)
-    calls: list[tuple[Any, tuple[int, ...], tuple[Any, ...]]] = []
+    calls = []
     for i, (axis, plan, mode) in enumerate(steps):
         if np.iscomplexobj(plan.kernel) or (mode != "constant" and zero_sum(plan)):
             return None
-        weights = np.ascontiguousarray(plan.kernel[::-1])
-        axis = axis % len(shape)
-        n = shape[axis]
-        outer, inner = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
-        args = (weights, _symmetry(weights), MODE_CODES[mode], float(cval))
-        work = float(size) * weights.size
-        if inner == 1:
-            block = _fir.line_block(n, i > 0)
-            go = prepared_for(_fir.fir_lines, outer * -(-n // block),
-                              work=work / _fir.LINE_TAPS_PER_UNIT)
-            calls.append((go, (outer, n), args + (block,)))
-        else:
-            go = prepared_for(_fir.fir_inner, outer * -(-inner // _fir.INNER_BLOCK), work=work)
-            calls.append((go, (outer, n, inner), args))
+        calls.append(_fir_call(shape, axis % len(shape), np.ascontiguousarray(plan.kernel[::-1]),
+                               mode, cval, i > 0))
 
     def run(y: np.ndarray) -> np.ndarray | None:
         if not y.flags.c_contiguous:
             return None
         buf = np.empty(shape, dtype)
         src = y
-        for go, view, args in calls:
-            go(src.reshape(view), *args[:4], buf.reshape(view), *args[4:])
+        for call in calls:
+            call(src, buf)
             src = buf
         return buf
 
