@@ -78,11 +78,10 @@ def wide_smoothers(sigmas: np.ndarray, n: int, mode: str, tol: float | None,
     if not engines.CAPABILITIES[name].wide:
         return out
     eng = engines.get(name)
-    by_dtype = getattr(eng, "fir_taps_per_order_for", None)
-    cost = (by_dtype(np.float64, np.float64, 0, 2) if by_dtype is not None
-            else eng.fir_taps_per_order())
+    cost, design = engines.gaussian_figures(eng, np.float64, np.float64, 0, 2)
     for i, s in enumerate(np.asarray(sigmas, dtype=np.float64).tolist()):
-        plan = select_gaussian(s, 0, tol=tol, n=n, fir_taps_per_order=cost, wide=True)
+        plan = select_gaussian(s, 0, tol=tol, n=n, fir_taps_per_order=cost, wide=True,
+                               design_taps_per_order=design)
         if isinstance(plan, WidePlan):
             found = _kept(s, n, mode, tol, name)
             if found is not None:

@@ -106,13 +106,10 @@ def _plan_axis(eng: Any, name: str, sigma: float, order: int, n: int, *, truncat
                scipy_arithmetic: bool = False) -> SFTPlan | FIRPlan | WidePlan:
     # the engine's cost figure; the CPU engine's depends on the input and output dtypes
     # (its float32 FIR over blocks of rows for float32 and 8/16-bit images)
-    by_dtype = getattr(eng, "fir_taps_per_order_for", None)
-    cost = (by_dtype(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
-            if by_dtype is not None and dtypes is not None else eng.fir_taps_per_order())
     # and its figure for a FIR as accurate as the bank (the CPU engine's float64 FIR)
-    designed = getattr(eng, "design_taps_per_order_for", None)
-    design = (designed(dtypes[0], dtypes[1], order, dtypes[2], scipy_arithmetic=scipy_arithmetic)
-              if designed is not None and dtypes is not None else None)
+    cost, design = (engines.gaussian_figures(eng, *dtypes[:2], order, dtypes[2],
+                                             scipy_arithmetic=scipy_arithmetic)
+                    if dtypes is not None else (eng.fir_taps_per_order(), None))
     plan = select_gaussian(sigma, order, truncate=truncate, radius=radius, method=method,
                            transform="sft" if transform == "auto" else transform, tol=tol, n=n,
                            fir_taps_per_order=cost, wide=engines.CAPABILITIES[name].wide,

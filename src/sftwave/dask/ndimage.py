@@ -60,11 +60,8 @@ def gaussian_filter1d(call: Call) -> da.Array:
     if n == 0 or x.size == 0:
         return x.astype(dtype)
     name = check_engine_options(call.args, x)
-    eng = engines.get(name)
-    cost = eng.fir_taps_per_order_for(x.dtype, output, int(call["order"]), x.ndim)
-    designed = getattr(eng, "design_taps_per_order_for", None)
-    design = (designed(x.dtype, output, int(call["order"]), x.ndim) if designed is not None
-              else None)
+    cost, design = engines.gaussian_figures(engines.get(name), x.dtype, output,
+                                            int(call["order"]), x.ndim)
     reach = gaussian_reach(call["sigma"], call["order"], n, truncate=call["truncate"],
                            radius=call["radius"], method=call["method"],
                            transform=call["transform"], tol=call["tol"], cost=cost, engine=name,

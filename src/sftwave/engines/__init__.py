@@ -81,6 +81,7 @@ __all__ = [
     "BANK_METHODS",
     "names",
     "operations",
+    "gaussian_figures",
     "unregister",
     "check_request",
     "get",
@@ -446,6 +447,50 @@ def operations(name: str) -> tuple[str, ...]:
     True
     """
     return tuple(sorted(_table(name)))
+
+
+def gaussian_figures(eng: Any, dtype: Any, output: Any, order: int, ndim: int, *,
+                     scipy_arithmetic: bool = False) -> tuple[float | None, float | None]:
+    """An engine's two cost figures for one axis of a Gaussian filter, as
+    :func:`sftwave.plans.select_gaussian` takes them.
+
+    Parameters
+    ----------
+    eng : Engine
+        The engine object (:func:`get`).
+    dtype, output : dtype-like or None
+        The input's dtype, and the output (an array, a dtype or None) of the call.
+    order : int
+        The derivative order along the axis.
+    ndim : int
+        The input's number of dimensions.
+    scipy_arithmetic : bool, optional
+        The call asks for scipy's arithmetic.
+
+    Returns
+    -------
+    (float or None, float or None)
+        ``fir_taps_per_order`` (the engine's figure for these dtypes where it has
+        ``fir_taps_per_order_for``, else its one figure) and
+        ``design_taps_per_order`` (None where the engine has no such figure).
+
+    See Also
+    --------
+    sftwave.plans.select_gaussian : The selector the figures are for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gaussian_figures(get("numba"), np.float64, None, 0, 1)
+    (2.75, 5.5)
+    """
+    by_dtype = getattr(eng, "fir_taps_per_order_for", None)
+    cost = (by_dtype(dtype, output, order, ndim, scipy_arithmetic=scipy_arithmetic)
+            if by_dtype is not None else eng.fir_taps_per_order())
+    designed = getattr(eng, "design_taps_per_order_for", None)
+    design = (designed(dtype, output, order, ndim, scipy_arithmetic=scipy_arithmetic)
+              if designed is not None else None)
+    return cost, design
 
 
 def operation(name: str, op: str) -> Callable[..., Any]:

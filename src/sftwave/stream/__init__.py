@@ -614,9 +614,8 @@ class GaussianFilter1D(_Stream):
                                         transform=req.transform)
         eng = engines.get(req.engine)
         # the plan of gaussian_filter1d on a line (the figures of a 1-D float64 input)
-        designed = getattr(eng, "design_taps_per_order_for", None)
-        design = designed(np.float64, None, self.order, 1) if designed is not None else None
-        plan = select_gaussian(self.sigma, self.order, fir_taps_per_order=eng.fir_taps_per_order(),
+        cost, design = engines.gaussian_figures(eng, np.float64, None, self.order, 1)
+        plan = select_gaussian(self.sigma, self.order, fir_taps_per_order=cost,
                                design_taps_per_order=design, **self._kw)
         super().__init__([plan], mode=req.mode, cval=req.cval, engine=req.engine)
 
