@@ -16,6 +16,11 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+import cudasim  # noqa: E402  (found through the path set above)
+
+# numba-cuda's simulator: a shorter thread switch interval (cudasim.py says why)
+cudasim.set_up()
+
 if "SFTWAVE_CACHE_DIR" not in os.environ:
     _CACHE = tempfile.mkdtemp(prefix="sftwave-test-plans-")
     os.environ["SFTWAVE_CACHE_DIR"] = _CACHE

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 
+import cudasim
 import naive
 import numpy as np
 import pytest
@@ -234,7 +235,8 @@ def test_cuda_series_under_the_simulator():
     """The 'cuda' engine and the plain CUDA convolution, run by numba-cuda's simulator on
     a tiny grid (the simulator is slow): their accuracy figures are right."""
     code = (
-        "import json\n"
+        cudasim.PRELUDE          # numba-cuda's simulator: a shorter switch interval (cudasim.py)
+        + "import json\n"
         "from sftwave_paper import timing as t\n"
         "p = t.Policy(max_reps=1, min_reps=1, budget_s=0.0, slow_s=0.0)\n"
         "d = t.compute(engines=['cuda'], n_grid=(100,), sigma_grid=(4.0,), sigma_fixed=4.0,\n"

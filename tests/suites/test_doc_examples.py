@@ -37,6 +37,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+import cudasim
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,6 +266,8 @@ def test_python_blocks_run_as_written(page, tmp_path):
         script.append(f"print({f'{name}:{block.line}'!r}, file=_doc_sys.stderr, flush=True)\n")
         script.append(code)
         ran += 1
+    if simulated:     # numba-cuda's simulator: a shorter thread switch interval (cudasim.py)
+        script.insert(0, cudasim.PRELUDE)
     if doctests:
         script.append(textwrap.dedent(f"""
             import doctest as _doctest
