@@ -308,3 +308,48 @@ def test_the_cwt_memo_is_bounded():
     for i in range(wavelets._CWT_MEMO_SIZE + 3):
         sftwave.cwt(x, np.array([0.1]), 1.0, cval=float(i), mode="constant")
     assert 0 < len(wavelets._CWT_MEMO) <= wavelets._CWT_MEMO_SIZE
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(output="power", decim=3), dict(mode="wrap"),
+                                dict(mode="constant", cval=0.5), dict(dtype=np.complex64),
+                                dict(axis=0, output="phase")])
+def test_a_prepared_fft_cwt_is_the_whole_paths(kw):
+    """A kept transform whose plans are all FFT plans runs the engine's prepared transform
+    (``scalogram_prepared``): the whole path's bits for finite input of both dtypes and
+    layouts; input with a NaN, or small enough to be scaled, takes the whole path again."""
+    import sftwave
+    from sftwave import wavelets
+
+    rng = np.random.default_rng(13)
+    freqs = np.array([0.05, 0.1, 0.2, 0.3])
+    shape = (300, 3) if kw.get("axis") == 0 else (3, 300)
+    for dtype in (np.float64, np.float32):
+        x = rng.standard_normal(shape).astype(dtype)
+        wavelets._CWT_MEMO.clear()
+        first = sftwave.cwt(x, freqs, method="fft", **kw)
+        (kept,) = wavelets._CWT_MEMO.values()
+        assert kept[-1] is not None                       # prepared
+        others = [rng.standard_normal(shape).astype(dtype), np.asfortranarray(x), x.copy()]
+        others[2][(7, 1) if kw.get("axis") == 0 else (1, 7)] = np.nan
+        tiny = x * np.asarray(1e-300 if dtype == np.float64 else 1e-40, dtype=dtype)
+        for v in (x, *others, tiny):
+            got = sftwave.cwt(v, freqs, method="fft", **kw)
+            wavelets._CWT_MEMO.clear()
+            want = sftwave.cwt(v, freqs, method="fft", **kw)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True)
+            sftwave.cwt(x, freqs, method="fft", **kw)     # kept again for the next input
+        assert np.array_equal(sftwave.cwt(x, freqs, method="fft", **kw), first)
+        assert np.isnan(sftwave.cwt(others[2], freqs, method="fft", **kw)).any()
+
+
+def test_no_prepared_cwt_where_a_plan_is_not_an_fft():
+    """A kept transform with a windowed plan keeps the whole path (no prepared transform)."""
+    import sftwave
+    from sftwave import wavelets
+
+    x = np.random.default_rng(14).standard_normal(400)
+    wavelets._CWT_MEMO.clear()
+    sftwave.cwt(x, np.array([0.05, 0.2]), method="direct")
+    (kept,) = wavelets._CWT_MEMO.values()
+    assert kept[-1] is None
+    wavelets._CWT_MEMO.clear()

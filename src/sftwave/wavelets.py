@@ -745,23 +745,51 @@ def _cwt(x: Any, freqs: Any, fs: Any = 1.0, **kwargs: Any) -> Array:
     key = _cwt_key(x, freqs, fs, kwargs)
     kept = None if key is None else _CWT_MEMO.get(key)
     if kept is not None:
-        req, eng, plans, run = kept
+        req, eng, plans, run, prepared = kept
+        if prepared is not None:
+            y = prepared(x)
+            if y is not None:
+                return y
         return _compute(req, eng, eng.asarray(x, "x"), plans, run)
     req, eng, arr = _checked_call(x, freqs, fs, **kwargs)
     plans, run = _plan(req, eng)
     if key is not None:
         if len(_CWT_MEMO) >= _CWT_MEMO_SIZE:
             _CWT_MEMO.clear()
-        _CWT_MEMO[key] = (req, eng, plans, run)
+        _CWT_MEMO[key] = (req, eng, plans, run, _prepared(req, eng, arr, plans, run))
     return _compute(req, eng, arr, plans, run)
+
+
+def _prepared(req: CwtRequest, eng: Any, arr: Any, plans: list,
+              run: dict[str, Any]) -> Callable[[Any], Any] | None:
+    """A small call's engine-prepared transform (the engine's ``scalogram_prepared``) behind
+    the non-finite screen, or None where the engine prepares none for these plans or the
+    request asks for more than the transform (``nan_policy='omit'``, one row in place).
+
+    The returned ``compute(x)`` is None for input that needs the whole path (non-finite
+    samples, a scaling by a power of two: :func:`sftwave.engines.nonfinite.as_is_scalogram_screen`),
+    else exactly :func:`_compute`'s result."""
+    if (req.nan_policy == "omit" or req.in_place
+            or "scalogram_prepared" not in engines.operations(req.engine)):
+        return None
+    transform = engines.operation(req.engine, "scalogram_prepared")(arr, plans, **run)
+    if transform is None:
+        return None
+    screen = nonfinite.as_is_scalogram_screen(eng, run["mode"], run["cval"], arr.dtype)
+
+    def compute(x: Any) -> Any:
+        return transform(x) if screen(x) else None
+
+    return compute
 
 
 #: Small calls' requests: for a :func:`cwt` of a NumPy input of at most ``_CWT_MEMO_SAMPLES``
 #: samples without ``out``, its checked request, engine, plans and run arguments, by every
 #: argument with its type (arrays by their dtype, shape and bytes) and the input's shape and
-#: dtype.  They depend on nothing else (the plans on the arguments alone), so a repeated
-#: call skips the checks and the planning and computes at once.  At most ``_CWT_MEMO_SIZE``.
-_CWT_MEMO: dict[tuple, tuple[CwtRequest, Any, list, dict[str, Any]]] = {}
+#: dtype, with the engine's prepared transform where it offers one (:func:`_prepared`).  They
+#: depend on nothing else (the plans on the arguments alone), so a repeated call skips the
+#: checks and the planning and computes at once.  At most ``_CWT_MEMO_SIZE``.
+_CWT_MEMO: dict[tuple, tuple[CwtRequest, Any, list, dict[str, Any], Any]] = {}
 _CWT_MEMO_SIZE = 256
 _CWT_MEMO_SAMPLES = 1 << 15
 
@@ -778,8 +806,9 @@ def _cwt_key(x: Any, freqs: Any, fs: Any, kwargs: dict[str, Any]) -> tuple | Non
     if (type(x) is not np.ndarray or x.size > _CWT_MEMO_SAMPLES or kwargs.get("out") is not None
             or (type(freqs) is np.ndarray and freqs.size > _CWT_MEMO_SAMPLES)):
         return None
-    key = (x.shape, x.dtype.str, _arg_key(freqs), _arg_key(fs),
-           tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items())))
+    # the names in the caller's order (each caller passes its own in one order) and the values
+    key = (x.shape, x.dtype.str, _arg_key(freqs), _arg_key(fs), tuple(kwargs),
+           tuple(map(_arg_key, kwargs.values())))
     try:
         hash(key)
     except TypeError:       # a list, another array-like: checked on the whole path every time

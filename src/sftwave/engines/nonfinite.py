@@ -62,7 +62,8 @@ from ..plans.spectral import FFTPlan
 from ._boundary import MODE_CODES, source_index
 
 __all__ = ["support", "positive", "filter_confined", "filter_omit", "scalogram_confined",
-           "scalogram_omit", "reach_counts", "NAN_POLICIES", "as_is_screen"]
+           "scalogram_omit", "reach_counts", "NAN_POLICIES", "as_is_screen",
+           "as_is_scalogram_screen"]
 
 
 def support(plan: Any, n: int) -> tuple[int, int]:
@@ -251,7 +252,25 @@ def as_is_screen(eng: Any, steps, cval: Any, dtype: Any) -> Callable[[Any], bool
     >>> screen(np.array([1.0, 2.0])), screen(np.array([1.0, np.inf])), screen(np.array([1e-200]))
     (True, False, False)
     """
-    constant = any(mode == "constant" for _, _, mode in steps)
+    return _as_is(eng, any(mode == "constant" for _, _, mode in steps), cval, dtype)
+
+
+def as_is_scalogram_screen(eng: Any, mode: str, cval: Any, dtype: Any) -> Callable[[Any], bool]:
+    """Whether :func:`scalogram_confined` hands an array of ``dtype`` to ``eng.scalogram`` as
+    it is, in ``mode`` with ``cval``, as ``screen(x)`` (:func:`as_is_screen`'s test).
+
+    Examples
+    --------
+    >>> from sftwave import engines
+    >>> screen = as_is_scalogram_screen(engines.get("numba"), "reflect", 0.0, np.float64)
+    >>> screen(np.array([1.0, 2.0])), screen(np.array([np.nan, 2.0]))
+    (True, False)
+    """
+    return _as_is(eng, mode == "constant", cval, dtype)
+
+
+def _as_is(eng: Any, constant: bool, cval: Any, dtype: Any) -> Callable[[Any], bool]:
+    """The screen of :func:`as_is_screen`, where ``constant`` says whether ``cval`` is read."""
     dtype = np.dtype(dtype)
     bounds = SAFE_EXPONENTS.get(np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype)
     if (getattr(eng, "name", None) != "numba" or bounds is None

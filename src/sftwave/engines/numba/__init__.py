@@ -153,6 +153,9 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     # a small call's bank rows or float32 FIR rows, their kernels and arguments prepared once
     # (sftwave.ndimage)
     "filter_prepared": (".filters", "prepared_filter"),
+    # a small transform whose plans are all FFT plans, its shapes and scales found once
+    # (sftwave.wavelets)
+    "scalogram_prepared": (".scalogram", "prepared_scalogram"),
     # kernel cache (sftwave compile)
     "precompile": (".precompile", "precompile"),
 }
