@@ -36,7 +36,14 @@ demo: $(VENV)/.stamp-demo
 TEST_WORKERS ?= 2
 PYTEST := OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
+# The tests start many fresh processes (scripts, the command line, child pytests), each
+# importing sftwave from src/.  Where PYTHONDONTWRITEBYTECODE is set (as on this project's
+# machines), Python would compile its modules from source in every one of them (about 0.1 s
+# each); they are byte-compiled once first, as pip does for an installed package.
+BYTECODE := $(PY) -m compileall -q src paper/src tests benchmarks
+
 test: $(VENV)/.stamp-test
+	$(BYTECODE)
 	$(PYTEST)
 
 # numba's bounds checks on (slower): no kernel may read or write out of bounds on the
@@ -60,6 +67,7 @@ BOUNDSCHECK_TESTS = $(SUBSET_TESTS) tests/test_ndimage.py tests/test_fir_rows.py
     tests/suites/test_defects.py tests/suites/test_fuzz.py
 
 test-boundscheck: $(VENV)/.stamp-test
+	$(BYTECODE)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PYTEST) -q \
 	    -m "not simulator and not no_kernel and not slow" $(BOUNDSCHECK_TESTS)
 	SFTWAVE_CHECK_NO_KERNEL=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 0 -m no_kernel tests
@@ -202,5 +210,6 @@ $(OLDEST_VENV)/.stamp-oldest: pyproject.toml paper/pyproject.toml .ci/oldest-con
 
 test-oldest: $(OLDEST_VENV)/.stamp-oldest
 	$(OLDEST_PY) .ci/oldest.py check
+	$(OLDEST_PY) -m compileall -q src paper/src tests benchmarks
 	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 	    $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(SUBSET_TESTS) src/sftwave

@@ -113,6 +113,8 @@ def main(argv=None) -> int:
         names = [n for n in (args.only or SECTIONS) if n not in args.skip]
         status = {name: common.anchor(name) is not None for name in common.ANCHORS}
         common.SKIPPED.clear()
+        fresh = common.compile_bytecode()    # sftwave as installed (pip byte-compiles it)
+        print(f"[compare] sftwave's bytecode compiled ({fresh} modules anew)", flush=True)
         print("[compare] anchors: " + ", ".join(
             f"{k} {'yes' if ok else 'SKIPPED (' + common._import_errors[common.ANCHORS[k][0]] + ')'}"
             for k, ok in status.items()), flush=True)

@@ -49,6 +49,25 @@ SKIPPED: dict[str, str] = {}
 _import_errors: dict[str, str | None] = {}
 
 
+def compile_bytecode() -> int:
+    """Byte-compile the installed sftwave's modules, as pip does when it installs a package.
+
+    Fresh processes then read sftwave's bytecode as they read the anchors' (which pip
+    compiled at their installation), also where ``PYTHONDONTWRITEBYTECODE`` is set
+    (``compileall`` writes it regardless).  Returns the number of modules it compiled anew.
+    """
+    import compileall
+    import importlib.util
+    import io
+    from contextlib import redirect_stdout
+
+    folder = Path(importlib.util.find_spec("sftwave").origin).parent
+    before = sum(1 for _ in folder.rglob("*.pyc"))
+    with redirect_stdout(io.StringIO()):
+        compileall.compile_dir(str(folder), quiet=1)
+    return sum(1 for _ in folder.rglob("*.pyc")) - before
+
+
 def anchor(name: str):
     """The anchor's module, or None (and the reason recorded in :data:`SKIPPED`) if it cannot be imported."""
     module = ANCHORS[name][0]

@@ -94,6 +94,13 @@ def section_machine(res: dict, quick: bool) -> str:
         "them in fresh processes). Where tools are compared, their calls alternate, so that a "
         "disturbance hits all of them. This is a shared machine: repeated runs vary by up to "
         "~40 %, so compare only ratios taken from the same section.")
+    lines.append(
+        "* Fresh processes run sftwave as installed: `compare.py` byte-compiles its modules "
+        "first (`common.compile_bytecode`, what pip does when it installs a package), as the "
+        "anchors' were when they were installed. This machine sets `PYTHONDONTWRITEBYTECODE=1`, "
+        "so an editable checkout otherwise compiles sftwave's source again in every process "
+        "(about 0.1 s of a one-call script); the fresh-process figures measured before "
+        "2026-12-03 13:00 UTC include that.")
     rc = res.get("reference_check")
     if rc:
         lines.append(
