@@ -1046,7 +1046,8 @@ def section_fresh_process(d: dict) -> str:
                "heavy modules after the call"], rows),
         "",
         "The floor: whole processes that only import, and sftwave's smallest call on its numba "
-        "engine (a 64 x 64 image at sigma 16, a bank plan; numba's first cached kernel sets up its CPU target: its registries, once per "
+        "engine (a 64 x 64 image at sigma 16, a bank plan; numba's first cached kernel sets "
+        "up its CPU target: its registries, once per "
         "process, without the scipy.linalg that numba's BLAS check would import, which the "
         "engine answers from the file of scipy's BLAS extension; then the call's engine modules "
         "and its few kernels load; the stages' times: docs/performance.md, *The floor of a "
