@@ -767,8 +767,9 @@ def _prepared(req: CwtRequest, eng: Any, arr: Any, plans: list,
     request asks for more than the transform (``nan_policy='omit'``, one row in place).
 
     The returned ``compute(x)`` is None for input that needs the whole path (non-finite
-    samples, a scaling by a power of two: :func:`sftwave.engines.nonfinite.as_is_scalogram_screen`),
-    else exactly :func:`_compute`'s result."""
+    samples, a scaling by a power of two:
+    :func:`sftwave.engines.nonfinite.as_is_scalogram_screen`), else exactly
+    :func:`_compute`'s result."""
     if (req.nan_policy == "omit" or req.in_place
             or "scalogram_prepared" not in engines.operations(req.engine)):
         return None

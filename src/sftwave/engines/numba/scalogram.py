@@ -21,8 +21,8 @@ from . import bank, lanes, spectral
 from .filters import fir_axis
 from .pool import limit
 
-__all__ = ["scalogram", "prepared_scalogram", "epoch_sums", "resolve_bank_method", "transform_for", "ENGINE_MIN_LANES",
-           "FLOAT32_STATE_MIN_TOL", "SUM_KINDS"]
+__all__ = ["scalogram", "prepared_scalogram", "epoch_sums", "resolve_bank_method", "transform_for",
+           "ENGINE_MIN_LANES", "FLOAT32_STATE_MIN_TOL", "SUM_KINDS"]
 
 #: The kinds that add over the epochs (the first axis), and what they add: ``|y|^2``,
 #: ``y / |y|`` (complex), or both (the last axis: power, real and imaginary phasor).
