@@ -157,7 +157,8 @@ def prepared_scalogram(x: np.ndarray, plans, *, axis: int, mode: str, cval, kind
     dtypes and scale indices found once.  Every other case: None.  The
     caller screens ``y`` for non-finite samples first, as :func:`scalogram`'s
     callers do.  A repeated small transform then costs little more than its
-    transforms.
+    transforms.  ``single_state`` is taken with the other arguments of
+    :func:`scalogram` and, as there, has no effect on FFT plans.
 
     Examples
     --------
