@@ -1,5 +1,6 @@
-"""Small calls whose axes are all FIR plans run by scipy.ndimage's correlate1d, without numba:
-the same results as the engine's numba FIR paths, within their rounding, and the same contract."""
+"""Small calls whose axes are all FIR plans run without numba (numpy's sums, or scipy.ndimage's
+correlate1d once imported): the same bits as the engine's numba FIR paths, and the same contract.
+Each comparison runs as in a process that has loaded numba and as in one that has not."""
 
 from __future__ import annotations
 
@@ -18,10 +19,26 @@ from sftwave.plans import FIRPlan, select_gaussian, small
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
 
 
+@pytest.fixture(params=["numba loaded", "numba-free"])
+def process(request, monkeypatch):
+    """The small path as in a process that has loaded numba (and imported scipy.ndimage), and
+    as in one that has not: numpy's sums and float32 rows (``_scipy_sums``, ``rows_sums``)."""
+    sn._SMALL_MEMO.clear()
+    free = request.param == "numba-free"
+    monkeypatch.setattr(small_engine, "kernels_loaded", lambda: not free)
+    monkeypatch.setattr(small_engine, "_scipy_loaded", lambda: not free)
+    monkeypatch.setattr(small_engine, "_spent", [0.0])
+    monkeypatch.setattr(small_engine, "NUMPY_SECONDS", float("inf"))
+    yield request.param
+    sn._SMALL_MEMO.clear()
+
+
 def _numba(monkeypatch, call):
     """``call()`` with the small path off: the engine's numba paths."""
     with monkeypatch.context() as m:
         m.setattr(small, "SMALL_FIR_SAMPLES", -1)
+        m.setattr(small, "NUMBA_FREE_SAMPLES", -1)
+        m.setattr(sn, "_SMALL_MEMO", {})
         return call()
 
 
@@ -58,7 +75,7 @@ def _compare(fast, slow, x):
 @pytest.mark.parametrize("dtype, output", [(np.float64, None), (np.float32, None),
                                            (np.uint8, None), (np.int16, np.float64),
                                            (np.float64, np.uint8), (np.uint16, np.float32)])
-def test_1d_same_as_numba(monkeypatch, mode, order, dtype, output):
+def test_1d_same_as_numba(monkeypatch, process, mode, order, dtype, output):
     x = _input(dtype, 500)
     for sigma in (1.0, 2.0, 4.0):
         plan = select_gaussian(sigma, order, n=500, fir_taps_per_order=2.75, wide=True)
@@ -75,7 +92,7 @@ def test_1d_same_as_numba(monkeypatch, mode, order, dtype, output):
 @pytest.mark.parametrize("dtype, output", [(np.float64, None), (np.float32, None),
                                            (np.uint8, None), (np.uint8, np.float32),
                                            (np.float64, np.int16), (np.bool_, np.float64)])
-def test_2d_same_as_numba(monkeypatch, mode, dtype, output):
+def test_2d_same_as_numba(monkeypatch, process, mode, dtype, output):
     x = _input(dtype, (48, 40), seed=1)
     for sigma, order in [(1.0, 0), (3.0, 0), ((1.0, 2.0), (0, 1)), (2.0, (2, 0)), ((0.0, 1.5), 0)]:
         call = partial(sn.gaussian_filter, x, sigma, order=order, mode=mode, cval=-2.0,
@@ -83,7 +100,7 @@ def test_2d_same_as_numba(monkeypatch, mode, dtype, output):
         _compare(call(), _numba(monkeypatch, call), x)
 
 
-def test_strided_views_and_output_arrays(monkeypatch):
+def test_strided_views_and_output_arrays(monkeypatch, process):
     """Views of every layout, an output array, the input as its own output."""
     base = _input(np.float64, (70, 90), seed=2)
     for x in (base[::2, 1::3], base.T, base[::-1, 5:60], np.asfortranarray(base)):
@@ -99,7 +116,7 @@ def test_strided_views_and_output_arrays(monkeypatch):
     assert np.array_equal(y, want)
 
 
-def test_offset_removed_as_the_engine_does(monkeypatch):
+def test_offset_removed_as_the_engine_does(monkeypatch, process):
     """A derivative of data with a large offset does not carry it, as on the numba path."""
     x = 1e8 + _input(np.float64, (40, 50), seed=3)
     call = partial(sn.gaussian_filter, x, 1.0, order=(2, 0))
@@ -115,7 +132,7 @@ def test_offset_removed_as_the_engine_does(monkeypatch):
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-def test_non_finite_takes_the_screened_path(monkeypatch, bad):
+def test_non_finite_takes_the_screened_path(monkeypatch, process, bad):
     """NaN and infinities keep the engine's confined result: the small path declines them."""
     x = _input(np.float64, (30, 30), seed=4)
     x[10, 12] = bad
@@ -161,3 +178,64 @@ def test_no_numba_on_a_small_call():
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True)
     assert got.stdout.strip() == "[]", got.stdout
+
+
+def test_numba_free_process_runs_numpys_sums(monkeypatch, process):
+    """Where numba is not loaded, numpy's sums run scipy's arithmetic and the float32 rows."""
+    from sftwave.engines.numba import _scipy_sums, rows_sums
+
+    calls = {"sums": 0, "rows": 0}
+    sums, rows = small_engine.correlate_lines, rows_sums.filter_rows
+
+    def count(name, f):
+        def counted(*a, **k):
+            calls[name] += 1
+            return f(*a, **k)
+        return counted
+
+    monkeypatch.setattr(small_engine, "correlate_lines", count("sums", sums))
+    monkeypatch.setattr(rows_sums, "filter_rows", count("rows", rows))
+    sn.gaussian_filter(_input(np.float64, (48, 40)), 1.5)
+    sn.gaussian_filter(_input(np.uint8, (48, 40)), 1.5)
+    assert _scipy_sums.correlate_lines is sums
+    if process == "numba-free":
+        assert calls == {"sums": 2, "rows": 1}
+    else:
+        assert calls == {"sums": 0, "rows": 0}
+
+
+def _fresh(code: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("SFTWAVE_DISABLE_NUMBA_INTERNALS", None)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          check=True).stdout.strip()
+
+
+def test_a_photo_in_a_fresh_process(tmp_path):
+    """A 303 x 384 uint8 image (skimage's coins) smoothed at sigma 2 in a fresh process: numpy's
+    float32 rows, neither numba nor scipy.ndimage imported, and the engine's bits; a call that
+    numpy would run for longer than loading numba costs loads the engine."""
+    x = _input(np.uint8, (303, 384), seed=7)
+    np.save(tmp_path / "x.npy", x)
+    code = ("import sys, numpy as np, sftwave\n"
+            f"x = np.load({str(tmp_path / 'x.npy')!r})\n"
+            f"np.save({str(tmp_path / 'y.npy')!r}, sftwave.gaussian_filter(x, 2.0))\n"
+            "print(sorted(m for m in ('numba', 'scipy.ndimage') if m in sys.modules))\n"
+            "big = np.zeros((1024, 1024), np.uint8)\n"
+            "sftwave.gaussian_filter(big, 2.0)\n"
+            "print('numba' in sys.modules)\n")
+    assert _fresh(code).splitlines() == ["[]", "True"]
+    sn._SMALL_MEMO.clear()
+    assert np.array_equal(np.load(tmp_path / "y.npy"), sn.gaussian_filter(x, 2.0))
+
+
+def test_the_engine_once_numpy_has_cost_its_load():
+    """Once a process has spent ``NUMPY_SECONDS`` in numpy's sums, small calls run the engine's
+    kernels: a loop of small calls pays for numba's load at most once over."""
+    code = ("import sys, numpy as np, sftwave\n"
+            "from sftwave.engines.numba import small_fir\n"
+            "small_fir.NUMPY_SECONDS = 0.0\n"
+            "x = np.ones((64, 64), np.uint8)\n"
+            "sftwave.gaussian_filter(x, 1.0)\n"
+            "print('numba' in sys.modules)\n")
+    assert _fresh(code) == "True"

@@ -522,7 +522,9 @@ def section_first_call(f: dict) -> str:
         "machine these two tell more than the wall time). 'second process' runs the "
         f"same script again with those caches (median of {f['repeats']}). `python -m sftwave "
         "compile` fills the kernel cache ahead of time, so that a user's first call is a "
-        "second process.",
+        "second process. A Gaussian call whose FIR plans numpy runs in less time than "
+        "loading numba would take (docs/performance.md, *Small calls without numba*: the "
+        "512^2 case) compiles and loads no kernel at all; the 2048^2 call does.",
         "",
         table(["case", "anchor", "first process s", "first process CPU s", "kernels compiled",
                "kernel compile s", "second process s", "anchor's process s", "anchor / first"],

@@ -70,7 +70,8 @@ from ._checks.ndimage import Array, GaussianRequest, gaussian_request
 from ._docs import docfiller
 from .engines import nonfinite
 from .plans import FIRPlan, select_gaussian
-from .plans.small import SMALL_FIR_SAMPLES, small_fir, small_input
+from .plans import small as small_rule
+from .plans.small import small_fir, small_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, DTypeLike
@@ -144,7 +145,8 @@ _SMALL_MEMO_SIZE = 512
 
 def _small_key(input: Any, output: Any, args: tuple) -> tuple | None:
     """The memo's key of a call, or None where the call cannot be a memo's (no key)."""
-    if output is not None or type(input) is not np.ndarray or input.size > SMALL_FIR_SAMPLES:
+    if (output is not None or type(input) is not np.ndarray
+            or input.size > small_rule.SMALL_FIR_SAMPLES):
         return None
     key = (input.shape, input.dtype.str, args, tuple(map(type, args)))
     try:
@@ -169,8 +171,12 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
     :func:`gaussian_filter`), run by the engine; a small call's decision kept under
     ``key`` (:data:`_SMALL_MEMO`)."""
     steps: list[tuple[int, Any, str]] = []
-    # few samples: FIR plans run by scipy.ndimage, without numba (sftwave.plans.small)
-    small = "filter_small" in _offered(req.engine) and small_input(x, req.cval, req.nan_policy)
+    # few samples: FIR plans run by numpy (or scipy.ndimage), without numba
+    # (sftwave.plans.small); more of them where the engine's kernels are not due yet
+    offered = "filter_small" in _offered(req.engine)
+    due = offered and _engine_due(req.engine)
+    limit = small_rule.SMALL_FIR_SAMPLES if due else small_rule.NUMBA_FREE_SAMPLES
+    small = offered and small_input(x, req.cval, req.nan_policy, limit)
     with worker_threads(req.engine, req.workers):
         for ax, s, o, m, r in zip(req.axes, req.sigmas, req.orders, req.modes, req.radii):
             if req.skip_zero_sigma and s <= _ZERO_SIGMA:
@@ -181,9 +187,9 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
                               scipy_arithmetic=req.scipy_arithmetic)
             steps.append((ax, plan, m))
         fir = small and small_fir(steps)
-        # a call that may repeat, where the engine's kernels are loaded: its FIR kernels (the
-        # same sums as scipy's, faster) prepared before scipy's loop
-        early = fir and key is not None and _kernels_loaded(req.engine)
+        # a call that may repeat, where the engine's kernels are due: its FIR kernels (the
+        # same sums, faster) prepared before numpy's sums or scipy's loop
+        early = fir and key is not None and due
         if early and key is not None:
             res = _prepared(eng, x, steps, req, key, bank_method)
             if res is not None:
@@ -204,19 +210,21 @@ def _filter(eng: Any, x: Any, req: GaussianRequest, *, output: Any, transform: s
                     nan_policy=req.nan_policy, min_weight=req.min_weight)
 
 
-def _kernels_loaded(name: str) -> bool:
-    """Whether the engine's kernels are at hand without loading its compiler (``kernels_loaded``)."""
-    return "kernels_loaded" in _offered(name) and engines.operation(name, "kernels_loaded")()
+def _engine_due(name: str) -> bool:
+    """Whether small calls should run the engine's kernels now (``engine_due``: they are
+    loaded, or this process has spent what loading them costs in numpy's sums)."""
+    return "engine_due" in _offered(name) and engines.operation(name, "engine_due")()
 
 
 def _until_loaded(eng: Any, req: GaussianRequest, key: tuple, bank_method: str, run: Any) -> Any:
-    """A memo's operation: scipy's loop (``run``) until the engine's kernels are loaded, then
-    once the prepared FIR kernels (:func:`_prepared`, which replaces the memo's entry)."""
+    """A memo's operation: numpy's sums or scipy's loop (``run``) until the engine's kernels
+    are due, then once the prepared kernels (:func:`_prepared`, which replaces the memo's
+    entry)."""
     tried = False
 
     def small(x: Any, steps: list[tuple[int, Any, str]], *, cval: Any, output: Any) -> Any:
         nonlocal tried
-        if not tried and _kernels_loaded(req.engine):
+        if not tried and _engine_due(req.engine):
             tried = True
             res = _prepared(eng, x, steps, req, key, bank_method)
             if res is not None:

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..._checks import check_input_array
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES, ROWS_TAPS_PER_ORDER
+from ._rows import vectors_expected as _vectors_expected
 
 __all__ = ["ENGINE", "NumbaEngine", "OPERATIONS", "DIRECT_TAPS_PER_ORDER", "REFERENCE_THREADS",
            "FIR_TAPS_PER_ORDER", "ROWS_TAPS_PER_ORDER", "DESIGN_TAPS_PER_ORDER", "FFT_POINT_COST"]
@@ -146,10 +147,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "default_threads": (".pool", "default_threads"),
     "rows_half_kernel": (".fir_rows", "half_kernel"),
     "cast_into": (".filters", "cast_into"),
-    # small inputs whose axes are all FIR plans, by scipy.ndimage (no numba; sftwave.ndimage)
+    # small inputs whose axes are all FIR plans, by numpy or scipy.ndimage (no numba;
+    # sftwave.ndimage)
     "filter_small": (".small_fir", "filter_small"),
-    # whether numba is loaded: a repeated small call then runs the FIR kernels instead
-    "kernels_loaded": (".small_fir", "kernels_loaded"),
+    # whether numba is loaded, or its load now pays: small calls then run the kernels instead
+    "engine_due": (".small_fir", "engine_due"),
     # a small call's bank rows or float32 FIR rows, their kernels and arguments prepared once
     # (sftwave.ndimage)
     "filter_prepared": (".filters", "prepared_filter"),
@@ -250,9 +252,7 @@ class NumbaEngine:
         if (order != 0 or ndim < 2 or dt not in ROWS_INPUT_DTYPES
                 or out not in ROWS_OUTPUT_DTYPES or scipy_arithmetic):
             return FIR_TAPS_PER_ORDER
-        from .vectors import usable
-
-        return ROWS_TAPS_PER_ORDER if usable(np.float32) else FIR_TAPS_PER_ORDER
+        return ROWS_TAPS_PER_ORDER if _vectors_expected() else FIR_TAPS_PER_ORDER
 
     def design_taps_per_order_for(self, dtype: Any, output: Any, order: int, ndim: int = 2, *,
                                   scipy_arithmetic: bool = False) -> float | None:

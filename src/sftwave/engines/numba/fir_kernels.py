@@ -18,25 +18,11 @@ import numpy as np
 
 from ._jit import kernel, source_index
 
-SYMMETRIC, ANTISYMMETRIC, GENERAL = 1, -1, 0
+# scipy's symmetry test lives beside the same sums in numpy (numba-free); kept importable here
+from ._scipy_sums import ANTISYMMETRIC, GENERAL, SYMMETRIC, symmetry  # noqa: F401
 
 #: inner elements side by side in one task of :func:`fir_inner`
 INNER_BLOCK = 256
-
-
-def symmetry(weights: np.ndarray) -> int:
-    """scipy's test: 1 symmetric, -1 antisymmetric, 0 neither (even lengths are neither)."""
-    size = weights.size
-    if size % 2 == 0:
-        return GENERAL
-    c = size // 2
-    eps = np.finfo(np.float64).eps
-    idx = np.arange(1, c + 1)
-    if np.all(np.abs(weights[c + idx] - weights[c - idx]) <= eps):
-        return SYMMETRIC
-    if np.all(np.abs(weights[c + idx] + weights[c - idx]) <= eps):
-        return ANTISYMMETRIC
-    return GENERAL
 
 
 #: outputs of a line computed together in one task of :func:`fir_lines` (where the output

@@ -38,10 +38,18 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel, source_index
-from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
+from ._rows import (
+    MAX_CHANNELS,
+    ROWS_INPUT_DTYPES,
+    ROWS_OUTPUT_DTYPES,
+    half_kernel,
+    pass_views,
+    plan_passes,
+    product,
+)
 from .vectors import fma, load16, mul, store16
 
-__all__ = ["separable_rows", "ROW_BLOCK"]
+__all__ = ["separable_rows", "ROW_BLOCK", "half_kernel", "plan_passes", "MAX_CHANNELS"]
 
 #: Output rows of one plane in one task (a fused vertical and horizontal pass).
 ROW_BLOCK = 32
@@ -263,37 +271,6 @@ INPUT_DTYPES = ROWS_INPUT_DTYPES
 #: Output dtypes it writes (float32, or integers whose ends float32 holds exactly).
 OUTPUT_DTYPES = ROWS_OUTPUT_DTYPES
 
-#: Trailing elements after the last filtered axis up to which they are its "channels" (taps
-#: that many apart along a row); beyond, the axis is filtered as a vertical one.
-MAX_CHANNELS = 16
-
-
-def half_kernel(weights: np.ndarray) -> np.ndarray | None:
-    """The centre-first half of a smoothing kernel, each tap repeated 16 times, in float32.
-
-    None where the kernel is not one: fewer than 3 taps (a single tap is a
-    scaling, and this module's "no pass" is a single 1), a tap not positive
-    (a derivative: float32 sums of terms that cancel would lose the accuracy
-    that the float64 path keeps), or not symmetric (scipy's test,
-    :func:`.fir_kernels.symmetry`).  With positive taps the float32 sums
-    round to a few units of 6e-8 of the data's largest magnitude.
-
-    Examples
-    --------
-    >>> half_kernel(np.array([0.25, 0.5, 0.25]))[::16].tolist()
-    [0.5, 0.25]
-    >>> half_kernel(np.array([-1.0, 0.0, 1.0])) is None
-    True
-    """
-    from .fir_kernels import SYMMETRIC, symmetry
-
-    w = np.asarray(weights, dtype=np.float64)
-    if (w.ndim != 1 or w.size < 3 or w.size % 2 == 0 or not np.all(w > 0)
-            or symmetry(w) != SYMMETRIC):
-        return None
-    return np.repeat(w[w.size // 2:].astype(np.float32), 16)
-
-
 _ONE = np.ones(16, dtype=np.float32)
 
 
@@ -301,41 +278,6 @@ def _view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
     """``a`` reshaped to ``shape`` without a copy (None where numpy would copy)."""
     v = a.reshape(shape)
     return v if (a.size == 0 or np.may_share_memory(v, a)) else None
-
-
-def _prod(t) -> int:
-    return int(np.prod(t, dtype=np.int64))
-
-
-def plan_passes(shape: tuple[int, ...], axes: list[int]) -> list[tuple[int | None, int | None]]:
-    """The passes as ``(vertical axis, horizontal axis)`` pairs (None: no such part).
-
-    The last filtered axis is horizontal where at most :data:`MAX_CHANNELS`
-    elements follow it, fused with the axis before it if that one is filtered
-    too; every other filtered axis is a vertical pass of its own.  The axes
-    are filtered in increasing order, as scipy and :func:`sftwave.dask.gaussian_filter`
-    (one axis at a time, in float32 where this path runs) filter them: the
-    same roundings in the same order, so the same bits.
-
-    Examples
-    --------
-    >>> plan_passes((2000, 3000, 3), [0, 1])        # an RGB photo
-    [(0, 1)]
-    >>> plan_passes((128, 512, 512), [0, 1, 2])     # a volume
-    [(0, None), (1, 2)]
-    >>> plan_passes((512, 512), [0])
-    [(0, None)]
-    """
-    axes = sorted(axes)
-    b = axes[-1]
-    last: list[tuple[int | None, int | None]] = []
-    rest = axes
-    if _prod(shape[b + 1:]) <= MAX_CHANNELS:
-        a = b - 1 if (len(axes) > 1 and axes[-2] == b - 1) else None
-        last = [(a, b)]
-        rest = [k for k in axes if k not in (a, b)]
-    passes: list[tuple[int | None, int | None]] = [(k, None) for k in rest]
-    return passes + last
 
 
 def filter_rows(x: np.ndarray, steps, cval: float, out: np.ndarray, cast_into) -> np.ndarray | None:
@@ -407,22 +349,11 @@ def rows_runner(shape: tuple[int, ...], steps, cval: float, out_dtype) -> _RowsR
     from .pool import prepared_for
 
     by_axis = {ax: (w, mode) for ax, w, mode in steps}
-    size = _prod(shape)
+    size = product(shape)
     if len(by_axis) != len(steps) or size == 0 or np.dtype(out_dtype) not in OUTPUT_DTYPES:
         return None
     passes = plan_passes(shape, list(by_axis))
-    views = []
-    steps_: list[int] = []
-    for va, ha in passes:
-        if ha is not None:
-            lead = va if va is not None else ha
-            s3 = (_prod(shape[:lead]), shape[va] if va is not None else 1, _prod(shape[ha:]))
-            steps_.append(_prod(shape[ha + 1:]))
-        else:
-            assert va is not None      # a pass filters at least one axis
-            s3 = (_prod(shape[:va]), shape[va], _prod(shape[va + 1:]))
-            steps_.append(1)
-        views.append(s3)
+    views, steps_ = pass_views(shape, passes)
     calls = []
     for p, (va, ha) in enumerate(passes):
         dst_dtype = np.dtype(out_dtype) if p == len(passes) - 1 else np.dtype(np.float32)

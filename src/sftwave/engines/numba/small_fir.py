@@ -1,44 +1,95 @@
-"""Small inputs whose every axis is a FIR plan, by scipy.ndimage's ``correlate1d``: no numba.
+"""Small inputs whose every axis is a FIR plan, in numpy (or scipy.ndimage's ``correlate1d``): no numba.
 
 On a few thousand samples the fixed cost of a call (numba's import and CPU
 target set-up in a fresh process, its dispatches and the thread pool in a
-warm one) outweighs the work; ``scipy.ndimage.correlate1d``, in C, runs the
-same taps there at once.  :func:`filter_small` follows the engine's
-``filter`` (``sftwave.engines.numba.filters``) step for step, where the
-engine sums as scipy does (not where its float32 FIR over rows would run:
-float32 and 8/16-bit images smoothed, which keep the engine's path): the input in
-its working dtype (float32 for float32 and float16, float64 otherwise), C
-ordered; an offset taken out of the lines along a derivative's axis
-(:func:`without_offset`, as the engine's); the first axis written into one
-buffer and every later one filtered in place; one cast to the output at the
-end (:func:`cast_into`, C's conversion as scipy's).  The sums are scipy's
-(double precision), which the engine's FIR kernels repeat bit for bit
-(``.fir_kernels``).
+warm one) outweighs the work; numpy's whole-array operations
+(``._scipy_sums``, ``.rows_sums``) run the same taps there at once, in a
+process that has not paid for numba or scipy.ndimage.  :func:`filter_small`
+follows the engine's ``filter`` (``sftwave.engines.numba.filters``) step for
+step: the input in its working dtype (float32 for float32 and float16, float64
+otherwise), C ordered; an offset taken out of the lines along a derivative's
+axis (:func:`without_offset`, as the engine's); the first axis written into one
+buffer and every later one filtered in place; one cast to the output at the end
+(:func:`cast_into`, C's conversion as scipy's).  The sums are scipy's (double
+precision), which the engine's FIR kernels repeat bit for bit (``.fir_kernels``),
+and, where the engine smooths float32 and 8/16-bit images in float32
+(``.fir_rows``), that path's float32 sums and fused multiply-adds, bit for bit
+(``.rows_sums``).  Which of them runs never changes the bits.
+
+Which runs depends on what the process has paid for.  numpy's sums first;
+once this process has spent :data:`NUMPY_SECONDS` in them (about what
+importing scipy.ndimage costs), scipy's ``correlate1d`` runs scipy's sums
+and the engine's kernels the float32 rows (:func:`engine_due`: the caller
+then prefers the engine's prepared kernels for a repeated call).
 
 The non-finite screen is numpy's: input with a NaN or an infinity, or far
 from one (:data:`sftwave.engines.nonfinite.SAFE_EXPONENTS`: the engine scales
 it), returns None, and the caller takes the engine's screened path
 (``sftwave.engines.nonfinite``), which defines those results.  This module
-imports numpy and scipy.ndimage only (the rule and the size limit:
-:func:`sftwave.plans.small.small_fir`).
+imports numpy (and scipy.ndimage once it pays) only (the rule and the size
+limits: :func:`sftwave.plans.small.small_fir`).
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import time
 
 import numpy as np
 
 from ..._checks import output_array
+from ...plans import small as small_rule
 from ...plans.fit import FIRPlan, SFTPlan, WidePlan
+from . import _rows, rows_sums
 from ._rows import ROWS_INPUT_DTYPES, ROWS_OUTPUT_DTYPES
+from ._scipy_sums import correlate_lines
 
-__all__ = ["filter_small", "cast_into", "zero_sum", "without_offset", "kernels_loaded"]
+__all__ = ["filter_small", "cast_into", "zero_sum", "without_offset", "kernels_loaded",
+           "engine_due", "NUMPY_SECONDS"]
+
+#: Seconds of numpy's sums a process spends on small calls before it pays for faster code:
+#: about what importing scipy.ndimage costs (0.3-0.4 s on a 2-core Xeon), and under what
+#: loading numba's kernels costs (0.5-0.7 s).  Paying at the point where the rent so far
+#: equals the price never costs more than twice the better choice made in hindsight.
+NUMPY_SECONDS = 0.3
+
+#: numpy's time for a sample and a tap (generous: measured on a 2-core Xeon, one session, at
+#: 128^2 to 1024^2): scipy's sums 1.6 to 2.5 ns, the float32 rows 7 to 10 ns (an exact fused
+#: multiply-add is a dozen numpy operations; docs/performance.md, *Small calls without numba*).
+SUMS_SECONDS_PER_TAP = 2.5e-9
+ROWS_SECONDS_PER_TAP = 10e-9
+
+#: The most a call above ``sftwave.plans.small.SMALL_FIR_SAMPLES`` may cost in numpy by those
+#: figures: less than loading numba's kernels (0.5 to 0.7 s with their cache warm, seconds of
+#: compilation with it empty).  Larger calls decline: the engine runs them.
+NUMBA_FREE_SECONDS = 0.2
+
+#: Seconds this process has spent in numpy's sums (:func:`filter_small`).
+_spent = [0.0]
+
+
+def engine_due() -> bool:
+    """Whether small calls should now run the engine's kernels: numba is loaded
+    (:func:`kernels_loaded`), or this process has spent :data:`NUMPY_SECONDS` in numpy's
+    sums.
+
+    Examples
+    --------
+    >>> isinstance(engine_due(), bool)
+    True
+    """
+    return kernels_loaded() or _spent[0] >= NUMPY_SECONDS
 
 #: Exponents of two between which finite float input is filtered unscaled (those of
 #: ``sftwave.engines.nonfinite.SAFE_EXPONENTS``, which imports this module's callers).
 _SAFE = {np.dtype(np.float64): (-511, 512), np.dtype(np.float32): (-63, 64)}
+
+
+def _scipy_loaded() -> bool:
+    """Whether scipy.ndimage is imported in this process (its ``correlate1d``, in C, then sums
+    as :func:`~._scipy_sums.correlate_lines` does, faster)."""
+    return "scipy.ndimage" in sys.modules
 
 
 def kernels_loaded() -> bool:
@@ -171,23 +222,45 @@ def _finite_near_one(x: np.ndarray, cval: float, constant: bool) -> bool:
     return m == 0 or math.ldexp(1.0, bounds[0]) <= m < math.ldexp(1.0, bounds[1])
 
 
-def _rows_path(x: np.ndarray, out: np.ndarray, steps) -> bool:
-    """Whether the engine may run these steps on its float32 FIR over rows (``.fir_rows``,
-    whose float32 sums scipy's cannot repeat): its dtypes, and every plan one it could take
-    (not asked for scipy's arithmetic, not a derivative's zero-sum kernel).  Those calls keep
-    the engine's path, so that a call's bits never depend on the input's size (the pieces of
-    ``sftwave.dask`` give the whole array's)."""
-    return (bool(steps) and x.dtype in ROWS_INPUT_DTYPES and out.dtype in ROWS_OUTPUT_DTYPES
-            and not any(plan.scipy_arithmetic or zero_sum(plan) for _, plan, _ in steps))
+def _rows_steps(x: np.ndarray, out: np.ndarray, steps) -> list | None:
+    """The steps as the engine's float32 FIR over rows takes them (``(axis, half kernel,
+    mode)``, one value per tap), or None where the engine sums as scipy does.
+
+    The engine's own rule (``.filters._rows_steps`` and ``.fir_rows.filter_rows``): its
+    dtypes; every plan a symmetric smoothing kernel of positive taps, not asked for
+    scipy's arithmetic, not a derivative's zero-sum kernel; distinct axes; an input that
+    its first pass views without a copy.  Those calls run ``.rows_sums``'s float32 sums
+    or the engine's, so that a call's bits never depend on the input's size (the pieces
+    of ``sftwave.dask`` give the whole array's).
+    """
+    if not (steps and x.size and x.dtype in ROWS_INPUT_DTYPES and out.dtype in ROWS_OUTPUT_DTYPES):
+        return None
+    rows = []
+    for axis, plan, mode in steps:
+        if plan.scipy_arithmetic or np.iscomplexobj(plan.kernel) or zero_sum(plan):
+            return None
+        half = _rows.half_kernel(plan.kernel[::-1])
+        if half is None:
+            return None
+        rows.append((axis, half[::16], mode))
+    axes = [axis for axis, _, _ in rows]
+    if len(set(axes)) != len(axes):
+        return None
+    views, _ = _rows.pass_views(x.shape, _rows.plan_passes(x.shape, axes))
+    if not np.may_share_memory(x.reshape(views[0]), x):
+        return None
+    return rows
 
 
 def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | None:
-    """The engine's ``filter`` of real ``x`` whose every step is a real FIR plan, by scipy.
+    """The engine's ``filter`` of real ``x`` whose every step is a real FIR plan, without numba.
 
     ``steps``: ``(axis, FIRPlan, mode)`` each; ``output`` as scipy's (None, a
     dtype or an array; checked first).  None (nothing written) where ``x`` or
     ``cval`` is not finite, or ``x`` is far from one, or the engine's float32
-    rows may run the steps: the caller's path runs it.
+    rows would run the steps and :func:`engine_due`, or ``x`` holds more than
+    ``sftwave.plans.small.SMALL_FIR_SAMPLES`` samples and numpy would take longer
+    than :data:`NUMBA_FREE_SECONDS`: the caller's path runs it.
 
     Examples
     --------
@@ -197,14 +270,23 @@ def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | Non
     >>> filter_small(np.array([np.nan, 1.0]), [(0, plan, "reflect")], cval=0.0) is None
     True
     """
-    import scipy.ndimage as ndi
-
     cval = float(cval)
     out = output_array(output, x)
-    if _rows_path(x, out, steps) or not _finite_near_one(
-            x, cval, any(m == "constant" for _, _, m in steps)):
+    rows = _rows_steps(x, out, steps)
+    if x.size > small_rule.SMALL_FIR_SAMPLES:
+        per_tap = ROWS_SECONDS_PER_TAP if rows is not None else SUMS_SECONDS_PER_TAP
+        if x.size * sum(plan.kernel.size for _, plan, _ in steps) * per_tap > NUMBA_FREE_SECONDS:
+            return None
+    if not _finite_near_one(x, cval, any(m == "constant" for _, _, m in steps)):
         return None
     if x.size == 0:
+        return out
+    if rows is not None:
+        if engine_due():
+            return None
+        start = time.perf_counter()
+        np.copyto(out, rows_sums.filter_rows(x, rows, cval, out.dtype))
+        _spent[0] += time.perf_counter() - start
         return out
     work = np.asarray(x, dtype=_work_dtype(x.dtype), order="C")
     owned = work is not x
@@ -220,9 +302,18 @@ def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | Non
     else:
         buf = np.empty(work.shape, dtype=work.dtype)
     src = work
+    scipy_loop = _scipy_loaded() or _spent[0] >= NUMPY_SECONDS
+    start = time.perf_counter()
     for axis, plan, mode in steps:
-        ndi.correlate1d(src, plan.kernel[::-1], axis=axis, output=buf, mode=mode, cval=cval)
+        if scipy_loop:
+            import scipy.ndimage as ndi
+
+            ndi.correlate1d(src, plan.kernel[::-1], axis=axis, output=buf, mode=mode, cval=cval)
+        else:
+            correlate_lines(src, plan.kernel[::-1], axis, mode, cval, buf)
         src = buf
+    if not scipy_loop:
+        _spent[0] += time.perf_counter() - start
     if not steps:
         np.copyto(buf, work)
     if buf is not out:
