@@ -524,7 +524,7 @@ def section_first_call(f: dict) -> str:
         "compile` fills the kernel cache ahead of time, so that a user's first call is a "
         "second process. A Gaussian call whose FIR plans numpy runs in less time than "
         "loading numba would take (docs/performance.md, *Small calls without numba*: the "
-        "512^2 case) compiles and loads no kernel at all; the 2048^2 call does.",
+        "512^2 case) compiles and loads no kernel at all; a bank plan (sigma 8) does.",
         "",
         table(["case", "anchor", "first process s", "first process CPU s", "kernels compiled",
                "kernel compile s", "second process s", "anchor's process s", "anchor / first"],

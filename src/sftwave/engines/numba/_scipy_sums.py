@@ -17,6 +17,9 @@ instead.  This module imports numpy only.
 
 from __future__ import annotations
 
+import os
+import threading
+
 import numpy as np
 
 from .._boundary import CONSTANT, MODE_CODES, source_index
@@ -70,16 +73,86 @@ def _extended(x3: np.ndarray, left: int, right: int, mode: str, cval: float) -> 
     return ext
 
 
+#: Elements of one block's extended input (float64: 512 KiB): each tap's operation then runs
+#: over memory in the second-level cache, whatever the array's size.
+BLOCK_ELEMENTS = 1 << 16
+
+#: The fewest inner elements side by side in a block (float64: four cache lines a row).
+MIN_WIDTH = 32
+
+_EXECUTOR: list = []
+_EXECUTOR_LOCK = threading.Lock()
+
+
+def _executor():
+    """The process's pool for the blocks: one thread per CPU at most, started as needed
+    (numpy's operations release the GIL).  A forked child starts a pool of its own."""
+    with _EXECUTOR_LOCK:
+        if not _EXECUTOR:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _EXECUTOR.append(ThreadPoolExecutor(os.cpu_count() or 1,
+                                                thread_name_prefix="sftwave-sums"))
+        return _EXECUTOR[0]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_EXECUTOR.clear)
+
+
+def _blocks(outer: int, span: int, inner: int) -> list[tuple[int, int, int, int]]:
+    """``(o0, o1, k0, k1)``: lines ``o0 .. o1`` of the outer axis and elements ``k0 .. k1`` of
+    the inner one, each block whole along the filtered axis (so that a block reads all of
+    its input before it writes: the output may be the input) and about
+    :data:`BLOCK_ELEMENTS` extended samples."""
+    width = min(inner, max(MIN_WIDTH, BLOCK_ELEMENTS // span // 8 * 8))
+    lines = max(1, BLOCK_ELEMENTS // (span * inner)) if width == inner else 1
+    return [(o, min(outer, o + lines), k, min(inner, k + width))
+            for o in range(0, outer, lines) for k in range(0, inner, width)]
+
+
+def _sums(ext: np.ndarray, w: np.ndarray, sym: int, c: int, size2: int) -> np.ndarray:
+    """scipy's sums over ``ext`` (lines, n + c + size2, inner), extended: (lines, n, inner)."""
+    lines, span, inner = ext.shape
+    # every output at a flat position f of the extended block reads f + t * inner for its
+    # taps t = 0 .. c + size2; the positions past each line's end are computed and dropped
+    # (one operation per tap over contiguous memory)
+    flat = ext.reshape(-1)
+    m = flat.size - (c + size2) * inner
+
+    def tap(t: int) -> np.ndarray:
+        return flat[t * inner:t * inner + m]
+
+    acc = np.empty(flat.size, dtype=np.float64)
+    head = acc[:m]
+    tmp = np.empty(m, dtype=np.float64)
+    if sym == GENERAL:
+        np.multiply(tap(c + size2), w[c + size2], out=head)
+        for j in range(-c, size2):
+            np.multiply(tap(c + j), w[c + j], out=tmp)
+            head += tmp
+    else:
+        np.multiply(tap(c), w[c], out=head)
+        pair = np.add if sym == SYMMETRIC else np.subtract
+        for j in range(-c, 0):
+            pair(tap(c + j), tap(c - j), out=tmp)
+            tmp *= w[c + j]
+            head += tmp
+    return acc.reshape(lines, span, inner)[:, :span - c - size2]
+
+
 def correlate_lines(x: np.ndarray, weights: np.ndarray, axis: int, mode: str, cval: float,
-                    out: np.ndarray) -> np.ndarray:
+                    out: np.ndarray, threads: int = 1) -> np.ndarray:
     """``scipy.ndimage.correlate1d(x, weights, axis, out, mode, cval)``: the same bits.
 
     ``x`` real (any real dtype: its lines are read as float64, as scipy's
     buffers hold them), ``weights`` float64, ``mode`` one of
     :data:`~sftwave.engines._boundary.MODE_CODES`; ``out`` a real array of
-    ``x``'s shape, which may be ``x`` itself (the lines are copied first).
-    The extended input and the sums are whole arrays, one numpy operation per
-    tap: memory about three float64 copies of ``x`` with the extension.
+    ``x``'s shape, which may be ``x`` itself.  The array goes in blocks whole
+    along the axis (:data:`BLOCK_ELEMENTS` extended samples), each extended,
+    summed by one numpy operation per tap and written before the next; on
+    ``threads`` threads where there are blocks enough (each output is the same
+    operations whatever the block or the thread: the same bits).
 
     Examples
     --------
@@ -97,33 +170,27 @@ def correlate_lines(x: np.ndarray, weights: np.ndarray, axis: int, mode: str, cv
         return out
     c = w.size // 2
     size2 = w.size - c - 1
-    ext = _extended(x.reshape(outer, n, inner), c, size2, mode, float(cval))
-    # every output at a flat position f of the extended array reads f + t * inner for its
-    # taps t = 0 .. c + size2; the positions past each line's end are computed and dropped
-    # (one operation per tap over contiguous memory)
-    flat = ext.reshape(-1)
-    m = flat.size - (c + size2) * inner
-
-    def tap(t: int) -> np.ndarray:
-        return flat[t * inner:t * inner + m]
-
     sym = symmetry(w)
-    acc = np.empty(outer * (n + c + size2) * inner, dtype=np.float64)
-    head = acc[:m]
-    tmp = np.empty(m, dtype=np.float64)
-    if sym == GENERAL:
-        np.multiply(tap(c + size2), w[c + size2], out=head)
-        for j in range(-c, size2):
-            np.multiply(tap(c + j), w[c + j], out=tmp)
-            head += tmp
+    x3 = x.reshape(outer, n, inner)
+    out3 = out.reshape(outer, n, inner)
+    target = out3 if np.may_share_memory(out3, out) else np.empty((outer, n, inner), out.dtype)
+    if target is not out3 and np.may_share_memory(x3, out):
+        x3 = x3.copy()           # an out that numpy cannot view: written at the end
+    cval = float(cval)
+
+    def run(blocks: list[tuple[int, int, int, int]]) -> None:
+        for o0, o1, k0, k1 in blocks:
+            ext = _extended(x3[o0:o1, :, k0:k1], c, size2, mode, cval)
+            target[o0:o1, :, k0:k1] = _sums(ext, w, sym, c, size2)
+
+    blocks = _blocks(outer, n + c + size2, inner)
+    parts = min(max(1, threads), len(blocks))
+    if parts == 1:
+        run(blocks)
     else:
-        np.multiply(tap(c), w[c], out=head)
-        pair = np.add if sym == SYMMETRIC else np.subtract
-        for j in range(-c, 0):
-            pair(tap(c + j), tap(c - j), out=tmp)
-            tmp *= w[c + j]
-            head += tmp
-    res = acc.reshape(outer, n + c + size2, inner)[:, :n]
-    np.copyto(out.reshape(outer, n, inner) if out.flags.c_contiguous else out,
-              res if out.flags.c_contiguous else res.reshape(shape), casting="unsafe")
+        share = -(-len(blocks) // parts)
+        for _ in _executor().map(run, [blocks[i:i + share] for i in range(0, len(blocks), share)]):
+            pass
+    if target is not out3:
+        np.copyto(out, target.reshape(shape), casting="unsafe")
     return out

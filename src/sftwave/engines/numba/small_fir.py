@@ -54,16 +54,19 @@ __all__ = ["filter_small", "cast_into", "zero_sum", "without_offset", "kernels_l
 #: equals the price never costs more than twice the better choice made in hindsight.
 NUMPY_SECONDS = 0.3
 
-#: numpy's time for a sample and a tap (generous: measured on a 2-core Xeon, one session, at
-#: 128^2 to 1024^2): scipy's sums 1.6 to 2.5 ns, the float32 rows 7 to 10 ns (an exact fused
-#: multiply-add is a dozen numpy operations; docs/performance.md, *Small calls without numba*).
-SUMS_SECONDS_PER_TAP = 2.5e-9
+#: numpy's time for a sample and a tap on one thread (generous: measured on a 2-core Xeon,
+#: one session, 512^2 to 2048^2): scipy's sums 0.7 to 1.3 ns (in blocks that stay in cache,
+#: ``._scipy_sums``; about half that on two threads), the float32 rows 7 to 10 ns (an exact
+#: fused multiply-add is a dozen numpy operations; docs/performance.md, *Small calls without
+#: numba*).
+SUMS_SECONDS_PER_TAP = 1.5e-9
 ROWS_SECONDS_PER_TAP = 10e-9
 
 #: The most a call above ``sftwave.plans.small.SMALL_FIR_SAMPLES`` may cost in numpy by those
-#: figures: less than loading numba's kernels (0.5 to 0.7 s with their cache warm, seconds of
-#: compilation with it empty).  Larger calls decline: the engine runs them.
-NUMBA_FREE_SECONDS = 0.2
+#: figures (scipy's sums shared by the call's threads): less than loading numba's kernels (0.5
+#: to 0.7 s with their cache warm, seconds of compilation with it empty).  Larger calls
+#: decline: the engine runs them.
+NUMBA_FREE_SECONDS = 0.25
 
 #: Seconds this process has spent in numpy's sums (:func:`filter_small`).
 _spent = [0.0]
@@ -273,8 +276,12 @@ def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | Non
     cval = float(cval)
     out = output_array(output, x)
     rows = _rows_steps(x, out, steps)
+    threads = 1
     if x.size > small_rule.SMALL_FIR_SAMPLES:
-        per_tap = ROWS_SECONDS_PER_TAP if rows is not None else SUMS_SECONDS_PER_TAP
+        from .pool import threads as pool_threads
+
+        threads = pool_threads()
+        per_tap = ROWS_SECONDS_PER_TAP if rows is not None else SUMS_SECONDS_PER_TAP / threads
         if x.size * sum(plan.kernel.size for _, plan, _ in steps) * per_tap > NUMBA_FREE_SECONDS:
             return None
     if not _finite_near_one(x, cval, any(m == "constant" for _, _, m in steps)):
@@ -310,7 +317,7 @@ def filter_small(x: np.ndarray, steps, *, cval, output=None) -> np.ndarray | Non
 
             ndi.correlate1d(src, plan.kernel[::-1], axis=axis, output=buf, mode=mode, cval=cval)
         else:
-            correlate_lines(src, plan.kernel[::-1], axis, mode, cval, buf)
+            correlate_lines(src, plan.kernel[::-1], axis, mode, cval, buf, threads)
         src = buf
     if not scipy_loop:
         _spent[0] += time.perf_counter() - start
