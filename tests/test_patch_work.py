@@ -130,14 +130,18 @@ print(sum(switch._CALLS.values()), "numba" in sys.modules)
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "size, sigma, repeat, expect",
+    "size, sigma, repeat, expect, numba",
     [
-        (1000, 4.0, 1, (0, 0)),  # the calls do not add up to the start-up: all scipy's
-        (1_000_000, 400.0, 1, (2, 2)),  # 1.6 s in scipy: routed; then the 10 ms one too
-        (1000, 4.0, 150, (40, 60)),  # scipy's until their 10 ms add up to the start-up
+        (1000, 4.0, 1, (0, 0), "False"),  # the calls do not add up to the start-up: all scipy's
+        (1_000_000, 400.0, 1, (2, 2), "True"),  # 1.6 s in scipy: routed (a bank plan: numba)
+        # scipy's until their 10 ms add up to the start-up; the routed 512 x 512 FIRs run in
+        # numpy until they have cost what loading numba does (sftwave.engines.numba.small_fir),
+        # so numba may or may not be loaded by the end
+        (1000, 4.0, 150, (40, 60), None),
     ],
 )
-def test_a_fresh_process_routes_only_what_wins_back_the_start_up(tmp_path, size, sigma, repeat, expect):
+def test_a_fresh_process_routes_only_what_wins_back_the_start_up(tmp_path, size, sigma, repeat, expect,
+                                                                  numba):
     script = tmp_path / "script.py"
     script.write_text(
         _SCRIPT.replace("SIZE", str(size)).replace("SIGMA", str(sigma)).replace("REPEAT", str(repeat))
@@ -149,6 +153,7 @@ def test_a_fresh_process_routes_only_what_wins_back_the_start_up(tmp_path, size,
         timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
-    calls, numba = proc.stdout.split()
+    calls, loaded = proc.stdout.split()
     assert expect[0] <= int(calls) <= expect[1]
-    assert numba == str(int(calls) > 0)  # numba imported only where a call was routed
+    if numba is not None:  # numba never imported where no call was routed
+        assert loaded == numba

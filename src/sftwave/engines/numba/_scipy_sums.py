@@ -24,7 +24,7 @@ import numpy as np
 
 from .._boundary import CONSTANT, MODE_CODES, source_index
 
-__all__ = ["SYMMETRIC", "ANTISYMMETRIC", "GENERAL", "symmetry", "correlate_lines"]
+__all__ = ["SYMMETRIC", "ANTISYMMETRIC", "GENERAL", "symmetry", "extended_lines", "correlate_lines"]
 
 SYMMETRIC, ANTISYMMETRIC, GENERAL = 1, -1, 0
 
@@ -55,11 +55,19 @@ def symmetry(weights: np.ndarray) -> int:
     return GENERAL
 
 
-def _extended(x3: np.ndarray, left: int, right: int, mode: str, cval: float) -> np.ndarray:
-    """``x3`` (outer, n, inner) in float64, extended along axis 1 by ``left`` and ``right``
-    samples as scipy extends a line (:func:`~sftwave.engines._boundary.source_index`)."""
+def extended_lines(x3: np.ndarray, left: int, right: int, mode: str, cval: float,
+                   dtype: type = np.float64) -> np.ndarray:
+    """``x3`` (outer, n, inner) in ``dtype``, extended along axis 1 by ``left`` and ``right``
+    samples as scipy extends a line (:func:`~sftwave.engines._boundary.source_index`;
+    ``cval`` in ``dtype`` where the mode reads it).
+
+    Examples
+    --------
+    >>> extended_lines(np.array([[[1.0], [2.0]]]), 2, 1, "reflect", 0.0).ravel().tolist()
+    [2.0, 1.0, 1.0, 2.0, 2.0]
+    """
     outer, n, inner = x3.shape
-    ext = np.empty((outer, left + n + right, inner), dtype=np.float64)
+    ext = np.empty((outer, left + n + right, inner), dtype=dtype)
     ext[:, left:left + n] = x3
     code = MODE_CODES[mode]
     for lo, hi in ((0, left), (left + n, left + n + right)):
@@ -180,7 +188,7 @@ def correlate_lines(x: np.ndarray, weights: np.ndarray, axis: int, mode: str, cv
 
     def run(blocks: list[tuple[int, int, int, int]]) -> None:
         for o0, o1, k0, k1 in blocks:
-            ext = _extended(x3[o0:o1, :, k0:k1], c, size2, mode, cval)
+            ext = extended_lines(x3[o0:o1, :, k0:k1], c, size2, mode, cval)
             target[o0:o1, :, k0:k1] = _sums(ext, w, sym, c, size2)
 
     blocks = _blocks(outer, n + c + size2, inner)

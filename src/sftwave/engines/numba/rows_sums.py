@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._boundary import CONSTANT, MODE_CODES, source_index
 from ._rows import pass_views, plan_passes
+from ._scipy_sums import extended_lines
 
 __all__ = ["fma32", "filter_rows"]
 
@@ -79,30 +79,13 @@ def fma32(a: np.ndarray, w: np.float32, acc: np.ndarray, work: _Work | None = No
     return acc
 
 
-def _extended32(x3: np.ndarray, r: int, mode: str, fill: np.float32) -> np.ndarray:
-    """float32 ``x3`` (outer, n, inner) extended along axis 1 by ``r`` samples each side."""
-    outer, n, inner = x3.shape
-    ext = np.empty((outer, n + 2 * r, inner), dtype=np.float32)
-    ext[:, r:r + n] = x3
-    code = MODE_CODES[mode]
-    for lo, hi in ((0, r), (r + n, n + 2 * r)):
-        if hi == lo:
-            continue
-        if code == CONSTANT:
-            ext[:, lo:hi] = fill
-        else:
-            src = source_index(np.arange(lo - r, hi - r, dtype=np.int64), n, code)
-            ext[:, lo:hi] = np.take(x3, src, axis=1)
-    return ext
-
-
 def _fold(x3: np.ndarray, half: np.ndarray, mode: str, fill: np.float32) -> np.ndarray:
     """One pass of ``.fir_rows`` along axis 1 of float32 ``x3`` (outer, n, inner): the
     half kernel ``half`` (float32, centre first) folded over pairs, each added by
     :func:`fma32`."""
     outer, n, inner = x3.shape
     r = half.size - 1
-    ext = _extended32(x3, r, mode, fill)
+    ext = extended_lines(x3, r, r, mode, float(fill), np.float32)
     flat = ext.reshape(-1)
     m = flat.size - 2 * r * inner            # flat positions of every output (and the drops)
 
