@@ -11,6 +11,8 @@ from functools import partial
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sftwave.ndimage as sn
 from sftwave.engines.numba import small_fir as small_engine
@@ -239,3 +241,73 @@ def test_the_engine_once_numpy_has_cost_its_load():
             "sftwave.gaussian_filter(x, 1.0)\n"
             "print('numba' in sys.modules)\n")
     assert _fresh(code) == "True"
+
+
+_FUZZ_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "float16", "float32",
+                "float64", ">f8", ">i2"]
+
+
+@st.composite
+def _calls(draw):
+    """A small real array (any dtype, layout, a long line now and then), one of the Gaussian
+    filters with FIR-sized sigmas (and some beyond), any mode, order and output."""
+    ndim = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(st.integers(1, 30), min_size=ndim, max_size=ndim)))
+    if ndim == 1 and draw(st.booleans()):
+        shape = (draw(st.integers(200, 3000)),)
+    dtype = np.dtype(draw(st.sampled_from(_FUZZ_DTYPES)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    offset = draw(st.sampled_from([0.0, 1e6 if dtype.itemsize > 2 else 1e3]))
+    base = np.cumsum(rng.standard_normal(shape), axis=-1) * 10 + offset
+    if dtype.kind == "b":
+        x = base > np.median(base)
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        x = np.clip(np.round(base - base.mean()), max(info.min, -1000), min(info.max, 1000))
+        x = x.astype(dtype)
+    else:
+        x = base.astype(dtype)
+    layout = draw(st.sampled_from(["C", "F", "reversed", "transposed"]))
+    x = {"C": x, "F": np.asfortranarray(x), "reversed": x[..., ::-1], "transposed": x.T}[layout]
+    mode = draw(st.sampled_from(MODES + ["grid-wrap", "grid-constant"]))
+    cval = draw(st.sampled_from([0.0, -2.5, 7.0]))
+    sigma = draw(st.sampled_from([0.4, 1.0, 1.7, 2.5, 3.3, 4.0, 6.0]))
+    order = draw(st.integers(0, 2))
+    output = draw(st.sampled_from([None, None, np.float64, np.float32, np.uint8, np.int16]))
+    if draw(st.booleans()) or ndim == 1:
+        call = partial(sn.gaussian_filter1d, x, sigma, axis=draw(st.integers(-ndim, ndim - 1)),
+                       order=order, mode=mode, cval=cval, output=output)
+    else:
+        call = partial(sn.gaussian_filter, x, sigma, order=(order,) + (0,) * (ndim - 1),
+                       mode=mode, cval=cval, output=output)
+    return x, call
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(_calls())
+def test_numba_free_calls_give_the_engines_bits(case):
+    """Whatever runs a call, numpy's sums and float32 rows in a process without numba or the
+    engine's kernels, the result is the same bits (or the same error)."""
+    x, call = case
+
+    def run(free: bool):
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(sn, "_SMALL_MEMO", {})
+            m.setattr(small_engine, "kernels_loaded", lambda: not free)
+            m.setattr(small_engine, "_scipy_loaded", lambda: False)
+            m.setattr(small_engine, "_spent", [0.0])
+            m.setattr(small_engine, "NUMPY_SECONDS", float("inf"))
+            if not free:
+                m.setattr(small, "SMALL_FIR_SAMPLES", -1)
+                m.setattr(small, "NUMBA_FREE_SAMPLES", -1)
+            try:
+                return call()
+            except (ValueError, TypeError) as exc:
+                return type(exc), str(exc)
+
+    free, engine = run(True), run(False)
+    if isinstance(engine, tuple):
+        assert free == engine
+    else:
+        assert free.dtype == engine.dtype and np.array_equal(free, engine, equal_nan=True)

@@ -57,7 +57,8 @@ def fma32(a: np.ndarray, w: np.float32, acc: np.ndarray, work: _Work | None = No
     """
     k = work if work is not None else _Work(a.size)
     p, c, s, t, u = k.p, k.c, k.s, k.t, k.u
-    np.multiply(a, np.float64(w), out=p)     # exact: 24 + 24 bits
+    np.copyto(p, a)                          # float64 first: numpy 1's value-based casting
+    p *= np.float64(w)                       # would run a float32 loop; exact: 24 + 24 bits
     np.copyto(c, acc)
     np.add(p, c, out=s)
     # two-sum: the error t = (p + c) - s, exactly
