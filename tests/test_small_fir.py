@@ -245,6 +245,7 @@ def test_the_engine_once_numpy_has_cost_its_load():
 
 _FUZZ_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "float16", "float32",
                 "float64", ">f8", ">i2"]
+_STRIDED_DTYPES = {"uint8", "float32", "float64"}
 
 
 @st.composite
@@ -267,7 +268,9 @@ def _calls(draw):
         x = x.astype(dtype)
     else:
         x = base.astype(dtype)
-    layout = draw(st.sampled_from(["C", "F", "reversed", "transposed"]))
+    # other layouts in three dtypes: each layout and dtype is a kernel the engine compiles
+    layouts = ["C", "F", "reversed", "transposed"] if dtype.name in _STRIDED_DTYPES else ["C"]
+    layout = draw(st.sampled_from(layouts))
     x = {"C": x, "F": np.asfortranarray(x), "reversed": x[..., ::-1], "transposed": x.T}[layout]
     mode = draw(st.sampled_from(MODES + ["grid-wrap", "grid-constant"]))
     cval = draw(st.sampled_from([0.0, -2.5, 7.0]))
