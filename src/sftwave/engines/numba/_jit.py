@@ -46,13 +46,12 @@ from pathlib import Path
 from numba import njit
 
 from .. import _boundary
+from ._env import DISABLE_ENV, env_disables_internals
 
 __all__ = ["kernel", "source_index", "NOALIAS", "NOALIAS_REASON", "DISABLE_ENV",
            "internals_disabled", "NumbaInternalsWarning", "warn_fast_path_off",
            "private_cache_dir"]
 
-#: Set to anything but ``""`` or ``"0"``, the engine uses no numba internals (the tests' switch).
-DISABLE_ENV = "SFTWAVE_DISABLE_NUMBA_INTERNALS"
 
 
 def internals_disabled() -> bool:
@@ -64,7 +63,7 @@ def internals_disabled() -> bool:
     return _DISABLED
 
 
-_DISABLED = os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
+_DISABLED = env_disables_internals()
 
 
 class NumbaInternalsWarning(RuntimeWarning):

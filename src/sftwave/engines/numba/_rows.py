@@ -4,11 +4,11 @@ kernels' halves and its passes (which ``.rows_sums`` repeats in numpy)."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 import numpy as np
 
+from ._env import env_disables_internals
 from ._scipy_sums import SYMMETRIC, symmetry
 
 #: The figure where the float32 FIR over blocks of rows (``.fir_rows``) runs the
@@ -41,7 +41,7 @@ def vectors_expected() -> bool:
         from .vectors import usable
 
         return usable(np.float32)
-    return os.environ.get("SFTWAVE_DISABLE_NUMBA_INTERNALS", "").strip() in ("", "0")
+    return not env_disables_internals()
 
 
 #: Elements of a row after the last filtered axis up to which they are its "channels"
@@ -56,7 +56,7 @@ def half_kernel(weights: np.ndarray) -> np.ndarray | None:
     scaling, and this module's "no pass" is a single 1), a tap not positive
     (a derivative: float32 sums of terms that cancel would lose the accuracy
     that the float64 path keeps), or not symmetric (scipy's test,
-    :func:`.fir_kernels.symmetry`).  With positive taps the float32 sums
+    :func:`._scipy_sums.symmetry`).  With positive taps the float32 sums
     round to a few units of 6e-8 of the data's largest magnitude.
 
     Examples
