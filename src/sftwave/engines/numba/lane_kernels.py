@@ -218,7 +218,7 @@ BLOCK = 128
 
 @kernel(nogil=True)
 def extended_at(xs, r, col, lo, front, length, mode, cval, c):
-    """What :func:`extend_rows` writes at ``xe[i, col]`` for row ``r`` of ``xs`` and centre ``c``."""
+    """What :func:`~.extended_rows.extend_rows` writes at ``xe[i, col]`` for row ``r`` of ``xs`` and centre ``c``."""
     if col < front or col >= front + length:
         return 0.0
     n = xs.shape[1]
@@ -257,7 +257,7 @@ def _lanes_16(KIND: int):
 
         With ``direct``, ``xe`` is not made: the samples are read from the
         C-contiguous rows ``xs`` (row ``xs_row[i]`` for ``xe``'s row ``i``, minus
-        ``xs_centre[i]``), exactly what :func:`extend_rows` (``lo``, ``front``,
+        ``xs_centre[i]``), exactly what :func:`~.extended_rows.extend_rows` (``lo``, ``front``,
         ``length``, ``mode``, ``cval``) would have written there: between
         ``m_in_lo[g]`` and ``m_in_hi[g]`` every read of group ``g`` lies inside its
         row, elsewhere :func:`extended_at` extends it.  One pass over the samples
@@ -661,40 +661,3 @@ def _add_sums(accb, first, nout, decim, kind, oc, kbase, klo, khi, lane_out, g, 
                 out[r, q, zero] += accb[ip]
                 out[r, q, np.uint64(1)] += accb[ir]
                 out[r, q, np.uint64(2)] += accb[ii]
-
-
-@kernel(nogil=True, noalias=True)
-def extend_rows(lo_t, hi_t, x2d, rows, lo, length, front, mode, cval, centre, xe, pieces):
-    """xe[i, front + t] = (x2d[rows[i]] extended at position lo + t) - centre[i]; zeros around.
-
-    Task ``k`` (``lo_t <= k < hi_t``) fills piece ``k % pieces`` of the
-    ``pieces`` equal pieces of ``xe``'s row ``i = k // pieces``.
-    """
-    ncol = xe.shape[1]
-    for k in range(lo_t, hi_t):
-        i = k // pieces
-        piece = k % pieces
-        a = ncol * piece // pieces
-        b = ncol * (piece + 1) // pieces
-        x = x2d[rows[i]]
-        n = x.shape[0]
-        c = centre[i]
-        for u in range(a, min(b, front)):
-            xe[i, u] = 0.0
-        # the samples inside the line in one plain loop (it vectorises), the extension apart
-        u_lo = max(a, front)
-        u_hi = min(b, front + length)
-        u_in = min(max(u_lo, front - lo), u_hi)            # first u with j = lo + u - front >= 0
-        u_out = max(min(u_hi, front - lo + n), u_in)       # first u with j >= n
-        for u in range(u_lo, u_in):
-            s = source_index(lo + u - front, n, mode)
-            xe[i, u] = (cval if s < 0 else x[s]) - c
-        row = xe[i]
-        d = lo - front
-        for u in range(u_in, u_out):
-            row[u] = x[u + d] - c
-        for u in range(u_out, u_hi):
-            s = source_index(lo + u - front, n, mode)
-            xe[i, u] = (cval if s < 0 else x[s]) - c
-        for u in range(max(a, front + length), b):
-            xe[i, u] = 0.0

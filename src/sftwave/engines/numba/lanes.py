@@ -33,6 +33,7 @@ from . import lane_kernels as _k
 from . import vectors
 from ._jit import DISABLE_ENV, NOALIAS_REASON, internals_disabled, warn_fast_path_off
 from .bank_kernels import CENTRE_SAMPLES
+from .extended_rows import extend_rows
 from .pool import parallel_for
 
 __all__ = ["Lane", "LaneTable", "run", "row_centres", "vector_kernel_runs", "KINDS", "SUM_CHANNELS",
@@ -329,7 +330,7 @@ def run(x2d: np.ndarray, lanes, out: np.ndarray, *, mode: str = "reflect",
         # few long rows are extended in pieces, about two for each of up to 16 threads (a
         # copy: the pieces change no value, but they too are cut by the shape alone)
         pieces = max(1, min(-(-_EXTEND_PIECES // lay.rows_used.size), xe.shape[1] // 65536))
-        parallel_for(_k.extend_rows, lay.rows_used.size * pieces, x2d, lay.rows_used, -lay.pad_l,
+        parallel_for(extend_rows, lay.rows_used.size * pieces, x2d, lay.rows_used, -lay.pad_l,
                      lay.length, lay.front, MODE_CODES[mode], float(cval), centre.astype(dtype), xe,
                      pieces, work=xe.size)
     base = centre[lay.row] * lay.dc_u
