@@ -64,6 +64,17 @@ def test_pieces_asft_and_derivatives(order):
     check_close(out, bank_rows(x, plan, "nearest", 0.0), x)
 
 
+def test_pieces_sft_with_imaginary_weights():
+    """The SFT's recursion with outputs that weigh the imaginary parts too (an odd
+    kernel's plan: the first derivative), not only the real parts."""
+    x = np.cumsum(np.random.default_rng(7).standard_normal((1, N)), axis=1)
+    plan = gaussian_plan(64.0, 1, 1e-5, "sft")
+    assert plan.alpha == 0 and np.any(plan.coef[0, 1])
+    out = np.empty_like(x)
+    pieces.run(x, plan, "reflect", 0.0, out)
+    check_close(out, bank_rows(x, plan, "reflect", 0.0), x)
+
+
 def test_pieces_match_the_exact_filter():
     """Against the direct definition: within the plan's tolerance."""
     x = np.random.default_rng(3).standard_normal(N)

@@ -195,6 +195,7 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     width = cols + 16 + 32 * (cols % 1024 == 0)
     ring = np.empty(S * width + 16, dtype=np.float32)
     pad = rh * step + 16                # a padded row's left margin (room for a full vector)
+    lead = pad if rh > 0 else 0         # where a row's vertical result starts in its slot of vt
     rowlen = pad + cols + rh * step + 16
     vt = np.empty(GROUP * rowlen, dtype=np.float32)
     res = np.empty(cols + 16, dtype=np.float32)
@@ -235,10 +236,8 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
             for c0 in range(0, ncol, strip):
                 nc = min(strip, ncol - c0)
                 for r in range(ng):
-                    if rh > 0:
-                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + pad + c0, ones)
-                    else:
-                        _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + c0, ones)
+                    # one call site: each inlined copy is typed and compiled on its own
+                    _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + lead + c0, ones)
             for r in range(ng):
                 i = g0 + r
                 if rh > 0:

@@ -29,7 +29,7 @@ multiply-adds per output, at every window length.  Where the warm-ups cost
 less (``Q L`` at most 1/8 of the steps: small windows), the pieces warm up
 instead and get no carry.
 
-:func:`run_pieces` runs 16 pieces side by side on the explicit vectors of
+:func:`run` runs 16 pieces side by side on the explicit vectors of
 ``.vectors`` (as the lane engine, ``.lane_kernels``), reading the line in
 place: ``xe[m] = x[m - pad]`` minus the line's centre inside it, its extension
 by ``mode`` (:func:`~._jit.source_index`) outside, zero before ``m = 0``.  The
@@ -46,7 +46,7 @@ from ._jit import kernel, source_index
 from .pool import parallel_for
 from .vectors import fma, fms, fnma, load16, mul, store16
 
-__all__ = ["WIDTH", "BLOCK", "run_pieces", "carry_states", "add_carry", "groups", "run"]
+__all__ = ["WIDTH", "BLOCK", "ASFT", "SFT", "SFT_RE", "RUN_PIECES", "carry_states", "add_carry", "groups", "run"]
 
 #: Pieces side by side (one :class:`~.vectors.LaneVector`).
 WIDTH = 16
@@ -228,99 +228,124 @@ def _steps_diff_re(cf, st, xb, accb, nt, P):
         store16(st, p * 2 * W + W, b)
 
 
-@kernel(nogil=True, noalias=True, error_model="numpy")
-def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm, coefs, base, out,
-               ends, diff, reonly):
-    """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
+#: The recursion a kernel of :func:`_pieces` runs: the ASFT's; the SFT's (every ``w^L`` one:
+#: one difference in, :func:`_steps_diff`); the SFT's with outputs of the real parts alone.
+ASFT, SFT, SFT_RE = 0, 1, 2
 
-    Piece ``q = 16 g + j`` writes the outputs of ``m = s .. s + length - 1``
-    (``s = q length``; those with ``L - 1 <= m < M``): ``base + sum_p ar_p Re
-    t_p + br_p Im t_p`` into ``out[row, m - (L - 1)]``, and its end state into
-    ``ends[row, q]`` (``(2, P)``: real, imaginary part).  Its recursion starts
-    empty at ``m = s - warm``: nothing leaves it before ``L`` samples have
-    entered, so with ``warm >= L`` the state is the true one from ``s`` on (the
-    lane engine's warm-up), with ``warm = 0`` the piece's own part (the carry,
-    :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6, 16)`` (:data:`WR`
-    .. :data:`BR`, the same in every lane).
 
-    With ``diff`` (the SFT: every ``w_p^L`` is 1), the recursion's input is the
-    one difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
-    cancels in it), gathered once per step: two fewer operations per component
-    and step, and half the gathered samples; with ``reonly`` too (every ``br``
-    zero), one more fewer.
+def _pieces(STEPS: int):
+    """The kernel :func:`run` runs for the recursion ``STEPS`` (:data:`ASFT`, :data:`SFT`,
+    :data:`SFT_RE`).
+
+    ``STEPS`` is a constant of the kernel: numba prunes the other recursions'
+    branches before it inlines and types them, so that a call compiles only its
+    own recursion (a third of the code).  Each is a module attribute of its own
+    (:data:`RUN_PIECES`), so that numba caches it on disk apart.
     """
-    P = coefs.shape[0]
-    W = WIDTH
-    T = BLOCK
-    n = x2d.shape[1]
-    cf = coefs.reshape(coefs.size)
-    st = np.zeros(P * 2 * W)
-    xb = np.zeros(2 * T * W)
-    accb = np.zeros(T * W)
-    bases = np.empty(W)
-    for k in range(lo, hi):
-        r = k // groups
-        g = k % groups
-        x = x2d[r]
-        o = out[r]
-        c = centre[r]
-        st[:] = 0.0
-        for j in range(W):
-            bases[j] = base[r]
-        q0 = g * W
-        for u0 in range(-warm, length, T):
-            nt = min(T, length - u0)
+
+    @kernel(nogil=True, noalias=True, error_model="numpy")
+    def run_pieces(lo, hi, x2d, centre, pad, L, M, mode, cval, length, groups, warm, coefs, base,
+                   out, ends):
+        """Tasks ``lo <= k < hi``: group ``k % groups`` of 16 pieces of row ``k // groups``.
+
+        Piece ``q = 16 g + j`` writes the outputs of ``m = s .. s + length - 1``
+        (``s = q length``; those with ``L - 1 <= m < M``): ``base + sum_p ar_p Re
+        t_p + br_p Im t_p`` into ``out[row, m - (L - 1)]``, and its end state into
+        ``ends[row, q]`` (``(2, P)``: real, imaginary part).  Its recursion starts
+        empty at ``m = s - warm``: nothing leaves it before ``L`` samples have
+        entered, so with ``warm >= L`` the state is the true one from ``s`` on (the
+        lane engine's warm-up), with ``warm = 0`` the piece's own part (the carry,
+        :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6, 16)`` (:data:`WR`
+        .. :data:`BR`, the same in every lane).
+
+        For the SFT (every ``w_p^L`` is 1), the recursion's input is the one
+        difference ``x_e[m] - x_e[m - L]`` of all components (the line's centre
+        cancels in it), gathered once per step: two fewer operations per component
+        and step, and half the gathered samples; with outputs of the real parts
+        alone (every ``br`` zero), one more fewer.
+        """
+        P = coefs.shape[0]
+        W = WIDTH
+        T = BLOCK
+        n = x2d.shape[1]
+        cf = coefs.reshape(coefs.size)
+        st = np.zeros(P * 2 * W)
+        xb = np.zeros(2 * T * W)
+        accb = np.zeros(T * W)
+        bases = np.empty(W)
+        for k in range(lo, hi):
+            r = k // groups
+            g = k % groups
+            x = x2d[r]
+            o = out[r]
+            c = centre[r]
+            st[:] = 0.0
             for j in range(W):
-                s = (q0 + j) * length + u0            # the block's first step
-                i = s - pad
-                # steps t < tx: nothing leaves the window yet (the recursion starts at
-                # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
-                start = s - u0 - warm if warm else 0
-                tx = min(max(start + L - s, 0), nt)
-                if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
-                    # inside the line, both the entering and the leaving samples
-                    if diff:
-                        for t in range(tx):
-                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
-                        for t in range(tx, nt):
-                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                bases[j] = base[r]
+            q0 = g * W
+            for u0 in range(-warm, length, T):
+                nt = min(T, length - u0)
+                for j in range(W):
+                    s = (q0 + j) * length + u0            # the block's first step
+                    i = s - pad
+                    # steps t < tx: nothing leaves the window yet (the recursion starts at
+                    # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
+                    start = s - u0 - warm if warm else 0
+                    tx = min(max(start + L - s, 0), nt)
+                    if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
+                        # inside the line, both the entering and the leaving samples
+                        if STEPS != ASFT:
+                            for t in range(tx):
+                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                            for t in range(tx, nt):
+                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                        else:
+                            for t in range(nt):
+                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                            for t in range(tx):
+                                xb[np.uint64((T + t) * W + j)] = 0.0
+                            for t in range(tx, nt):
+                                xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
                     else:
                         for t in range(nt):
-                            xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
-                        for t in range(tx):
-                            xb[np.uint64((T + t) * W + j)] = 0.0
-                        for t in range(tx, nt):
-                            xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
+                            m = s + t
+                            xn = _sample(x, m, pad, M, mode, cval, c)
+                            xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
+                            if STEPS != ASFT:
+                                xb[t * W + j] = xn - xo
+                            else:
+                                xb[t * W + j] = xn
+                                xb[(T + t) * W + j] = xo
+                for t in range(nt):
+                    for j in range(W):
+                        accb[t * W + j] = bases[j]
+                if STEPS == SFT_RE:
+                    _steps_diff_re(cf, st, xb, accb, nt, P)
+                elif STEPS == SFT:
+                    _steps_diff(cf, st, xb, accb, nt, P)
                 else:
-                    for t in range(nt):
-                        m = s + t
-                        xn = _sample(x, m, pad, M, mode, cval, c)
-                        xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
-                        if diff:
-                            xb[t * W + j] = xn - xo
-                        else:
-                            xb[t * W + j] = xn
-                            xb[(T + t) * W + j] = xo
-            for t in range(nt):
+                    _steps(cf, st, xb, accb, nt, P)
                 for j in range(W):
-                    accb[t * W + j] = bases[j]
-            if diff and reonly:
-                _steps_diff_re(cf, st, xb, accb, nt, P)
-            elif diff:
-                _steps_diff(cf, st, xb, accb, nt, P)
-            else:
-                _steps(cf, st, xb, accb, nt, P)
+                    s = (q0 + j) * length + u0
+                    t_lo = min(max(L - 1 - s, -u0, 0), nt)
+                    t_hi = max(min(M - s, nt), t_lo)
+                    d = s - (L - 1)
+                    for t in range(t_lo, t_hi):
+                        o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
             for j in range(W):
-                s = (q0 + j) * length + u0
-                t_lo = min(max(L - 1 - s, -u0, 0), nt)
-                t_hi = max(min(M - s, nt), t_lo)
-                d = s - (L - 1)
-                for t in range(t_lo, t_hi):
-                    o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
-        for j in range(W):
-            for p in range(P):
-                ends[r, q0 + j, 0, p] = st[p * 2 * W + j]
-                ends[r, q0 + j, 1, p] = st[p * 2 * W + W + j]
+                for p in range(P):
+                    ends[r, q0 + j, 0, p] = st[p * 2 * W + j]
+                    ends[r, q0 + j, 1, p] = st[p * 2 * W + W + j]
+
+    return run_pieces
+
+
+run_pieces_asft = _pieces(ASFT)
+run_pieces_sft = _pieces(SFT)
+run_pieces_sft_re = _pieces(SFT_RE)
+
+#: The kernel of each recursion (:func:`_pieces`).
+RUN_PIECES = {ASFT: run_pieces_asft, SFT: run_pieces_sft, SFT_RE: run_pieces_sft_re}
 
 
 @kernel(nogil=True)
@@ -465,10 +490,10 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
     # each piece re-reads its window (a warm-up of L steps) where that costs less than the
     # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
     warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0
-    parallel_for(run_pieces, rows * G, x2d, centre, int(plan.pad_before), L, M, MODE_CODES[mode],
-                 float(cval), length, G, warm, coefs, base, out2d, ends, diff,
-                 bool(diff and not np.any(br)), work=8.0 * work,
-                 chunks=rows * G)
+    steps = (SFT if np.any(br) else SFT_RE) if diff else ASFT
+    parallel_for(RUN_PIECES[steps], rows * G, x2d, centre, int(plan.pad_before), L, M,
+                 MODE_CODES[mode], float(cval), length, G, warm, coefs, base, out2d, ends,
+                 work=8.0 * work, chunks=rows * G)
     if warm:
         return out2d
     carry = np.empty_like(ends)
