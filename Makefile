@@ -50,8 +50,8 @@ test: $(VENV)/.stamp-test
 # inputs of BOUNDSCHECK_TESTS.  Its own kernel cache, so no kernel compiled without the
 # checks is loaded.  BOUNDSCHECK_TESTS: SUBSET_TESTS (every engine against the direct
 # definitions, the engines' own tests, one file per family), the Gaussian's and the CWT's
-# every mode, dtype, layout and in-place call (test_ndimage, test_fir_rows, test_small_fir,
-# test_wavelets, test_epoch_sums), the families whose kernels are their own (blobs,
+# every mode, dtype, layout and in-place call (test_ndimage, test_fir_rows, test_wavelets,
+# test_epoch_sums), the families whose kernels are their own (blobs,
 # ridges, feature stacks, superlets, coherence of all pairs), and the suites written to
 # find out-of-bounds accesses (random shapes and strides, the defects found before);
 # less the tests marked simulator (CUDA kernels run by numba-cuda's simulator: plain
@@ -59,17 +59,22 @@ test: $(VENV)/.stamp-test
 # processes with empty caches: they compile the same kernels again) and the files marked
 # no_kernel (tests/conftest.py, NO_KERNEL_FILES).  Those files then run alone, in one
 # process, with SFTWAVE_CHECK_NO_KERNEL=1: the run fails if numba was imported, so the
-# list stays true.
+# list stays true.  BOUNDSCHECK_SKIP: the tests of numpy's copies of the kernels' sums
+# (small calls without numba), which reach the FIR and float32 rows' kernels, if at all,
+# only as the reference, on layouts that test_fir_rows and test_ndimage run here already:
+# compiling the other dtypes' kernels with bounds checks again would find nothing new.
 BOUNDSCHECK_TESTS = $(SUBSET_TESTS) tests/test_ndimage.py tests/test_fir_rows.py \
-    tests/test_small_fir.py tests/test_wavelets.py tests/test_epoch_sums.py \
+    tests/test_wavelets.py tests/test_epoch_sums.py \
     tests/test_feature_blob.py tests/test_feature_ridges.py tests/test_feature_multiscale.py \
     tests/test_superlet.py tests/test_coherence_pairs.py \
     tests/suites/test_defects.py tests/suites/test_fuzz.py
+BOUNDSCHECK_SKIP = tests/engines/numba/test_rows_sums.py tests/engines/numba/test_scipy_sums.py
 
 test-boundscheck: $(VENV)/.stamp-test
 	$(BYTECODE)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-boundscheck $(PYTEST) -q \
-	    -m "not simulator and not no_kernel and not slow" $(BOUNDSCHECK_TESTS)
+	    -m "not simulator and not no_kernel and not slow" $(BOUNDSCHECK_TESTS) \
+	    $(addprefix --ignore=,$(BOUNDSCHECK_SKIP))
 	SFTWAVE_CHECK_NO_KERNEL=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 0 -m no_kernel tests
 
 # The tests that make test-wheel and make test-oldest run (besides the package's doctests):
@@ -134,18 +139,28 @@ clean:
 # test-wheel: the sdist, then the wheel built from it (python -m build), their contents
 # checked (.ci/check_dist.py: the wheel holds sftwave/, its tables and data, py.typed and
 # the licence, nothing else; the sdist holds the tests and every file they read); the
-# wheel installed with the test extras into a fresh .venv-wheel, and SUBSET_TESTS of the
+# wheel installed with the test extras into a fresh .venv-wheel, and WHEEL_TESTS of the
 # unpacked sdist (build/test-wheel/sdist) run from an empty folder against the installed
-# package, with the installed package's doctests.  The sdist's pytest settings are used
+# package, with the installed package's doctests.  WHEEL_TESTS: what the packaging can break
+# (every module imported and its doctests run: each family once; the shipped tables and
+# data; the public API and its errors; every engine against the direct definitions; the
+# kernel cache of a read-only install, the start-up's imports, numba's internals); the
+# kernels' and the families' own tests run on the source tree (make test) and, as
+# SUBSET_TESTS, on the oldest versions (make test-oldest).  The sdist's pytest settings are used
 # (its pyproject.toml); the rootdir is this folder only so that the report names
 # build/test-wheel/sdist/tests/... and .venv-wheel/.../site-packages/sftwave/..., and no
 # conftest above the sdist is read.  .ci/installed_only.py fails the run if any sftwave
-# module came from elsewhere than the venv's site-packages.  The workbench (the sdist's
-# paper/) is installed beside the wheel because benchmarks/probes/bounded_cost.py, which
-# tests/suites/test_bounded_cost.py runs, uses its timer; its own tests (paper/tests,
-# paper/src) are not run here: the workbench is not in the wheel.  Nor are the tests marked
-# simulator (the same CUDA kernels, minutes on numba-cuda's simulator, as make test ran them).
+# module came from elsewhere than the venv's site-packages.  Not installed: the workbench
+# (the sdist's paper/, not in the wheel; no test of WHEEL_TESTS uses it) and torch (the 'xp'
+# engine's second array library: its tests run on the source tree and the oldest versions).
+# Not run: the tests marked simulator (the same CUDA kernels, minutes on numba-cuda's
+# simulator, as make test ran them).
 .PHONY: test-wheel test-oldest
+
+WHEEL_TESTS := tests/suites/test_conformance.py tests/suites/test_public_api.py \
+    tests/suites/test_errors.py tests/plans/test_tables.py tests/test_datasets.py \
+    tests/engines/test_registry.py tests/engines/numba/test_private_cache.py \
+    tests/engines/numba/test_startup.py tests/engines/numba/test_jit.py
 
 BUILD_VENV := .venv-build
 WHEEL_VENV := .venv-wheel
@@ -166,14 +181,12 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 	tar -xzf dist/sftwave-*.tar.gz -C $(WHEEL_RUN)
 	mv $(WHEEL_RUN)/sftwave-* $(WHEEL_RUN)/sdist
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	$(WHEEL_PY) -m pip install --quiet "$(TORCH_SPEC)"
 	$(WHEEL_PY) -m pip install --quiet "$$(ls dist/sftwave-*.whl)[test,demo,plot]"
-	$(WHEEL_PY) -m pip install --quiet $(WHEEL_RUN)/sdist/paper
 	cd $(WHEEL_RUN)/cwd && PYTHONPATH=$(CURDIR)/.ci OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 	    $(WHEEL_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -p installed_only \
 	    -c $(WHEEL_RUN)/sdist/pyproject.toml --rootdir $(CURDIR) --confcutdir $(WHEEL_RUN)/sdist \
 	    -o cache_dir=$(WHEEL_RUN)/.pytest_cache -m "not simulator" \
-	    $(addprefix $(WHEEL_RUN)/sdist/,$(SUBSET_TESTS)) \
+	    $(addprefix $(WHEEL_RUN)/sdist/,$(WHEEL_TESTS)) \
 	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
 
 # test-oldest: SUBSET_TESTS and the doctests of src/sftwave, in

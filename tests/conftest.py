@@ -39,6 +39,7 @@ NO_KERNEL_FILES = (
     "tests/suites/test_api_docs.py",
     "tests/engines/test_registry.py",
     "tests/engines/array_api/test_sliding.py",
+    "tests/engines/numba/test_extended_rows.py",
     "tests/plans/test_fit.py",
     "tests/plans/test_tables.py",
     "tests/plans/test_morlet_any_xi.py",
