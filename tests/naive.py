@@ -80,6 +80,10 @@ def extend(x, pad_before, pad_after, mode, cval=0.0):
     """
     x = np.asarray(x)
     np_mode = NP_PAD_MODES[mode]
+    if np_mode == "wrap":
+        # by its definition, x[i mod n]: numpy < 2's np.pad repeats the wrong samples where a
+        # pad is longer than x and not a multiple of its length
+        return x[np.arange(-pad_before, x.size + pad_after) % x.size]
     if np_mode == "constant":
         return np.pad(x, (pad_before, pad_after), mode="constant", constant_values=cval)
     return np.pad(x, (pad_before, pad_after), mode=np_mode)
