@@ -6,12 +6,13 @@ a read and a write per sample, which numpy does as fast as a compiled loop,
 and which it does without the second or so that numba took to compile it on a
 process's first scalogram.
 
-Each value is ``x - c`` computed in float64 and rounded once to the copy's
-dtype.  Where the kernels compute it in float32 (a float32 row and centre)
-the result is the same: the exact float64 difference of two float32 numbers,
-rounded to float32, is their correctly rounded float32 difference (float64
-carries more than twice float32's 24 bits and two more, so the double
-rounding is innocuous).
+Each value is ``x - c`` rounded once to the copy's dtype: computed in the
+copy's own dtype where the row's is the same, else in float64.  Both give the
+bits of the lane kernels' direct reads (``lane_kernels.extended_at``), which
+compute it in float32 for a float32 row and centre and in float64 otherwise:
+the exact float64 difference of two float32 numbers, rounded to float32, is
+their correctly rounded float32 difference (float64 carries more than twice
+float32's 24 bits and two more, so the double rounding is innocuous).
 
 Examples
 --------
@@ -64,24 +65,20 @@ def extend_rows(lo_t: int, hi_t: int, x2d: np.ndarray, rows: np.ndarray, lo: int
         block = xe[i0:i1]
         sel = rows[i0:i1]
         first = int(sel[0])
-        if sel.size == 1 or np.array_equal(sel, np.arange(first, first + sel.size)):
-            xs = x2d[first:first + sel.size]
-        else:
-            xs = None                                       # rows picked out of order
-        c = centre[i0:i1, None]
+        if np.array_equal(sel, np.arange(first, first + sel.size)):
+            groups = [(x2d[first:first + sel.size], block, centre[i0:i1, None])]
+        else:                                               # rows picked out of order
+            groups = [(x2d[r:r + 1], block[k:k + 1], centre[i0 + k:i0 + k + 1, None])
+                      for k, r in enumerate(sel.tolist())]
         for s, e, cols in _parts(ncol * piece // pieces, ncol * (piece + 1) // pieces,
                                  n, lo, length, front, mode):
-            dst = block[:, s:e]
-            if isinstance(cols, str):
-                dst[...] = 0.0 if cols == "zero" else np.float64(cval) - c.astype(np.float64)
-            elif xs is not None:
-                src = xs[:, cols] if cols.step else xs[:, cols.start:cols.start + 1]
-                np.subtract(src, c, out=dst, dtype=work, casting="unsafe")
-            else:
-                index = np.arange(cols.start, cols.start + cols.step * (e - s), cols.step) \
-                    if cols.step else np.full(e - s, cols.start)
-                np.subtract(x2d[sel[:, None], index[None, :]], c, out=dst, dtype=work,
-                            casting="unsafe")
+            for xs, dst_rows, c in groups:
+                dst = dst_rows[:, s:e]
+                if isinstance(cols, str):
+                    dst[...] = 0.0 if cols == "zero" else np.float64(cval) - c.astype(np.float64)
+                else:
+                    src = xs[:, cols] if cols.step else xs[:, cols.start:cols.start + 1]
+                    np.subtract(src, c, out=dst, dtype=work, casting="unsafe")
 
 
 @functools.lru_cache(maxsize=256)
