@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sftwave.engines.numba.vectors import WIDTH, fma, fms, fnma, load16, mul, store16
+from sftwave.engines.numba.vectors import WIDTH, fma, fms, fnma, load16, mul, splat16, store16
 
 
 @njit
@@ -56,6 +56,24 @@ def test_fused_ops_round_once(dtype, op):
     assert np.all(np.isnan(out[:start])) and np.all(np.isnan(out[start + WIDTH:]))
 
 
+@njit
+def _splat_times(a, v, out):
+    store16(out, 0, mul(load16(a, 0), splat16(v[1])))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_splat_puts_the_value_in_every_lane(dtype):
+    """splat16(v) is v in each of the 16 lanes, in v's dtype: times 16 distinct values it gives
+    their exact products (powers of two), and nothing past the 16 lanes is written."""
+    a = (2.0 ** np.arange(-8, WIDTH - 8)).astype(dtype)
+    v = np.array([7.0, -0.375, 5.0], dtype=dtype)
+    out = np.full(WIDTH + 3, np.nan, dtype=dtype)
+    _splat_times(a, v, out)
+    assert out.dtype == dtype
+    assert np.array_equal(out[:WIDTH], a * dtype(-0.375))
+    assert np.all(np.isnan(out[WIDTH:]))
+
+
 def test_wrong_types_do_not_compile():
     """A vector op on arrays of another kind (integers, 2-D) is a typing error, not a bad load."""
     from numba.core.errors import TypingError
@@ -68,3 +86,10 @@ def test_wrong_types_do_not_compile():
         load_ints(np.arange(32))
     with pytest.raises(TypingError):
         load_ints(np.zeros((2, 16)))
+
+    @njit
+    def splat_int(v):
+        return splat16(v)
+
+    with pytest.raises(TypingError):
+        splat_int(3)

@@ -44,7 +44,7 @@ import numpy as np
 from .._boundary import MODE_CODES
 from ._jit import kernel, source_index
 from .pool import parallel_for
-from .vectors import fma, fms, fnma, load16, mul, store16
+from .vectors import fma, fms, fnma, load16, mul, splat16, store16
 
 __all__ = ["WIDTH", "BLOCK", "ASFT", "SFT", "SFT_RE", "RUN_PIECES", "carry_states", "add_carry", "groups", "run"]
 
@@ -80,51 +80,24 @@ def _steps(cf, st, xb, accb, nt, P):
 
     ``xb`` holds the entering samples (rows 0 .. nt-1 of 16) and the leaving ones (rows
     T .. T+nt-1); ``st`` the state (real, imaginary part of each component), carried on.
+    ``cf`` is ``(P, 6)``: each component's coefficients (:data:`WR` .. :data:`BR`), the
+    same in every piece, so each is one value splat over the lanes (a register, not 16
+    loads).  One component at a time: its 16 lanes are two AVX-512 or four AVX2 registers
+    per value, chains enough to keep the multiply-add units busy, and its coefficients and
+    state fit the registers (two components at a time spilled them on AVX2, a third slower).
+    The components add their shares in order, as before: the same bits.
     """
     W = WIDTH
     T = BLOCK
-    # components two at a time: a step's update is a chain of two fused
-    # multiply-adds, so one component alone waits on their latency
-    for p in range(0, P - 1, 2):
-        e = p * 6 * W
-        f = e + 6 * W
-        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
-                          load16(cf, e + CR * W), load16(cf, e + CI * W))
-        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-        wr2, wi2, cr2, ci2 = (load16(cf, f + WR * W), load16(cf, f + WI * W),
-                              load16(cf, f + CR * W), load16(cf, f + CI * W))
-        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+    for p in range(P):
+        wr, wi, cr, ci = splat16(cf[p, WR]), splat16(cf[p, WI]), splat16(cf[p, CR]), splat16(cf[p, CI])
+        ar, br = splat16(cf[p, AR]), splat16(cf[p, BR])
         a = load16(st, p * 2 * W)
         b = load16(st, p * 2 * W + W)
-        a2 = load16(st, p * 2 * W + 2 * W)
-        b2 = load16(st, p * 2 * W + 3 * W)
         for t in range(nt):
             xn = load16(xb, t * W)
             xo = load16(xb, (T + t) * W)
             # a + ib <- w (a + ib) + x_new - w^L x_old
-            an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
-            b = fma(wr, b, fms(wi, a, mul(ci, xo)))
-            a = an
-            an = fma(wr2, a2, fnma(wi2, b2, fnma(cr2, xo, xn)))
-            b2 = fma(wr2, b2, fms(wi2, a2, mul(ci2, xo)))
-            a2 = an
-            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
-                ar, a, load16(accb, t * W))))))
-        store16(st, p * 2 * W, a)
-        store16(st, p * 2 * W + W, b)
-        store16(st, p * 2 * W + 2 * W, a2)
-        store16(st, p * 2 * W + 3 * W, b2)
-    if P % 2 == 1:       # the odd one out, alone
-        p = P - 1
-        e = p * 6 * W
-        wr, wi, cr, ci = (load16(cf, e + WR * W), load16(cf, e + WI * W),
-                          load16(cf, e + CR * W), load16(cf, e + CI * W))
-        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-        a = load16(st, p * 2 * W)
-        b = load16(st, p * 2 * W + W)
-        for t in range(nt):
-            xn = load16(xb, t * W)
-            xo = load16(xb, (T + t) * W)
             an = fma(wr, a, fnma(wi, b, fnma(cr, xo, xn)))
             b = fma(wr, b, fms(wi, a, mul(ci, xo)))
             a = an
@@ -138,41 +111,14 @@ def _steps_diff(cf, st, xb, accb, nt, P):
     """:func:`_steps` for the SFT (``w^L = 1``): ``xb`` holds the differences
     ``x_e[m] - x_e[m - L]``, the one input of every component."""
     W = WIDTH
-    for p in range(0, P - 1, 2):
-        e = p * 6 * W
-        f = e + 6 * W
-        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
-        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
-        ar2, br2 = load16(cf, f + AR * W), load16(cf, f + BR * W)
+    for p in range(P):
+        wr, wi = splat16(cf[p, WR]), splat16(cf[p, WI])
+        ar, br = splat16(cf[p, AR]), splat16(cf[p, BR])
         a = load16(st, p * 2 * W)
         b = load16(st, p * 2 * W + W)
-        a2 = load16(st, p * 2 * W + 2 * W)
-        b2 = load16(st, p * 2 * W + 3 * W)
         for t in range(nt):
             d = load16(xb, t * W)
             # a + ib <- w (a + ib) + d
-            an = fma(wr, a, fnma(wi, b, d))
-            b = fma(wr, b, mul(wi, a))
-            a = an
-            an = fma(wr2, a2, fnma(wi2, b2, d))
-            b2 = fma(wr2, b2, mul(wi2, a2))
-            a2 = an
-            store16(accb, t * W, fma(br2, b2, fma(ar2, a2, fma(br, b, fma(
-                ar, a, load16(accb, t * W))))))
-        store16(st, p * 2 * W, a)
-        store16(st, p * 2 * W + W, b)
-        store16(st, p * 2 * W + 2 * W, a2)
-        store16(st, p * 2 * W + 3 * W, b2)
-    if P % 2 == 1:
-        p = P - 1
-        e = p * 6 * W
-        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
-        ar, br = load16(cf, e + AR * W), load16(cf, e + BR * W)
-        a = load16(st, p * 2 * W)
-        b = load16(st, p * 2 * W + W)
-        for t in range(nt):
-            d = load16(xb, t * W)
             an = fma(wr, a, fnma(wi, b, d))
             b = fma(wr, b, mul(wi, a))
             a = an
@@ -186,36 +132,9 @@ def _steps_diff_re(cf, st, xb, accb, nt, P):
     """:func:`_steps_diff` for outputs of the real parts alone (every ``br`` zero: a
     symmetric kernel's plan), one multiply-add fewer per component and step."""
     W = WIDTH
-    for p in range(0, P - 1, 2):
-        e = p * 6 * W
-        f = e + 6 * W
-        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
-        ar = load16(cf, e + AR * W)
-        wr2, wi2 = load16(cf, f + WR * W), load16(cf, f + WI * W)
-        ar2 = load16(cf, f + AR * W)
-        a = load16(st, p * 2 * W)
-        b = load16(st, p * 2 * W + W)
-        a2 = load16(st, p * 2 * W + 2 * W)
-        b2 = load16(st, p * 2 * W + 3 * W)
-        for t in range(nt):
-            d = load16(xb, t * W)
-            # a + ib <- w (a + ib) + d
-            an = fma(wr, a, fnma(wi, b, d))
-            b = fma(wr, b, mul(wi, a))
-            a = an
-            an = fma(wr2, a2, fnma(wi2, b2, d))
-            b2 = fma(wr2, b2, mul(wi2, a2))
-            a2 = an
-            store16(accb, t * W, fma(ar2, a2, fma(ar, a, load16(accb, t * W))))
-        store16(st, p * 2 * W, a)
-        store16(st, p * 2 * W + W, b)
-        store16(st, p * 2 * W + 2 * W, a2)
-        store16(st, p * 2 * W + 3 * W, b2)
-    if P % 2 == 1:
-        p = P - 1
-        e = p * 6 * W
-        wr, wi = load16(cf, e + WR * W), load16(cf, e + WI * W)
-        ar = load16(cf, e + AR * W)
+    for p in range(P):
+        wr, wi = splat16(cf[p, WR]), splat16(cf[p, WI])
+        ar = splat16(cf[p, AR])
         a = load16(st, p * 2 * W)
         b = load16(st, p * 2 * W + W)
         for t in range(nt):
@@ -255,7 +174,7 @@ def _pieces(STEPS: int):
         empty at ``m = s - warm``: nothing leaves it before ``L`` samples have
         entered, so with ``warm >= L`` the state is the true one from ``s`` on (the
         lane engine's warm-up), with ``warm = 0`` the piece's own part (the carry,
-        :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6, 16)`` (:data:`WR`
+        :func:`add_carry`, adds the rest).  ``coefs`` is ``(P, 6)`` (:data:`WR`
         .. :data:`BR`, the same in every lane).
 
         For the SFT (every ``w_p^L`` is 1), the recursion's input is the one
@@ -268,7 +187,7 @@ def _pieces(STEPS: int):
         W = WIDTH
         T = BLOCK
         n = x2d.shape[1]
-        cf = coefs.reshape(coefs.size)
+        cf = coefs
         st = np.zeros(P * 2 * W)
         xb = np.zeros(2 * T * W)
         accb = np.zeros(T * W)
@@ -285,37 +204,55 @@ def _pieces(STEPS: int):
             q0 = g * W
             for u0 in range(-warm, length, T):
                 nt = min(T, length - u0)
-                for j in range(W):
-                    s = (q0 + j) * length + u0            # the block's first step
-                    i = s - pad
-                    # steps t < tx: nothing leaves the window yet (the recursion starts at
-                    # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
-                    start = s - u0 - warm if warm else 0
-                    tx = min(max(start + L - s, 0), nt)
-                    if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
-                        # inside the line, both the entering and the leaving samples
-                        if STEPS != ASFT:
-                            for t in range(tx):
-                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
-                            for t in range(tx, nt):
-                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                # the block's first steps s = (q0 + j) length + u0 grow with the lane j, and
+                # the steps with nothing leaving yet (t < tx) shrink with it: lane 0 and lane
+                # 15 tell whether every lane reads inside its line and has samples leaving
+                s0 = q0 * length + u0
+                i0 = s0 - pad
+                tx0 = min(max((L - u0 - warm if warm else L - s0), 0), nt)
+                if tx0 == 0 and i0 - L >= 0 and i0 + (W - 1) * length + nt <= n:
+                    # step by step, the 16 lanes' samples side by side: ``xb`` is written in
+                    # order (lane by lane, each store landed on a line of its own)
+                    for t in range(nt):
+                        for j in range(W):
+                            i = i0 + j * length + t
+                            if STEPS != ASFT:
+                                xb[np.uint64(t * W + j)] = x[np.uint64(i)] - x[np.uint64(i - L)]
+                            else:
+                                xb[np.uint64(t * W + j)] = x[np.uint64(i)] - c
+                                xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L)] - c
+                else:
+                    for j in range(W):
+                        s = s0 + j * length            # the block's first step
+                        i = s - pad
+                        # steps t < tx: nothing leaves the window yet (the recursion starts at
+                        # s - u0 - warm; without a warm-up, every sample leaves: before m = L, zeros)
+                        start = s - u0 - warm if warm else 0
+                        tx = min(max(start + L - s, 0), nt)
+                        if i >= 0 and i + nt <= n and (tx == nt or i + tx - L >= 0):
+                            # inside the line, both the entering and the leaving samples
+                            if STEPS != ASFT:
+                                for t in range(tx):
+                                    xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                                for t in range(tx, nt):
+                                    xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - x[np.uint64(i - L + t)]
+                            else:
+                                for t in range(nt):
+                                    xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
+                                for t in range(tx):
+                                    xb[np.uint64((T + t) * W + j)] = 0.0
+                                for t in range(tx, nt):
+                                    xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
                         else:
                             for t in range(nt):
-                                xb[np.uint64(t * W + j)] = x[np.uint64(i + t)] - c
-                            for t in range(tx):
-                                xb[np.uint64((T + t) * W + j)] = 0.0
-                            for t in range(tx, nt):
-                                xb[np.uint64((T + t) * W + j)] = x[np.uint64(i - L + t)] - c
-                    else:
-                        for t in range(nt):
-                            m = s + t
-                            xn = _sample(x, m, pad, M, mode, cval, c)
-                            xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
-                            if STEPS != ASFT:
-                                xb[t * W + j] = xn - xo
-                            else:
-                                xb[t * W + j] = xn
-                                xb[(T + t) * W + j] = xo
+                                m = s + t
+                                xn = _sample(x, m, pad, M, mode, cval, c)
+                                xo = _sample(x, m - L, pad, M, mode, cval, c) if t >= tx and m < M else 0.0
+                                if STEPS != ASFT:
+                                    xb[t * W + j] = xn - xo
+                                else:
+                                    xb[t * W + j] = xn
+                                    xb[(T + t) * W + j] = xo
                 for t in range(nt):
                     for j in range(W):
                         accb[t * W + j] = bases[j]
@@ -325,13 +262,20 @@ def _pieces(STEPS: int):
                     _steps_diff(cf, st, xb, accb, nt, P)
                 else:
                     _steps(cf, st, xb, accb, nt, P)
-                for j in range(W):
-                    s = (q0 + j) * length + u0
-                    t_lo = min(max(L - 1 - s, -u0, 0), nt)
-                    t_hi = max(min(M - s, nt), t_lo)
-                    d = s - (L - 1)
-                    for t in range(t_lo, t_hi):
-                        o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
+                d0 = s0 - (L - 1)
+                if u0 >= 0 and d0 >= 0 and M - (s0 + (W - 1) * length) >= nt:
+                    # every lane's whole block is output: step by step, ``accb`` read in order
+                    for t in range(nt):
+                        for j in range(W):
+                            o[np.uint64(d0 + j * length + t)] = accb[np.uint64(t * W + j)]
+                else:
+                    for j in range(W):
+                        s = s0 + j * length
+                        t_lo = min(max(L - 1 - s, -u0, 0), nt)
+                        t_hi = max(min(M - s, nt), t_lo)
+                        d = s - (L - 1)
+                        for t in range(t_lo, t_hi):
+                            o[np.uint64(d + t)] = accb[np.uint64(t * W + j)]
             for j in range(W):
                 for p in range(P):
                     ends[r, q0 + j, 0, p] = st[p * 2 * W + j]
@@ -380,11 +324,17 @@ def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
     ``out[row, m - (L - 1)] += Re sum_p Z_p w_p^u`` for the piece's steps
     ``m = s + b B + u`` (``B`` = :data:`CARRY`), ``Z = carry w^(b B)`` moved on by
     ``wb = w^B`` each block; ``powers`` is ``(P, 2, B)``: ``Re, Im w_p^u``.
-    The loops over ``u`` vectorise.
+    Sixteen steps at a time on the explicit vectors, the ``P`` terms summed in
+    registers (``Re Z Re w^u - Im Z Im w^u``, then each next term: fused
+    multiply-adds in the components' order, each ``Z`` splat over the lanes),
+    then added to ``out`` (float32 or float64), a loop that vectorises.  ``B``
+    is a multiple of 16.
     """
     P = carry.shape[3]
     B = powers.shape[2]
-    acc = np.empty(B)
+    W = WIDTH
+    pw = powers.reshape(powers.size)
+    tmp = np.empty(B)
     zr = np.empty(P)
     zi = np.empty(P)
     for k in range(lo, hi):
@@ -399,25 +349,17 @@ def add_carry(lo, hi, carry, L, M, length, Q, powers, wb_r, wb_i, out):
             m_lo = max(s + b0, L - 1)
             m_hi = min(s + b0 + B, s + length, M)
             if m_hi > m_lo:
-                # Re(Z w^u) = Re Z Re w^u - Im Z Im w^u
-                a = zr[0]
-                b = zi[0]
-                pr = powers[0, 0]
-                pi = powers[0, 1]
-                for u in range(B):
-                    acc[u] = a * pr[u] - b * pi[u]
-                for p in range(1, P):
-                    a = zr[p]
-                    b = zi[p]
-                    pr = powers[p, 0]
-                    pi = powers[p, 1]
-                    for u in range(B):
-                        acc[u] += a * pr[u] - b * pi[u]
+                for u in range(0, B, W):
+                    acc = fnma(splat16(zi[0]), load16(pw, B + u), mul(splat16(zr[0]), load16(pw, u)))
+                    for p in range(1, P):
+                        e = 2 * p * B + u
+                        acc = fnma(splat16(zi[p]), load16(pw, e + B), fma(splat16(zr[p]), load16(pw, e), acc))
+                    store16(tmp, u, acc)
                 u_lo = m_lo - (s + b0)
                 d = s + b0 - (L - 1) + u_lo
                 cnt = m_hi - m_lo
                 ov = o[d:d + cnt]
-                av = acc[u_lo:u_lo + cnt]
+                av = tmp[u_lo:u_lo + cnt]
                 for i in range(cnt):
                     ov[i] += av[i]
             for p in range(P):
@@ -477,16 +419,14 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
 
     centre = row_centres(x2d, np.arange(rows, dtype=np.int64))
     base = np.ascontiguousarray(centre * dc)
-    coefs = np.empty((P, 6, WIDTH))
-    for i, v in enumerate((w.real, w.imag, wL.real, wL.imag, ar, br)):
-        coefs[:, i, :] = v[:, None]
+    coefs = np.ascontiguousarray(np.stack([w.real, w.imag, wL.real, wL.imag, ar, br], axis=1))
     ends = np.zeros((rows, Q, 2, P))
     work = float(rows * Q * length * P)
     # the SFT (no damping, every w^L one up to rounding): the recursion's input is one difference
     diff = bool(plan.alpha == 0.0 and np.max(np.abs(wL - 1.0)) <= _UNIT)
     if diff:
-        coefs[:, CR, :] = 1.0
-        coefs[:, CI, :] = 0.0
+        coefs[:, CR] = 1.0
+        coefs[:, CI] = 0.0
     # each piece re-reads its window (a warm-up of L steps) where that costs less than the
     # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
     warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0

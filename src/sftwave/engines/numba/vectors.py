@@ -11,7 +11,9 @@ registers across the loop, like any scalar.
 The operations are numba intrinsics, usable only inside jitted code:
 :func:`load16` and :func:`store16` (16 consecutive elements of a 1-D
 contiguous array, from a start index; not bounds-checked, so callers index
-only their own buffers of known size), and the element-wise :func:`fma`
+only their own buffers of known size), :func:`splat16` (one float in every
+lane: a value LLVM knows is the same in all of them, so that it keeps one
+register of it, or broadcasts it from memory), and the element-wise :func:`fma`
 (``a * b + c``, one rounding), :func:`fnma` (``c - a * b``), :func:`fms`
 (``a * b - c``), :func:`mul`, :func:`div` and :func:`sqrt` (IEEE's, rounded
 once: the same bits as a scalar loop's).  Results of :func:`fma` and its kin are rounded
@@ -55,7 +57,7 @@ from numba import types
 
 from ._jit import DISABLE_ENV, internals_disabled, kernel
 
-__all__ = ["LaneVector", "WIDTH", "load16", "store16", "fma", "fnma", "fms", "mul", "div", "sqrt",
+__all__ = ["LaneVector", "WIDTH", "load16", "store16", "splat16", "fma", "fnma", "fms", "mul", "div", "sqrt",
            "AVAILABLE", "REASON", "usable"]
 
 #: Lanes in one vector.
@@ -160,6 +162,21 @@ def store16(typingctx, arr, index, value):
     return types.none(arr, index, value), codegen
 
 
+@_intrinsic
+def splat16(typingctx, value):
+    """``value`` (a float32 or float64 scalar) in each of 16 lanes, as a :class:`LaneVector` of its dtype."""
+    if not isinstance(value, types.Float):
+        return None
+
+    def codegen(context, builder, sig, args):
+        vt = ir.VectorType(context.get_value_type(sig.args[0]), WIDTH)
+        one = builder.insert_element(ir.Constant(vt, ir.Undefined), args[0], ir.Constant(ir.IntType(32), 0))
+        zeros = ir.Constant(ir.VectorType(ir.IntType(32), WIDTH), [0] * WIDTH)
+        return builder.shuffle_vector(one, ir.Constant(vt, ir.Undefined), zeros)
+
+    return LaneVector(value)(value), codegen
+
+
 def _same_vectors(*args) -> bool:
     return isinstance(args[0], LaneVector) and all(a == args[0] for a in args)
 
@@ -255,6 +272,7 @@ def _probe(a, b, c, out):
     store16(out, 3 * WIDTH, mul(va, vb))
     store16(out, 4 * WIDTH, div(mul(va, vc), vc))
     store16(out, 5 * WIDTH, sqrt(mul(va, va)))
+    store16(out, 6 * WIDTH, mul(va, splat16(c[0])))
 
 
 _usable: dict = {}
@@ -286,13 +304,13 @@ def _probe_dtype(dt) -> bool:
         a = np.arange(1, WIDTH + 1, dtype=dt)
         b = np.arange(WIDTH, 0, -1).astype(dt)
         c = np.full(WIDTH, 3, dtype=dt)
-        out = np.zeros(6 * WIDTH, dtype=dt)
+        out = np.zeros(7 * WIDTH, dtype=dt)
         with warnings.catch_warnings():
             # numba 0.59 adds a pending-deprecation warning (its 'old_style'
             # error capturing) to a failed compilation: the failure is REASON
             warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
             _probe(a, b, c, out)
-        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a])
+        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a, a * c[0]])
         if not np.array_equal(out, want):
             REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
             return False
