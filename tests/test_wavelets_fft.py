@@ -29,7 +29,7 @@ from naive import exact_morlet_transform
 import sftwave
 from sftwave import wavelets
 from sftwave.engines import nonfinite
-from sftwave.engines.numba import ENGINE
+from sftwave.engines.numba import ENGINE, spectral
 from sftwave.plans import FFTPlan, SFTPlan, select_morlet
 from sftwave.plans.select import morlet_costs
 from sftwave.plans.spectral import (
@@ -182,6 +182,26 @@ def test_same_bits_on_any_number_of_threads():
         assert np.array_equal(one, two)
         again = sftwave.cwt(x, freqs, mode=mode, method="fft", workers=2)
         assert np.array_equal(two, again)
+
+
+@pytest.mark.parametrize("kind", ["real", "complex"])
+def test_blocks_side_by_side_give_each_lines_own_bits(kind):
+    """Many lines are many blocks of transforms, run side by side on the threads: on 1, 2 or 3
+    threads the same bits, and each line's the bits of that line transformed alone (one block,
+    one after another), for every mode, output kind and decimation."""
+    x = np.stack([signal(2500, kind, ("blocks", i)) for i in range(6)])
+    freqs = np.geomspace(0.45, 0.001, 40)
+    assert x.size * freqs.size > 2 * spectral.BLOCK_POINTS       # several blocks
+    assert x.shape[-1] * freqs.size <= spectral.BLOCK_POINTS      # a line alone: one block
+    for mode in MODES:
+        for output, decim in (("complex", 1), ("power", 3), ("phase", 2)):
+            kw = dict(mode=mode, method="fft", output=output, decim=decim)
+            one = sftwave.cwt(x, freqs, workers=1, **kw)
+            for w in (2, 3):
+                assert np.array_equal(sftwave.cwt(x, freqs, workers=w, **kw), one), (mode, w)
+            for i in (0, 5):
+                alone = sftwave.cwt(x[i], freqs, workers=2, **kw)
+                assert np.array_equal(alone, one[i]), (mode, output, i)
 
 
 def test_non_finite_samples_reach_the_plans_support():

@@ -42,7 +42,7 @@ import numpy as np
 from ...plans.morlet import morlet_constants, morlet_target
 from ...plans.spectral import reach, transfer, transform_length
 from .._boundary import MODE_CODES, source_index
-from .pool import threads
+from .pool import parallel_for, threads
 
 __all__ = ["run", "FLOAT32_MIN_TOL", "BLOCK_POINTS", "SPECTRA_BYTES", "clear_spectra"]
 
@@ -97,10 +97,12 @@ BLOCK_POINTS = 1 << 17
 
 
 #: Rows at least this long have their transforms split among the threads (scipy.fft's
-#: ``workers``); shorter ones run each batch on one: there the threads' hand-off costs more
-#: than it saves (whole ``cwt`` calls at 20 to 85 scales on two threads against one: 100,
-#: 504 and 1,000 samples 1.6, 2.0 and 1.5 times slower, 64 x 2,000 samples 1.5 times; 10,000
-#: samples 1.3 times faster, 1e5 1.2 times).  The transforms' results do not depend on it.
+#: ``workers``) where the call is one batch (where it is several, the batches run side by
+#: side instead, :func:`_each_block`), and in the forward transform; shorter ones run on one:
+#: there the threads' hand-off costs more than it saves (whole ``cwt`` calls at 20 to 85
+#: scales on two threads against one: 100, 504 and 1,000 samples 1.6, 2.0 and 1.5 times
+#: slower; 10,000 samples 1.3 times faster, 1e5 1.2 times).  The transforms' results do not
+#: depend on it.
 THREADED_LENGTH = 8192
 
 
@@ -233,7 +235,7 @@ def _symmetric(sf, x: np.ndarray, plans, index, out3, *, kind: str, decim: int, 
     Cs[:, :n - 1 if type_ == 2 else n - 2] = C[:, 1:n if type_ == 2 else n - 1]
     odd = n - 1 if type_ == 2 else n - 2
     complex_input = np.iscomplexobj(x)
-    for lo, hi, r0, r1 in _blocks(lines, len(plans), n):
+    def block(lo: int, hi: int, r0: int, r1: int, workers: int) -> None:
         A = np.empty((hi - lo, n), dtype=real_dtype)
         S = np.empty((hi - lo, width), dtype=real_dtype)
         for i, plan in enumerate(plans[lo:hi]):
@@ -251,6 +253,8 @@ def _symmetric(sf, x: np.ndarray, plans, index, out3, *, kind: str, decim: int, 
             _write(out3, r0, r1, index[lo:hi], (re + 1j * im)[..., ::decim], None, kind)
         else:
             _write(out3, r0, r1, index[lo:hi], re[..., ::decim], im[..., ::decim], kind)
+
+    _each_block(lines, len(plans), n, block, workers)
 
 
 def _reflect_real(sf, C: np.ndarray, plans, index, out3, *, kind: str, decim: int, real_dtype,
@@ -272,7 +276,7 @@ def _reflect_real(sf, C: np.ndarray, plans, index, out3, *, kind: str, decim: in
     # every scale's A and reversed S, as (scales, n) arrays kept for the set of scales
     key = ("reflect", tuple((p.sigma, p.xi) for p in plans), n, np.dtype(real_dtype).char)
     A, Sr = _kept(key, lambda: _stacked(plans, n, real_dtype))
-    for lo, hi, r0, r1 in _blocks(lines, len(plans), n):
+    def block(lo: int, hi: int, r0: int, r1: int, workers: int) -> None:
         cols = index[lo:hi]
         in_place = direct and _consecutive(cols)
         if in_place:
@@ -286,10 +290,12 @@ def _reflect_real(sf, C: np.ndarray, plans, index, out3, *, kind: str, decim: in
             u[...] = z
         if kind == "power" or kind == "abs":      # the sign of the imaginary part is moot
             _write(out3, r0, r1, cols, u[..., ::decim], None, kind)
-            continue
+            return
         u.imag[..., 1::2] *= -1.0
         if not in_place:
             _write(out3, r0, r1, cols, u[..., ::decim], None, kind)
+
+    _each_block(lines, len(plans), n, block, workers)
 
 
 def _stacked(plans, n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -332,7 +338,7 @@ def _inverse(sf, X: np.ndarray, plans, index, out3, spectrum, *, n: int, kind: s
              real_dtype, workers: int, key: str, extra=None) -> None:
     """Rows ``ifft(X H)[:n]`` (plus ``extra``) for each plan, in blocks of rows and scales."""
     lines, M = X.shape
-    for lo, hi, r0, r1 in _blocks(lines, len(plans), M):
+    def block(lo: int, hi: int, r0: int, r1: int, workers: int) -> None:
         H = np.empty((hi - lo, M), dtype=real_dtype)
         for i, plan in enumerate(plans[lo:hi]):
             def grid(plan: Any = plan) -> tuple[np.ndarray]:
@@ -356,6 +362,33 @@ def _inverse(sf, X: np.ndarray, plans, index, out3, spectrum, *, n: int, kind: s
                 if add is not None:
                     y[:, i, :] += add[..., ::kept] if np.ndim(add) else add
         _write(out3, r0, r1, index[lo:hi], y[..., ::step], None, kind)
+
+    _each_block(lines, len(plans), M, block, workers)
+
+
+def _each_block(lines: int, scales: int, points: int, block: Callable[..., None],
+                workers: int) -> None:
+    """``block(lo, hi, r0, r1, workers)`` for each of :func:`_blocks`: side by side on the
+    engine's threads, each block's transforms on one, where there are several blocks and
+    threads; else one after another, each block's transforms on ``workers`` threads.
+
+    Each block writes its own part of the output, and a transform's result does not depend
+    on the thread that runs it: the same bits either way.  (Many short lines, an EEG
+    recording's epochs, are many blocks: one block's transforms, a few hundred short ones
+    each, gained little from scipy's threads, while whole blocks side by side share out the
+    products and the output's kind as well.)
+    """
+    blocks = list(_blocks(lines, scales, points))
+    if len(blocks) > 1 and threads() > 1:
+        def run_blocks(i0: int, i1: int) -> None:
+            for i in range(i0, i1):
+                block(*blocks[i], 1)
+
+        # about ten operations per point and block (the products, the transform, the kind)
+        parallel_for(run_blocks, len(blocks), work=10.0 * lines * scales * points)
+        return
+    for b in blocks:
+        block(*b, workers)
 
 
 def _blocks(lines: int, scales: int, points: int):
