@@ -40,9 +40,9 @@ Examples
 >>> @njit
 ... def axpy(a, x, y, out):
 ...     for i in range(0, x.size, 16):
-...         store16(out, i, fma(load16(a, i), load16(x, i), load16(y, i)))
+...         store16(out, i, fma(splat16(a), load16(x, i), load16(y, i)))
 >>> x = np.arange(32.0); out = np.empty(32)
->>> axpy(np.full(32, 2.0), x, np.ones(32), out)
+>>> axpy(2.0, x, np.ones(32), out)
 >>> bool(np.all(out == 2 * x + 1))
 True
 """
