@@ -364,7 +364,7 @@ def _lanes_16(KIND: int):
                 # one component at a time: its 16 lanes are two AVX-512 or four AVX2 registers
                 # per value, chains enough to keep the multiply-add units busy, and its state
                 # stays in registers (two at a time spilled it on AVX2: a 1e5 x 200 scalogram
-                # 10 to 30 % slower); the components add their shares in order, as before
+                # took 12 to 48 % longer); the components add their shares in order, as before
                 for p in range(Pg):
                     c = cbase + p * 8 * W
                     wr, wi, cr, ci = (load16(cf, c + WR * W), load16(cf, c + WI * W),

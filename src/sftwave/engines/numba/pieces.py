@@ -84,7 +84,7 @@ def _steps(cf, st, xb, accb, nt, P):
     same in every piece, so each is one value splat over the lanes (a register, not 16
     loads).  One component at a time: its 16 lanes are two AVX-512 or four AVX2 registers
     per value, chains enough to keep the multiply-add units busy, and its coefficients and
-    state fit the registers (two components at a time spilled them on AVX2, a third slower).
+    state fit the registers (two components at a time spilled them on AVX2: 6 to 27 % slower).
     The components add their shares in order, as before: the same bits.
     """
     W = WIDTH
