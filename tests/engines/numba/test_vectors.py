@@ -6,7 +6,18 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sftwave.engines.numba.vectors import WIDTH, fma, fms, fnma, load16, mul, splat16, store16
+from sftwave.engines.numba.vectors import (
+    WIDTH,
+    fma,
+    fms,
+    fnma,
+    load16,
+    mul,
+    splat16,
+    store16,
+    transpose4,
+    transpose4_diff,
+)
 
 
 @njit
@@ -93,3 +104,53 @@ def test_wrong_types_do_not_compile():
 
     with pytest.raises(TypingError):
         splat_int(3)
+
+
+@njit
+def _transposed(src, si, ss, c, dst, di, ds):
+    transpose4(src, si, ss, c, dst, di, ds)
+
+
+@njit
+def _transposed_diff(src, si, ss, lag, dst, di, ds):
+    transpose4_diff(src, si, ss, lag, dst, di, ds)
+
+
+@njit
+def _scalar_block(src, si, ss, c, lag, dst, di, ds):
+    """The scalar loops the transposing copies replace (numba's own conversions)."""
+    for r in range(4):
+        for k in range(4):
+            i = si + r * ss + k
+            if lag:
+                dst[di + k * ds + r] = src[i] - src[i - lag]
+            else:
+                dst[di + k * ds + r] = src[i] - c
+
+
+@pytest.mark.parametrize("src_dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dst_dtype", [np.float32, np.float64])
+def test_transposing_copies_equal_the_scalar_loops(src_dtype, dst_dtype):
+    """transpose4 and transpose4_diff write element (r, k) of a 4 x 4 block of strided rows
+    to column position k, row r, as the scalar loop does, with its rounding (values with 24
+    to 53 significant bits, so that float32 and float64 arithmetic and conversions differ),
+    and nothing else."""
+    rng = np.random.default_rng(int(np.dtype(src_dtype).itemsize + 3 * np.dtype(dst_dtype).itemsize))
+    src = (rng.standard_normal(200) * 1e3).astype(src_dtype)
+    si, ss, di, ds, lag = 57, 23, 5, 9, 40
+    c = 0.1 + 1e-9                           # not a float32: the difference is taken in float64
+    for lagged in (0, lag):
+        got = np.full(50, np.nan, dtype=dst_dtype)
+        want = np.full(50, np.nan, dtype=dst_dtype)
+        if lagged:
+            _transposed_diff(src, si, ss, lagged, got, di, ds)
+        else:
+            _transposed(src, si, ss, c, got, di, ds)
+        _scalar_block(src, si, ss, c, lagged, want, di, ds)
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.count_nonzero(~np.isnan(got)) == 16
+        r, k = np.divmod(np.arange(16), 4)
+        picked = src[si + r * ss + k].astype(np.float64)
+        exact = picked - (src[si + r * ss + k - lagged].astype(np.float64) if lagged else c)
+        # each value is the difference rounded (once in the working dtype, once to dst's)
+        assert np.allclose(got[di + k * ds + r], exact, rtol=2 * np.finfo(np.float32).eps, atol=0)

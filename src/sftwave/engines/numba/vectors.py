@@ -20,6 +20,14 @@ once: the same bits as a scalar loop's).  Results of :func:`fma` and its kin are
 once, where ``a * b + c`` in numba's scalar code is rounded twice: results
 differ from a scalar loop's in the last bits.
 
+Two transposing copies move 4 x 4 blocks between strided lanes and a lane
+buffer: :func:`transpose4` (``dst[di + k ds + r] = src[si + r ss + k] - c``)
+and :func:`transpose4_diff` (``src[si + r ss + k] - src[si + r ss + k - lag]``),
+each four 4-element loads, eight shuffles and four 4-element stores instead
+of 16 scalar loads and stores.  ``src`` and ``dst`` may differ in dtype
+(float32 and float64): the values are converted as a scalar assignment
+converts them, so the copies give the same bits as the scalar loops.
+
 The intrinsics reach into numba's and llvmlite's code generation (array
 structs, ``IRBuilder`` calls, the data model), which a release may change.
 They are probed: :data:`AVAILABLE` when the module loads (the imports and
@@ -58,7 +66,7 @@ from numba import types
 from ._jit import DISABLE_ENV, internals_disabled, kernel
 
 __all__ = ["LaneVector", "WIDTH", "load16", "store16", "splat16", "fma", "fnma", "fms", "mul", "div", "sqrt",
-           "AVAILABLE", "REASON", "usable"]
+           "transpose4", "transpose4_diff", "AVAILABLE", "REASON", "usable"]
 
 #: Lanes in one vector.
 WIDTH = 16
@@ -258,6 +266,107 @@ def sqrt(typingctx, a):
     return a(a), codegen
 
 
+def _quad_pointer(context, builder, arrty, array, index):
+    """Pointer to ``array[index]`` (1-D contiguous) as a pointer to 4 elements."""
+    ary = context.make_array(arrty)(context, builder, array)
+    ptr = builder.gep(ary.data, [index])
+    return builder.bitcast(ptr, ir.VectorType(context.get_value_type(arrty.dtype), 4).as_pointer())
+
+
+def _quad_rows(context, builder, arrty, array, start, stride):
+    """The 4 elements at ``start + r stride`` for ``r < 4``, as four 4-element vectors."""
+    align = context.get_abi_sizeof(context.get_value_type(arrty.dtype))
+    rows = []
+    for r in range(4):
+        index = builder.add(start, builder.mul(stride, ir.Constant(stride.type, r)))
+        rows.append(builder.load(_quad_pointer(context, builder, arrty, array, index), align=align))
+    return rows
+
+
+def _convert_quad(builder, v, to):
+    """A 4-element float vector converted to the element type ``to`` (rounded to nearest)."""
+    if v.type.element == to:
+        return v
+    vt = ir.VectorType(to, 4)
+    return builder.fpext(v, vt) if isinstance(to, ir.DoubleType) else builder.fptrunc(v, vt)
+
+
+def _store_transposed(context, builder, rows, arrty, array, start, stride):
+    """Column ``k`` of the 4 x 4 block ``rows`` to ``array[start + k stride:][:4]``, converted."""
+    def mask(m):
+        return ir.Constant(ir.VectorType(ir.IntType(32), 4), m)
+    r0, r1, r2, r3 = rows
+    t0 = builder.shuffle_vector(r0, r1, mask([0, 4, 2, 6]))
+    t1 = builder.shuffle_vector(r0, r1, mask([1, 5, 3, 7]))
+    t2 = builder.shuffle_vector(r2, r3, mask([0, 4, 2, 6]))
+    t3 = builder.shuffle_vector(r2, r3, mask([1, 5, 3, 7]))
+    cols = (builder.shuffle_vector(t0, t2, mask([0, 1, 4, 5])), builder.shuffle_vector(t1, t3, mask([0, 1, 4, 5])),
+            builder.shuffle_vector(t0, t2, mask([2, 3, 6, 7])), builder.shuffle_vector(t1, t3, mask([2, 3, 6, 7])))
+    element = context.get_value_type(arrty.dtype)
+    align = context.get_abi_sizeof(element)
+    for k in range(4):
+        index = builder.add(start, builder.mul(stride, ir.Constant(stride.type, k)))
+        builder.store(_convert_quad(builder, cols[k], element),
+                      _quad_pointer(context, builder, arrty, array, index), align=align)
+
+
+def _is_float_array(arr) -> bool:
+    return (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+            and isinstance(arr.dtype, types.Float))
+
+
+@_intrinsic
+def transpose4(typingctx, src, si, ss, c, dst, di, ds):
+    """``dst[di + k ds + r] = src[si + r ss + k] - c`` for ``r, k < 4``: a 4 x 4 block transposed.
+
+    ``src`` and ``dst`` are 1-D contiguous float32 or float64 arrays (not
+    bounds-checked); the difference is taken in the wider of the two
+    dtypes and ``c``'s (float64 where any is), then rounded to ``dst``'s, as
+    ``dst[...] = src[...] - c`` rounds it in a scalar loop.
+    """
+    if not (_is_float_array(src) and _is_float_array(dst) and isinstance(c, (types.Float, types.Integer))
+            and all(isinstance(v, types.Integer) for v in (si, ss, di, ds))):
+        return None
+    wide = types.float64 if types.float64 in (src.dtype, dst.dtype) or c == types.float64 else types.float32
+
+    def codegen(context, builder, sig, args):
+        s, sidx, sstride, cv, d, didx, dstride = args
+        element = context.get_value_type(wide)
+        rows = [_convert_quad(builder, v, element)
+                for v in _quad_rows(context, builder, sig.args[0], s, sidx, sstride)]
+        vt = ir.VectorType(element, 4)
+        one = builder.insert_element(ir.Constant(vt, ir.Undefined), context.cast(builder, cv, sig.args[3], wide),
+                                     ir.Constant(ir.IntType(32), 0))
+        cs = builder.shuffle_vector(one, ir.Constant(vt, ir.Undefined),
+                                    ir.Constant(ir.VectorType(ir.IntType(32), 4), [0, 0, 0, 0]))
+        _store_transposed(context, builder, [builder.fsub(v, cs) for v in rows], sig.args[4], d, didx, dstride)
+        return context.get_dummy_value()
+
+    return types.none(src, si, ss, c, dst, di, ds), codegen
+
+
+@_intrinsic
+def transpose4_diff(typingctx, src, si, ss, lag, dst, di, ds):
+    """``dst[di + k ds + r] = src[si + r ss + k] - src[si + r ss + k - lag]`` for ``r, k < 4``.
+
+    The difference is taken in ``src``'s dtype and rounded to ``dst``'s, as a
+    scalar loop's ``dst[...] = src[i] - src[i - lag]`` rounds it.
+    """
+    if not (_is_float_array(src) and _is_float_array(dst)
+            and all(isinstance(v, types.Integer) for v in (si, ss, lag, di, ds))):
+        return None
+
+    def codegen(context, builder, sig, args):
+        s, sidx, sstride, lg, d, didx, dstride = args
+        new = _quad_rows(context, builder, sig.args[0], s, sidx, sstride)
+        old = _quad_rows(context, builder, sig.args[0], s, builder.sub(sidx, lg), sstride)
+        _store_transposed(context, builder, [builder.fsub(a, b) for a, b in zip(new, old)],
+                          sig.args[4], d, didx, dstride)
+        return context.get_dummy_value()
+
+    return types.none(src, si, ss, lag, dst, di, ds), codegen
+
+
 #: Whether the intrinsics were made when the module loaded (:func:`usable` also compiles them).
 AVAILABLE: bool = REASON is None
 
@@ -273,6 +382,8 @@ def _probe(a, b, c, out):
     store16(out, 4 * WIDTH, div(mul(va, vc), vc))
     store16(out, 5 * WIDTH, sqrt(mul(va, va)))
     store16(out, 6 * WIDTH, mul(va, splat16(c[0])))
+    transpose4(a, 0, 4, c[0], out, 7 * WIDTH, 4)
+    transpose4_diff(a, 4, 2, 4, out, 8 * WIDTH, 4)
 
 
 _usable: dict = {}
@@ -304,13 +415,18 @@ def _probe_dtype(dt) -> bool:
         a = np.arange(1, WIDTH + 1, dtype=dt)
         b = np.arange(WIDTH, 0, -1).astype(dt)
         c = np.full(WIDTH, 3, dtype=dt)
-        out = np.zeros(7 * WIDTH, dtype=dt)
+        out = np.zeros(9 * WIDTH, dtype=dt)
         with warnings.catch_warnings():
             # numba 0.59 adds a pending-deprecation warning (its 'old_style'
             # error capturing) to a failed compilation: the failure is REASON
             warnings.filterwarnings("ignore", message=".*'old_style' error-capturing")
             _probe(a, b, c, out)
-        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a, a * c[0]])
+        r, k = np.divmod(np.arange(WIDTH), 4)          # out[... + 4 k + r]: a's row r, column k
+        t = np.empty(WIDTH, dtype=dt)
+        t[4 * k + r] = a[4 * r + k] - c[0]
+        d = np.empty(WIDTH, dtype=dt)
+        d[4 * k + r] = a[4 + 2 * r + k] - a[2 * r + k]
+        want = np.concatenate([a * b + c, c - a * b, a * b - c, a * b, a, a, a * c[0], t, d])
         if not np.array_equal(out, want):
             REASON = f"the explicit vectors computed wrong {np.dtype(dt)} values"
             return False
