@@ -16,6 +16,7 @@ from naive import dense_correlate1d, exact_gaussian_filter1d, rel_rmse
 
 import sftwave
 from sftwave.engines.numba import ENGINE, FIR_TAPS_PER_ORDER, ROWS_TAPS_PER_ORDER, fir_rows
+from sftwave.engines.numba.small_fir import cast_into
 from sftwave.engines.numba.vectors import usable
 from sftwave.plans import FIRPlan, SFTPlan, select_gaussian, small
 
@@ -207,6 +208,42 @@ def test_same_bits_on_any_thread_count_and_blocking(monkeypatch):
         other = [sftwave.gaussian_filter(x, (2.0, 3.0, 0.0)), sftwave.gaussian_filter(v, 2.0)]
     for a, b, c in zip(one, two, other):
         assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+def _rows_filter(x, sigmas, mode, cval):
+    """The kernels of this path (``fir_rows.filter_rows``) with scipy's Gaussian weights along
+    every axis with a sigma, into a new array of ``x``'s dtype (never the numba-free sums)."""
+    steps = [(ax, fir_rows.half_kernel(_scipy_weights(s)), mode) for ax, s in enumerate(sigmas) if s > 0]
+    out = np.empty_like(x)
+    assert fir_rows.filter_rows(x, steps, cval, out, cast_into) is out
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rows_in_column_blocks_give_the_whole_rows_bits(monkeypatch, mode):
+    """A horizontal pass in column blocks (rows longer than ROW_ELEMENTS) reads each block's
+    neighbours (or the extension, at a row's ends: the constant, or pixels at the other end
+    for 'wrap') and gives the whole rows' bits: an RGB image and a volume split into blocks of
+    48 elements, some not a multiple of the channels, with vertical passes too; a long float32
+    line in blocks against the line whole; each within float32 rounding of the dense filter."""
+    cases = [(_image((40, 131, 3), np.uint8, seed=21), (2.0, 3.0, 0.0)),
+             (_image((6, 30, 250), np.float32, seed=22), (1.5, 1.5, 1.5)),
+             (_image((70_000,), np.float32, seed=23), (3.0,))]
+
+    def run():
+        return [_rows_filter(x, sigmas, mode, 9.0) for x, sigmas in cases]
+
+    with sftwave.set_workers(2):
+        monkeypatch.setattr(fir_rows, "ROW_ELEMENTS", 1 << 30)          # whole rows
+        whole = run()
+        monkeypatch.setattr(fir_rows, "ROW_ELEMENTS", 48)
+        blocks = run()
+        monkeypatch.undo()                                             # the default: the line in blocks
+        default = run()
+    for (x, sigmas), a, b, c in zip(cases, whole, blocks, default):
+        assert np.array_equal(a, b) and np.array_equal(a, c)
+        if x.dtype == np.float32:
+            assert np.max(np.abs(a - _dense(x, sigmas, mode, 9.0))) <= _bound(x, sigmas)
 
 
 def test_float64_unchanged_bit_for_bit():

@@ -61,6 +61,12 @@ MIN_TASKS = 32
 #: sets the column block of a vertical-only pass.
 RING_ELEMENTS = 1 << 17
 
+#: Rows longer than this many elements get a horizontal pass in column blocks of this many
+#: (each reads its neighbours' ``R`` pixels on either side): a long line ran as one task, its
+#: converted row, vertical results and output row (12 bytes per element, fresh pages on
+#: every call) beyond the second-level cache; a float32 line of 1e6 samples took 9 to 11 ms.
+ROW_ELEMENTS = 1 << 14
+
 #: The pool counts work in scalar multiply-adds (``pool.SERIAL_WORK``); these passes run a
 #: tap on 8 float32 lanes at once (explicit vectors), so a sample's tap is this fraction of
 #: a unit.  Counted as scalar, 128 x 128 images at sigma 2 went to the threads and ran
@@ -172,7 +178,10 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     ``step`` channels) passes, each tap repeated 16 times (float32, ``16 (R +
     1)`` long; ``R = 0``, a single 1: no such pass).  Tasks run over
     ``(outer, row blocks of row_block rows, column blocks of col_block
-    pixels)``; with a horizontal pass ``col_block`` is ``W``.  ``clip``: the
+    pixels)``; with a horizontal pass, a column block takes the ``rh`` pixels
+    beyond it on either side from its neighbours (or the extension, at the
+    row's ends) into its vertical pass, so that every output pixel gets the
+    same operations whatever the blocks: the same bits.  ``clip``: the
     output is an integer dtype, its values are clamped to ``[lo_val,
     hi_val]`` and truncated toward zero.
 
@@ -190,9 +199,14 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
     span = 2 * rv + 1
     S = span + GROUP                    # ring rows: a group's window
     cols = col_block * step
+    # a horizontal pass in column blocks: each block's vertical pass also runs over the
+    # ``halo`` elements on either side that its horizontal pass reads
+    halo = rh * step if (rh > 0 and ncb > 1) else 0
     # elements between the ring's rows: one row and a cache line or two, so that rows whose
     # size is a multiple of 4 KiB do not all fall in the same sets of the L1 cache
-    width = cols + 16 + 32 * (cols % 1024 == 0)
+    width = cols + 2 * halo + 16 + 32 * ((cols + 2 * halo) % 1024 == 0)
+    # where each of a block's halo elements comes from (-1: the constant)
+    halo_src = np.empty(2 * halo, dtype=np.int64)
     ring = np.empty(S * width + 16, dtype=np.float32)
     pad = rh * step + 16                # a padded row's left margin (room for a full vector)
     lead = pad if rh > 0 else 0         # where a row's vertical result starts in its slot of vt
@@ -212,6 +226,14 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
         k0 = cb * col_block * step
         k1 = min(L, k0 + col_block * step)
         ncol = k1 - k0
+        for h in range(2 * halo):
+            e = k0 - halo + h if h < halo else k1 + h - halo
+            if 0 <= e < L:
+                halo_src[h] = e
+            else:
+                pix = e // step
+                sp = source_index(pix, W, hmode)
+                halo_src[h] = -1 if sp < 0 else sp * step + (e - pix * step)
         loaded = r0 - rv                # the next row to convert
         for g0 in range(r0, r1, GROUP):
             g1 = min(r1, g0 + GROUP)
@@ -221,26 +243,38 @@ def separable_rows(lo_task, hi_task, x3, wv, wh, step, vmode, hmode, cval, row_b
                 base = (((t % S) + S) % S) * width
                 src = t if 0 <= t < H else source_index(t, H, vmode)
                 if src < 0:
-                    for k in range(ncol):
+                    for k in range(ncol + 2 * halo):
                         ring[base + k] = fill
                 else:
                     xs = x3[o, src, k0:k1]
-                    rr = ring[base:base + ncol]
+                    rr = ring[base + halo:base + halo + ncol]
                     for k in range(ncol):
                         rr[k] = np.float32(xs[k])
+                    for h in range(2 * halo):
+                        e = halo_src[h]
+                        ring[base + (h if h < halo else ncol + h)] = (
+                            np.float32(0.0) if e < 0 else np.float32(x3[o, src, e]))
             loaded = g1 + rv
             for r in range(ng):
                 for j in range(span):
                     slots[r, j] = (((g0 + r - rv + j) % S + S) % S) * width
             # the vertical pass, strip by strip, each output row of the group in turn
-            for c0 in range(0, ncol, strip):
-                nc = min(strip, ncol - c0)
+            for c0 in range(0, ncol + 2 * halo, strip):
+                nc = min(strip, ncol + 2 * halo - c0)
                 for r in range(ng):
                     # one call site: each inlined copy is typed and compiled on its own
-                    _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + lead + c0, ones)
+                    _vertical(ring, slots[r], rv, wv, c0, nc, vt, r * rowlen + lead - halo + c0, ones)
             for r in range(ng):
                 i = g0 + r
-                if rh > 0:
+                if rh > 0 and halo > 0:
+                    # the halo's vertical results are in place; outside the row, the constant
+                    p0 = r * rowlen + pad
+                    for h in range(2 * halo):
+                        if halo_src[h] < 0:
+                            vt[p0 - halo + (h if h < halo else ncol + h)] = fill
+                    _horizontal(vt, p0, rh, wh, step, ncol, res, ones)
+                    row = res
+                elif rh > 0:
                     p0 = r * rowlen + pad
                     for e in range(1, rh + 1):
                         sl = source_index(-e, W, hmode)
@@ -363,7 +397,8 @@ def rows_runner(shape: tuple[int, ...], steps, cval: float, out_dtype) -> _RowsR
         rv = wv.size // 16 - 1
         rh = wh.size // 16 - 1
         if ha is not None:
-            col_block = W
+            # long rows in column blocks of about ROW_ELEMENTS elements (shared among the threads)
+            col_block = W if L <= ROW_ELEMENTS else max(16, ROW_ELEMENTS // steps_[p])
         else:
             col_block = max(64, (RING_ELEMENTS // (2 * rv + 1)) // 64 * 64)
             col_block = min(W, col_block)
