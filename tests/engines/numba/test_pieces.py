@@ -143,6 +143,25 @@ def test_pieces_same_bits_on_any_thread_count():
     assert all(np.array_equal(outs[0], o) for o in outs[1:])
 
 
+def test_rows_beyond_the_chunk_take_the_pieces_only_when_they_warm_up(monkeypatch):
+    """A row longer than the bank's longest recursion (``bank.MAX_IN_PLACE``, here lowered to
+    20,000 samples) takes the pieces where they warm up (each piece's recursion then runs
+    over its own steps alone: sigma 4 and 20, and the public call gives the bank's values
+    within rounding), not where they would carry the state along the whole row (sigma 300)."""
+    monkeypatch.setattr(bank, "MAX_IN_PLACE", 20_000)
+    x = np.cumsum(np.random.default_rng(11).standard_normal(N))
+    for sigma in (4.0, 20.0, 300.0):
+        plan = gaussian_plan(sigma, 0, 1e-5, "sft")
+        warm = pieces.warm_up(N, plan.length)
+        assert (warm > 0) == (sigma < 300)
+        assert filters._pieces_pay(x[None], plan) == (warm > 0)
+        if warm:
+            assert pieces.piece_steps(N, plan.length) <= 20_000
+            out = np.empty((1, N))
+            pieces.run(x[None], plan, "reflect", 0.0, out)
+            check_close(out, bank_rows(x[None], plan, "reflect", 0.0), x)
+
+
 def test_public_filter_takes_the_pieces_and_filters_in_place():
     """A long 1-D line goes to the pieces, also in place (the rows copied before they are written)."""
     x = np.random.default_rng(6).standard_normal(N)

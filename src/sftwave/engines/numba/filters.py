@@ -182,16 +182,21 @@ def _lanes_pay(x2d: np.ndarray, plan) -> bool:
 def _pieces_pay(x2d: np.ndarray, plan) -> bool:
     """Whether few long rows go to the pieces (``sftwave.engines.numba.pieces``): a real
     one-output plan, fewer rows than :data:`_LANE_MAX_ROWS`, each long enough for a group of
-    16 pieces and at most ``bank.MAX_IN_PLACE`` samples (a recursion runs over the whole row:
-    its rounding is bounded as the bank's chunks bound it), on the explicit vectors.  By the
+    16 pieces, on the explicit vectors; and each recursion over at most ``bank.MAX_IN_PLACE``
+    steps, so that its rounding is bounded as the bank's chunks bound it: rows of at most that
+    many samples, or longer rows whose pieces warm up (each piece's recursion then runs over
+    its own steps alone, ``pieces.piece_steps``; with the carry, over the whole row).  By the
     shape alone (and whether numba's internals are there), never by the thread count."""
     rows, n = x2d.shape
     if not (plan.coef.shape[0] == 1 and not np.iscomplexobj(plan.coef)
-            and rows < _LANE_MAX_ROWS and n <= bank.MAX_IN_PLACE and x2d.flags.c_contiguous):
+            and rows < _LANE_MAX_ROWS and x2d.flags.c_contiguous):
         return False
     from . import pieces  # loaded only by the calls that may use them
 
     if pieces.groups(n, plan.length) < 1:
+        return False
+    if n > bank.MAX_IN_PLACE and not (pieces.warm_up(n, plan.length)
+                                      and pieces.piece_steps(n, plan.length) <= bank.MAX_IN_PLACE):
         return False
     from . import lanes
 

@@ -46,7 +46,8 @@ from ._jit import kernel, source_index
 from .pool import parallel_for
 from .vectors import fma, fms, fnma, load16, mul, splat16, store16, transpose4, transpose4_diff
 
-__all__ = ["WIDTH", "BLOCK", "ASFT", "SFT", "SFT_RE", "RUN_PIECES", "carry_states", "add_carry", "groups", "run"]
+__all__ = ["WIDTH", "BLOCK", "ASFT", "SFT", "SFT_RE", "RUN_PIECES", "carry_states", "add_carry", "groups",
+           "warm_up", "piece_steps", "run"]
 
 #: Pieces side by side (one :class:`~.vectors.LaneVector`).
 WIDTH = 16
@@ -428,6 +429,27 @@ def groups(n: int, L: int) -> int:
     return 1 << (g.bit_length() - 1) if g >= 1 else 0
 
 
+def warm_up(n: int, L: int) -> int:
+    """Steps each piece of a row of ``n`` outputs re-reads before its first output, for a window of
+    ``L`` (a multiple of :data:`BLOCK`), or 0 where the pieces get the carry instead.
+
+    The pieces warm up where that adds at most :data:`_WARM_SHARE` of the steps.  Then each
+    piece's recursion runs over its own ``length + warm`` steps alone, so its rounding is bounded
+    by that, whatever the row's length; with the carry, the states are carried along the whole
+    row.  By the shape alone.
+    """
+    G = groups(n, L)
+    M = n + L - 1
+    return -(-L // BLOCK) * BLOCK if G and G * WIDTH * L <= _WARM_SHARE * M else 0
+
+
+def piece_steps(n: int, L: int) -> int:
+    """The most steps one piece's recursion runs over (its length and its warm-up) for a row of
+    ``n`` outputs and a window of ``L``."""
+    Q = groups(n, L) * WIDTH
+    return (-(-(n + L - 1) // Q) + warm_up(n, L)) if Q else 0
+
+
 def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.ndarray:
     """Filter the rows of ``x2d`` (C-contiguous float32/float64) with a real one-output
     ``iir1`` plan into ``out2d`` (rows, n; float32 or float64, not overlapping ``x2d``).
@@ -462,7 +484,7 @@ def run(x2d: np.ndarray, plan, mode: str, cval: float, out2d: np.ndarray) -> np.
         coefs[:, CI] = 0.0
     # each piece re-reads its window (a warm-up of L steps) where that costs less than the
     # carry, a pass of P multiply-adds per output; else it starts empty and gets the carry
-    warm = -(-L // BLOCK) * BLOCK if Q * L <= _WARM_SHARE * M else 0
+    warm = warm_up(n, L)
     steps = (SFT if np.any(br) else SFT_RE) if diff else ASFT
     parallel_for(RUN_PIECES[steps], rows * G, x2d, centre, int(plan.pad_before), L, M,
                  MODE_CODES[mode], float(cval), length, G, warm, coefs, base, out2d, ends,
