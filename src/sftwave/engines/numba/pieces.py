@@ -116,9 +116,11 @@ def _steps(cf, st, xb, accb, nt, P):
 
 
 @kernel(inline="always")
-def _steps_diff(cf, st, xb, accb, nt, P):
+def _steps_diff(cf, st, xb, accb, nt, P, real_only):
     """:func:`_steps` for the SFT (``w^L = 1``): ``xb`` holds the differences
-    ``x_e[m] - x_e[m - L]``, the one input of every component."""
+    ``x_e[m] - x_e[m - L]``, the one input of every component.  With ``real_only``
+    (every ``br`` zero: a symmetric kernel's plan) the outputs weigh the real parts
+    alone, one multiply-add fewer per component and step."""
     W = WIDTH
     for c0 in range(0, nt, CHUNK):
         c1 = min(c0 + CHUNK, nt)
@@ -133,29 +135,8 @@ def _steps_diff(cf, st, xb, accb, nt, P):
                 an = fma(wr, a, fnma(wi, b, d))
                 b = fma(wr, b, mul(wi, a))
                 a = an
-                store16(accb, t * W, fma(br, b, fma(ar, a, load16(accb, t * W))))
-            store16(st, p * 2 * W, a)
-            store16(st, p * 2 * W + W, b)
-
-
-@kernel(inline="always")
-def _steps_diff_re(cf, st, xb, accb, nt, P):
-    """:func:`_steps_diff` for outputs of the real parts alone (every ``br`` zero: a
-    symmetric kernel's plan), one multiply-add fewer per component and step."""
-    W = WIDTH
-    for c0 in range(0, nt, CHUNK):
-        c1 = min(c0 + CHUNK, nt)
-        for p in range(P):
-            wr, wi = splat16(cf[p, WR]), splat16(cf[p, WI])
-            ar = splat16(cf[p, AR])
-            a = load16(st, p * 2 * W)
-            b = load16(st, p * 2 * W + W)
-            for t in range(c0, c1):
-                d = load16(xb, t * W)
-                an = fma(wr, a, fnma(wi, b, d))
-                b = fma(wr, b, mul(wi, a))
-                a = an
-                store16(accb, t * W, fma(ar, a, load16(accb, t * W)))
+                acc = fma(ar, a, load16(accb, t * W))
+                store16(accb, t * W, acc if real_only else fma(br, b, acc))
             store16(st, p * 2 * W, a)
             store16(st, p * 2 * W + W, b)
 
@@ -278,10 +259,8 @@ def _pieces(STEPS: int):
                 for t in range(nt):
                     for j in range(W):
                         accb[t * W + j] = bases[j]
-                if STEPS == SFT_RE:
-                    _steps_diff_re(cf, st, xb, accb, nt, P)
-                elif STEPS == SFT:
-                    _steps_diff(cf, st, xb, accb, nt, P)
+                if STEPS != ASFT:
+                    _steps_diff(cf, st, xb, accb, nt, P, STEPS == SFT_RE)
                 else:
                     _steps(cf, st, xb, accb, nt, P)
                 d0 = s0 - (L - 1)
