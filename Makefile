@@ -47,9 +47,12 @@ test: $(VENV)/.stamp-test
 	$(PYTEST)
 
 # numba's bounds checks on (slower): no kernel may read or write out of bounds on the
-# inputs of BOUNDSCHECK_TESTS.  Its own kernel cache, so no kernel compiled without the
-# checks is loaded.  BOUNDSCHECK_TESTS: SUBSET_TESTS (every engine against the direct
-# definitions, the engines' own tests, one file per family), the Gaussian's and the CWT's
+# inputs of BOUNDSCHECK_TESTS.  CI runs them so on the oldest versions (make test-oldest,
+# below: one run covers both, instead of compiling and running every kernel's tests once
+# more); make test-boundscheck runs them on .venv's versions.  Its own kernel cache, so no
+# kernel compiled without the checks is loaded.  BOUNDSCHECK_TESTS: SUBSET_TESTS (every
+# engine against the direct definitions, the engines' own tests, one file per family),
+# the Gaussian's and the CWT's
 # every mode, dtype, layout and in-place call (test_ndimage, test_fir_rows, test_wavelets,
 # test_epoch_sums), the families whose kernels are their own (blobs,
 # ridges, feature stacks, superlets, coherence of all pairs), and the suites written to
@@ -58,8 +61,8 @@ test: $(VENV)/.stamp-test
 # Python, which numba's bounds checks do not reach; make test runs them), slow (fresh
 # processes with empty caches: they compile the same kernels again) and the files marked
 # no_kernel (tests/conftest.py, NO_KERNEL_FILES).  Those files then run alone, in one
-# process, with SFTWAVE_CHECK_NO_KERNEL=1: the run fails if numba was imported, so the
-# list stays true.  BOUNDSCHECK_SKIP: the tests of numpy's copies of the kernels' sums
+# process, with SFTWAVE_CHECK_NO_KERNEL=1: the run fails if a module that makes kernels
+# was imported (tests/conftest.py, KERNEL_MODULES), so the list stays true.  BOUNDSCHECK_SKIP: the tests of numpy's copies of the kernels' sums
 # (small calls without numba), which reach the FIR and float32 rows' kernels, if at all,
 # only as the reference, on layouts that test_fir_rows and test_ndimage run here already:
 # compiling the other dtypes' kernels with bounds checks again would find nothing new.
@@ -189,7 +192,10 @@ test-wheel: $(BUILD_VENV)/.stamp-build
 	    $(addprefix $(WHEEL_RUN)/sdist/,$(WHEEL_TESTS)) \
 	    "$$($(WHEEL_PY) -c 'import os, sftwave; print(os.path.dirname(sftwave.__file__))')"
 
-# test-oldest: SUBSET_TESTS and the doctests of src/sftwave, in
+# test-oldest: BOUNDSCHECK_TESTS (SUBSET_TESTS and the kernels' every path) and the doctests
+# of src/sftwave, with numba's bounds checks on, then the kernel-free files alone (as
+# make test-boundscheck runs them, slow tests included; BOUNDSCHECK_SKIP too: numpy's copies
+# of the kernels' sums must give the kernels' bits with the oldest numpy as well), in
 # .venv-oldest (made afresh whenever pyproject.toml or its .ci/ files change) with
 # sftwave's dependencies at the floors of pyproject.toml
 # (.ci/oldest-constraints.txt: numpy 1.24, scipy 1.10, numba 0.59, threadpoolctl 3.2,
@@ -224,5 +230,7 @@ $(OLDEST_VENV)/.stamp-oldest: pyproject.toml paper/pyproject.toml .ci/oldest-con
 test-oldest: $(OLDEST_VENV)/.stamp-oldest
 	$(OLDEST_PY) .ci/oldest.py check
 	$(OLDEST_PY) -m compileall -q src paper/src tests benchmarks
-	NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-	    $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(SUBSET_TESTS) src/sftwave
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.numba-oldest OPENBLAS_NUM_THREADS=1 \
+	    MKL_NUM_THREADS=1 $(OLDEST_PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -q \
+	    -m "not simulator and not no_kernel" $(BOUNDSCHECK_TESTS) src/sftwave
+	SFTWAVE_CHECK_NO_KERNEL=1 OPENBLAS_NUM_THREADS=1 $(OLDEST_PY) -m pytest -q -n 0 -m no_kernel tests
