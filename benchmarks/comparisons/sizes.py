@@ -2,7 +2,9 @@
 
 One sweep, every tool in the same run (:func:`~.common.alternate`: the calls
 take turns, medians): ``gaussian_filter1d`` (float64 and float32, sigma 4)
-from 100 samples to 1e7 against scipy.ndimage; ``gaussian_filter`` (uint8 and
+from 100 samples to 1e7, and float64 at sigma 128 (a long window: the bank, then the
+pieces; 1e7 samples, beyond the bank's longest recursion, on the pieces as well) from
+1e4 to 1e7, against scipy.ndimage; ``gaussian_filter`` (uint8 and
 float32 images, sigma 2) from 32 x 32 to 4096 x 4096 against scipy.ndimage;
 ``sftwave.cwt`` (Morlet 6, 20 frequencies, and pycwt's Nino3 case, 504
 samples x 85 scales) against ``pycwt.cwt``; ``sftwave.mne.tfr_array_morlet``
@@ -25,6 +27,8 @@ from .common import alternate, anchor, load_average
 BATCH_S = 2e-3
 
 GAUSS_1D_N = (100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000)
+#: Lengths of the sweep at sigma 128 (scipy's window is 1,025 taps: a 1e7 call takes seconds).
+GAUSS_1D_WIDE_N = (10_000, 100_000, 1_000_000, 10_000_000)
 GAUSS_2D_N = (32, 64, 128, 256, 512, 1024, 2048, 4096)
 CWT_N = (100, 1_000, 10_000, 100_000)
 TFR_SHAPES = ((1, 1, 500), (1, 4, 500), (4, 8, 1000), (16, 32, 1000))
@@ -82,6 +86,12 @@ def sizes(quick: bool) -> dict:
                 "sftwave": partial(sn.gaussian_filter1d, x, 4.0),
                 "scipy.ndimage": partial(ndi.gaussian_filter1d, x, 4.0)},
                 rounds if n < 10**6 else 3))
+    for n in GAUSS_1D_WIDE_N[:2] if quick else GAUSS_1D_WIDE_N:
+        x = np.cumsum(rng.standard_normal(n))
+        cases.append(_case("gaussian_filter1d float64, sigma 128", n, {
+            "sftwave": partial(sn.gaussian_filter1d, x, 128.0),
+            "scipy.ndimage": partial(ndi.gaussian_filter1d, x, 128.0)},
+            rounds if n < 10**6 else 3))
     for dtype in ("uint8", "float32"):
         for n in GAUSS_2D_N[:4] if quick else GAUSS_2D_N:
             img = (rng.random((n, n)) * 255).astype(dtype)
