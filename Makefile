@@ -62,8 +62,8 @@ test: $(VENV)/.stamp-test
 # processes with empty caches: they compile the same kernels again) and the files marked
 # no_kernel (tests/conftest.py, NO_KERNEL_FILES).  Those files then run alone, in one
 # process, with SFTWAVE_CHECK_NO_KERNEL=1: the run fails if a module that makes kernels
-# was imported (tests/conftest.py, KERNEL_MODULES), so the list stays true.  BOUNDSCHECK_SKIP: the tests of numpy's copies of the kernels' sums
-# (small calls without numba), which reach the FIR and float32 rows' kernels, if at all,
+# was imported (tests/conftest.py, KERNEL_MODULES), so the list stays true.
+# BOUNDSCHECK_SKIP: the tests of numpy's copies of the kernels' sums (small calls without numba), which reach the FIR and float32 rows' kernels, if at all,
 # only as the reference, on layouts that test_fir_rows and test_ndimage run here already:
 # compiling the other dtypes' kernels with bounds checks again would find nothing new.
 BOUNDSCHECK_TESTS = $(SUBSET_TESTS) tests/test_ndimage.py tests/test_fir_rows.py \

@@ -29,8 +29,8 @@ if "SFTWAVE_CACHE_DIR" not in os.environ:
 
 # ----------------------------------------------------------------------------- kernel-free files
 
-#: Test files that reach no numba kernel: they never import numba (nor start a process that
-#: could).  Marked ``no_kernel``; ``make test-boundscheck`` and ``make test-oldest`` run every
+#: Test files that reach no numba kernel: they never load a module that makes kernels (nor
+#: start a process that could).  Marked ``no_kernel``; ``make test-boundscheck`` and ``make test-oldest`` run every
 #: other test with numba's bounds checks on, then these files alone with
 #: SFTWAVE_CHECK_NO_KERNEL=1, which fails the run if a module that makes kernels
 #: (:data:`KERNEL_MODULES`) was imported (so the list stays true as the files change).
